@@ -1,0 +1,67 @@
+# repstos - top-level, non-recursive build.  Each part adds itself in its
+# own fragment; this file holds only what they share.
+#
+#   make          build everything
+#   make test     install what is missing, build, run every test
+#   make demo     install what is missing, build, run the demo
+#   make bench    run the benchmarks in tests/perf (not part of make test)
+#   make deps     install the Debian packages the build needs
+
+CC	?= gcc
+CXX	?= g++
+ifeq ($(origin CC),default)
+CC	:= gcc
+endif
+ifeq ($(origin CXX),default)
+CXX	:= g++
+endif
+AR	?= ar
+
+# Warnings and standard for the C parts (runtime, patcher, tests).
+WARN	:= -Wall -Wextra -Wno-unused-parameter
+CSTD	:= -std=gnu11
+OPT	?= -O2 -g
+
+B	:= build
+
+# Debian packages the build and tests need; `make deps` installs any missing.
+DEB_PKGS := gcc g++ make binutils gcc-12-plugin-dev libelf-dev libdw-dev \
+	libcapstone-dev pkg-config valgrind gnuplot-nox dpkg-dev
+
+ALL		:=
+TESTS		:=
+CLEAN_FILES	:=
+
+.PHONY: all test run-tests demo bench deps clean
+all: build-all
+
+include runtime/runtime.mk
+-include plugin/plugin.mk
+-include patcher/patcher.mk
+-include examples/examples.mk
+include tests/tests.mk
+
+build-all: $(ALL)
+
+# `make test` may run on a machine with nothing installed: install first,
+# then build and run in a second make, so that compiler and pkg-config
+# queries see the installed packages.
+test: deps
+	@$(MAKE) --no-print-directory run-tests
+
+run-tests: $(ALL) $(TESTS)
+	@tests/run-tests $(TESTS)
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+clean:
+	rm -rf $(B) $(CLEAN_FILES)

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * repstos.h - the runtime's C API and the hand-written site macro.
+ *
+ * Everything here is per module: librepstos.a is linked into each
+ * executable and shared object with hidden visibility, so these functions
+ * answer for the module that calls them.
+ */
+#ifndef REPSTOS_H
+#define REPSTOS_H
+
+#include <stddef.h>
+#include "repstos_site.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REPSTOS_HIDDEN __attribute__((visibility("hidden")))
+
+/* CPU feature bits as detected with CPUID (see runtime/cpu.c). */
+enum repstos_feature {
+	REPSTOS_CPU_ERMS = 1u << 0,	/* CPUID.7.0:EBX[9] */
+	REPSTOS_CPU_FSRM = 1u << 1,	/* CPUID.7.0:EDX[4] */
+	REPSTOS_CPU_FZRM = 1u << 2,	/* CPUID.7.1:EAX[10] */
+	REPSTOS_CPU_FSRS = 1u << 3,	/* CPUID.7.1:EAX[11] */
+	REPSTOS_CPU_FSRC = 1u << 4,	/* CPUID.7.1:EAX[12] */
+	REPSTOS_CPU_REP_GOOD = 1u << 5,	/* kernel rule: Intel fam 6, AMD fam >= 0x10 */
+	REPSTOS_CPU_AVX = 1u << 6,	/* CPUID.1:ECX[28] and OS saves ymm (XGETBV) */
+	REPSTOS_CPU_AVX2 = 1u << 7,	/* CPUID.7.0:EBX[5], with AVX */
+	REPSTOS_CPU_AVX512F = 1u << 8,	/* CPUID.7.0:EBX[16] and OS saves zmm */
+};
+
+enum repstos_vendor {
+	REPSTOS_VENDOR_OTHER = 0,
+	REPSTOS_VENDOR_INTEL = 1,
+	REPSTOS_VENDOR_AMD = 2,
+};
+
+struct repstos_cpu {
+	unsigned vendor;	/* enum repstos_vendor */
+	unsigned family;	/* display family (base + extended) */
+	unsigned model;		/* display model */
+	unsigned stepping;
+	unsigned features;	/* enum repstos_feature bits */
+};
+
+/* Why the module's sites are as they are (repstos_stats.status). */
+enum repstos_status {
+	REPSTOS_ST_NOT_RUN = 0,		/* constructor has not run yet */
+	REPSTOS_ST_PATCHED,		/* sites rewritten (possibly zero of them) */
+	REPSTOS_ST_DISABLED,		/* REPSTOS_PATCH=0: stub dispatch only */
+	REPSTOS_ST_STATIC,		/* `repstos patch` fixed the file: left alone */
+	REPSTOS_ST_REFUSED,		/* the kernel refused every way to write text */
+};
+
+struct repstos_stats {
+	unsigned sites;		/* entries in this module's table */
+	unsigned patched;	/* sites rewritten at start-up */
+	unsigned kept;		/* sites already in the wanted form */
+	unsigned fixed;		/* sites someone else fixed (not a stub call): left alone */
+	unsigned skipped;	/* entries not touched: unknown version, bad bytes, failure */
+	unsigned pages;		/* distinct pages written */
+	unsigned status;	/* enum repstos_status */
+	int error;		/* errno of the refusal, when REFUSED or partial */
+	const char *method;	/* "/proc/self/mem", "mprotect" or "" */
+	unsigned long long nsec;	/* time the patching took */
+};
+
+/* The CPU as the runtime saw it. */
+REPSTOS_HIDDEN const struct repstos_cpu *repstos_cpu(void);
+/* Space-separated feature names of `features`, into buf; returns buf. */
+REPSTOS_HIDDEN char *repstos_feature_names(unsigned features, char *buf, size_t len);
+/* The variant this module's stub dispatches to and unknown sites use. */
+REPSTOS_HIDDEN enum repstos_variant repstos_variant(void);
+/* The variant a site with this table entry gets. */
+REPSTOS_HIDDEN enum repstos_variant repstos_site_variant(const struct repstos_site *e);
+/* Name of a variant ("erms", ...), or NULL. */
+REPSTOS_HIDDEN const char *repstos_variant_name(enum repstos_variant v);
+/* Variant by name, or -1. */
+REPSTOS_HIDDEN int repstos_variant_by_name(const char *name);
+/* Address of a variant's routine. */
+REPSTOS_HIDDEN void *repstos_variant_routine(enum repstos_variant v);
+/* This module's table and counts. */
+REPSTOS_HIDDEN const struct repstos_site *repstos_sites_begin(void);
+REPSTOS_HIDDEN const struct repstos_site *repstos_sites_end(void);
+REPSTOS_HIDDEN const struct repstos_stats *repstos_stats(void);
+
+/* The stub and routines, for tests and hand-written assembly. */
+#define REPSTOS_X_DECL(e, name, sym) REPSTOS_HIDDEN void sym(void);
+REPSTOS_VARIANTS(REPSTOS_X_DECL)
+#undef REPSTOS_X_DECL
+REPSTOS_HIDDEN void __repstos_stub(void);
+
+#define REPSTOS_STR_(x) #x
+#define REPSTOS_STR(x) REPSTOS_STR_(x)
+
+/*
+ * REPSTOS_SITE_ASM(op, kind, min, max): the instructions of one site and
+ * its table entry, for an asm statement with rdi, rcx, rax bound.  The
+ * entry is SHF_LINK_ORDER to the site's own section, so --gc-sections can
+ * drop it with a dead function (with -z start-stop-gc).
+ */
+#define REPSTOS_SITE_ASM(op, kind, min, max)				\
+	".Lrepstos_site%=:\n\t"						\
+	"call " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t"			\
+	".pushsection " REPSTOS_SITES_SECTION				\
+	",\"ao\",@progbits,.Lrepstos_site%=\n\t"			\
+	".balign 4\n\t"							\
+	".long .Lrepstos_site%= - .\n\t"				\
+	".byte " REPSTOS_STR(REPSTOS_SITE_VERSION) ", "			\
+	REPSTOS_STR(REPSTOS_SITE_LEN) ", " #op ", " #kind "\n\t"	\
+	".long " #min ", " #max "\n\t"					\
+	".popsection"
+
+/*
+ * REPSTOS_MEMSET(dst, c, n): memset(dst, c, n) as a patchable site, for
+ * code built without the plugin (clang, kernels, hand-tuned paths).
+ * Evaluates to dst.  The stack pointer steps over the 128-byte red zone
+ * around the site, because a `call` writes below rsp and a leaf function
+ * may keep live locals there; the two `lea`s cost about a cycle.
+ */
+#define REPSTOS_RED_ZONE_ENTER	"lea -128(%%rsp), %%rsp\n\t"
+#define REPSTOS_RED_ZONE_LEAVE	"\n\tlea 128(%%rsp), %%rsp"
+
+#define REPSTOS_SITE_CALL(d, c, n, op)					\
+	__extension__ ({						\
+		void *__rs_dst = (d);					\
+		void *__rs_d = __rs_dst;				\
+		unsigned long __rs_n = (n);				\
+		unsigned long __rs_a = (unsigned char)(c);		\
+		__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER		\
+			REPSTOS_SITE_ASM(op, 0, 0, 0xffffffff)		\
+			REPSTOS_RED_ZONE_LEAVE				\
+			: "+D" (__rs_d), "+c" (__rs_n), "+a" (__rs_a)	\
+			: : "memory", "cc", REPSTOS_SITE_CLOBBERS);	\
+		__rs_dst;						\
+	})
+
+#define REPSTOS_MEMSET(dst, c, n)	REPSTOS_SITE_CALL(dst, c, n, 0)
+#define REPSTOS_BZERO(dst, n)		((void)REPSTOS_SITE_CALL(dst, 0, n, 1))
+#define REPSTOS_CLEAR(dst, n)		((void)REPSTOS_SITE_CALL(dst, 0, n, 2))
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* REPSTOS_H */

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * repstos_site.h - the site contract shared by the plugin, the runtime and
+ * the `repstos` ELF tool.  This is the only definition of the site format:
+ * the runtime and the patcher include it, the plugin includes it for the
+ * names and numbers it emits, and tests/contract checks all three agree.
+ *
+ * A site is a patchable spot in machine code that behaves like `rep stosb`:
+ *
+ *   in:  rdi = destination, rcx = count, rax = fill byte zero-extended
+ *        (the inline form reads only al; the call forms rely on the upper
+ *        bits of rax being zero so they can restore it with one movzbl)
+ *   out: rdi = destination + count, rcx = 0, rax unchanged
+ *   may change: rdi, rcx, the flags, and REPSTOS_SITE_CLOBBERS below.
+ *   Direction flag clear on entry (SysV ABI).  Every other register, GPR
+ *   and vector, survives; tests/runtime/regs checks it for every routine.
+ *
+ * Declared scratch set: xmm0 (the whole register: ymm0 and zmm0 too).
+ * Why xmm0 and no GPR: a libc memset call clobbers all nine caller-saved
+ * GPRs and all sixteen vector registers, so any set smaller than that is
+ * already a gain for the register allocator.  The small-size routine needs
+ * the fill byte broadcast: to 8 bytes it is built in rax itself (imul by
+ * 0x0101010101010101 from memory) and rax is restored with `movzbl %al`,
+ * so no extra GPR is needed; 16-byte stores need one vector register, and
+ * they halve the store count from 16 to 256 bytes (tests/perf measures the
+ * vector and the GPR-only routine side by side).  One vector register
+ * costs integer code nothing and float code at most one spill around the
+ * site, where the libc call it replaces cost all sixteen.
+ *
+ * Routines are leaf code reached by `call` with an unaligned stack: no
+ * aligned spills, no calls, no vzeroupper (that would clear the upper
+ * halves of every ymm register, not only the declared one).
+ *
+ * Site forms, all exactly REPSTOS_SITE_LEN (5) bytes in what the plugin
+ * and REPSTOS_MEMSET emit (the table records the length, >= 5):
+ *   call __repstos_stub        e8 rel32  what the compiler emits; correct
+ *                                        with no patching at all
+ *   call <variant routine>     e8 rel32  chosen by the runtime or `repstos patch`
+ *   rep stosb; nopl (%rax)     f3 aa 0f 1f 00  (longer sites: more NOP bytes)
+ *
+ * The stub and the routines are linked into every module (executable or
+ * shared object) from librepstos.a with hidden visibility, so a rel32 call
+ * always reaches and no PLT (whose lazy binding clobbers r11) is involved.
+ */
+#ifndef REPSTOS_SITE_H
+#define REPSTOS_SITE_H
+
+#ifdef __ASSEMBLER__
+#define REPSTOS_U32(x) x
+#else
+#include <stdint.h>
+#define REPSTOS_U32(x) x##u
+#endif
+
+/* The site table section.  A C identifier, so the linker defines
+ * __start_repstos_sites and __stop_repstos_sites. */
+#define REPSTOS_SITES_SECTION	"repstos_sites"
+#define REPSTOS_SITES_START	__start_repstos_sites
+#define REPSTOS_SITES_STOP	__stop_repstos_sites
+
+/* Per-module information the runtime reads and `repstos patch` writes. */
+#define REPSTOS_MODULE_SECTION	"repstos_module"
+#define REPSTOS_MODULE_SYMBOL	__repstos_module
+
+/* The dispatch stub every compiled site calls, and the pointer it jumps
+ * through (initially __repstos_original, correct on every x86-64). */
+#define REPSTOS_STUB_SYMBOL	__repstos_stub
+#define REPSTOS_TARGET_SYMBOL	__repstos_target
+
+#define REPSTOS_SITE_VERSION	1
+#define REPSTOS_SITE_LEN	5	/* bytes in an emitted site */
+#define REPSTOS_SITE_ENTRY_SIZE	16	/* bytes in one table entry */
+#define REPSTOS_SITE_ALIGN	4
+
+/* Registers a site declares clobbered, besides rdi, rcx and the flags.
+ * As a list of strings for GCC asm clobbers (the plugin and the macro). */
+#define REPSTOS_SITE_CLOBBERS	"xmm0"
+
+/* The bytes of the inline form and the opcode of the call forms. */
+#define REPSTOS_OPC_CALL	0xe8
+#define REPSTOS_INLINE_BYTES	{ 0xf3, 0xaa, 0x0f, 0x1f, 0x00 }
+
+/* What a site does. */
+enum repstos_op {
+	REPSTOS_OP_MEMSET = 0,	/* memset(p, c, n): any fill byte */
+	REPSTOS_OP_ZERO = 1,	/* fill known to be zero (bzero, memset(p, 0, n)) */
+	REPSTOS_OP_CLEAR = 2,	/* explicit_bzero or a user clear: never elided */
+	REPSTOS_OP_COUNT
+};
+
+/* What the compiler knew of the size at the site. */
+enum repstos_size_kind {
+	REPSTOS_SIZE_UNKNOWN = 0,	/* size_min 0, size_max UINT32_MAX */
+	REPSTOS_SIZE_BOUNDED = 1,	/* proven range [size_min, size_max] */
+	REPSTOS_SIZE_CONST = 2,		/* size_min == size_max == the size */
+	REPSTOS_SIZE_KIND_COUNT
+};
+
+/* Sizes at or above this saturate to it in size_min / size_max. */
+#define REPSTOS_SIZE_SAT	REPSTOS_U32(0xffffffff)
+
+/*
+ * The variant routines, in one list so names and numbers agree everywhere:
+ * X(ENUM, "name" as REPSTOS_VARIANT spells it, routine symbol).
+ * "inline" has a routine too: the called form of `rep stosb`, used by the
+ * stub when text patching is off.  Entry 0 must stay "original" (the
+ * stub's initial target); new variants go at the end.
+ */
+#define REPSTOS_VARIANTS(X)						\
+	X(ORIGINAL, "original", __repstos_original)			\
+	X(INLINE, "inline", __repstos_stosb)				\
+	X(ERMS, "erms", __repstos_erms)					\
+	X(REP_GOOD, "rep_good", __repstos_rep_good)			\
+	X(VEC, "vec", __repstos_vec)
+
+#ifndef __ASSEMBLER__
+
+/*
+ * One table entry.  `site` is relative to the address of the field
+ * itself (like the kernel's struct alt_instr), so a PIE or shared object
+ * needs no dynamic relocation for it; in a .o it is an R_X86_64_PC32
+ * against the text section.  Entries are REPSTOS_SITE_ENTRY_SIZE bytes
+ * and 4-byte aligned; readers skip entries whose version they do not
+ * know rather than guess.
+ */
+struct repstos_site {
+	int32_t site;		/* site address - &this->site */
+	uint8_t version;	/* REPSTOS_SITE_VERSION */
+	uint8_t len;		/* bytes at the site, >= REPSTOS_SITE_LEN */
+	uint8_t op;		/* enum repstos_op */
+	uint8_t size_kind;	/* enum repstos_size_kind */
+	uint32_t size_min;	/* smallest possible size, saturated */
+	uint32_t size_max;	/* largest possible size, saturated */
+};
+
+_Static_assert(sizeof(struct repstos_site) == REPSTOS_SITE_ENTRY_SIZE,
+	       "site table entry size is part of the contract");
+
+static inline uintptr_t repstos_site_addr(const struct repstos_site *e)
+{
+	return (uintptr_t)&e->site + (intptr_t)e->site;
+}
+
+/*
+ * Per-module record in section "repstos_module", defined once per module
+ * by librepstos.a.  `repstos patch` sets REPSTOS_MOD_STATIC and the
+ * profile name; the runtime then leaves every site of the module as it is.
+ */
+#define REPSTOS_MODULE_MAGIC	"REPSTOS"	/* 8 bytes with the NUL */
+#define REPSTOS_MODULE_VERSION	1
+#define REPSTOS_MOD_STATIC	REPSTOS_U32(0x1)
+
+struct repstos_module_info {
+	char magic[8];
+	uint32_t version;
+	uint32_t flags;		/* REPSTOS_MOD_* */
+	char profile[16];	/* NUL-terminated profile name when static */
+};
+
+_Static_assert(sizeof(struct repstos_module_info) == 32,
+	       "module record size is part of the contract");
+
+/* Variant numbers. */
+#define REPSTOS_X_ENUM(e, name, sym) REPSTOS_VARIANT_##e,
+enum repstos_variant {
+	REPSTOS_VARIANTS(REPSTOS_X_ENUM)
+	REPSTOS_VARIANT_COUNT
+};
+#undef REPSTOS_X_ENUM
+
+#endif /* !__ASSEMBLER__ */
+#endif /* REPSTOS_SITE_H */
