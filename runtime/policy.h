@@ -30,4 +30,13 @@ enum repstos_variant repstos_policy_site(const struct repstos_cpu *cpu,
 					 enum repstos_variant module, int forced,
 					 const struct repstos_site *e);
 
+/* Numbers the routines read at run time, per CPU. */
+struct repstos_tuning {
+	unsigned long long vec_rep_min;	/* "vec" uses rep stosb from here; ~0: never */
+	unsigned inline_min;		/* sites proven at least this large go inline */
+};
+
+void repstos_policy_tuning(const struct repstos_cpu *cpu,
+			   struct repstos_tuning *t);
+
 #endif

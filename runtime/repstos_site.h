@@ -61,6 +61,9 @@
 /* Per-module information the runtime reads and `repstos patch` writes. */
 #define REPSTOS_MODULE_SECTION	"repstos_module"
 #define REPSTOS_MODULE_SYMBOL	__repstos_module
+#define REPSTOS_MODULE_MAGIC	"REPSTOS"	/* 8 bytes with the NUL */
+#define REPSTOS_MODULE_VERSION	1
+#define REPSTOS_MOD_STATIC	REPSTOS_U32(0x1)
 
 /* The dispatch stub every compiled site calls, and the pointer it jumps
  * through (initially __repstos_original, correct on every x86-64). */
@@ -79,6 +82,22 @@
 /* The bytes of the inline form and the opcode of the call forms. */
 #define REPSTOS_OPC_CALL	0xe8
 #define REPSTOS_INLINE_BYTES	{ 0xf3, 0xaa, 0x0f, 0x1f, 0x00 }
+
+/*
+ * The variant routines, in one list so names and numbers agree everywhere:
+ * X(ENUM, "name" as REPSTOS_VARIANT spells it, routine symbol).
+ * "inline" has a routine too: the called form of `rep stosb`, used by the
+ * stub when text patching is off.  Entry 0 must stay "original" (the
+ * stub's initial target); new variants go at the end.
+ */
+#define REPSTOS_VARIANTS(X)						\
+	X(ORIGINAL, "original", __repstos_original)			\
+	X(INLINE, "inline", __repstos_stosb)				\
+	X(ERMS, "erms", __repstos_erms)					\
+	X(REP_GOOD, "rep_good", __repstos_rep_good)			\
+	X(VEC, "vec", __repstos_vec)
+
+#ifndef __ASSEMBLER__
 
 /* What a site does. */
 enum repstos_op {
@@ -99,21 +118,6 @@ enum repstos_size_kind {
 /* Sizes at or above this saturate to it in size_min / size_max. */
 #define REPSTOS_SIZE_SAT	REPSTOS_U32(0xffffffff)
 
-/*
- * The variant routines, in one list so names and numbers agree everywhere:
- * X(ENUM, "name" as REPSTOS_VARIANT spells it, routine symbol).
- * "inline" has a routine too: the called form of `rep stosb`, used by the
- * stub when text patching is off.  Entry 0 must stay "original" (the
- * stub's initial target); new variants go at the end.
- */
-#define REPSTOS_VARIANTS(X)						\
-	X(ORIGINAL, "original", __repstos_original)			\
-	X(INLINE, "inline", __repstos_stosb)				\
-	X(ERMS, "erms", __repstos_erms)					\
-	X(REP_GOOD, "rep_good", __repstos_rep_good)			\
-	X(VEC, "vec", __repstos_vec)
-
-#ifndef __ASSEMBLER__
 
 /*
  * One table entry.  `site` is relative to the address of the field
@@ -146,9 +150,6 @@ static inline uintptr_t repstos_site_addr(const struct repstos_site *e)
  * by librepstos.a.  `repstos patch` sets REPSTOS_MOD_STATIC and the
  * profile name; the runtime then leaves every site of the module as it is.
  */
-#define REPSTOS_MODULE_MAGIC	"REPSTOS"	/* 8 bytes with the NUL */
-#define REPSTOS_MODULE_VERSION	1
-#define REPSTOS_MOD_STATIC	REPSTOS_U32(0x1)
 
 struct repstos_module_info {
 	char magic[8];

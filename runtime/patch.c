@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patch.c - the start-up patcher: before main (or before a dlopen()ed
+ * module's own code runs), pick a routine per site and rewrite the site.
+ *
+ * Writing code keeps W^X at every moment.  Two routes, tried in order:
+ *
+ *  1. pwrite() to /proc/self/mem.  The kernel writes through to the
+ *     private copy of the page as a debugger would; the page is never
+ *     writable in this process's page tables and never stops being
+ *     executable, so code sharing a page with a site (this file's own,
+ *     libc's in a static binary, the PLT) runs on undisturbed.
+ *  2. mprotect(): the page goes read-write (not executable), the bytes
+ *     are copied, the page goes read-execute.  Nothing on the page may
+ *     run meanwhile, so that window is one assembly routine on pages of
+ *     its own (__repstos_poke in variants.S), and a probe on a page of
+ *     its own first checks that a written page may become executable
+ *     again (SELinux execmod says no): only then is real code touched.
+ *
+ * If both are refused, sites stay calls to the stub, which jumps to the
+ * chosen routine: correct, per CPU, one indirect jump slower.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
+#include <unistd.h>
+#include "policy.h"
+#include "sitecode.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
+extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
+extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
+
+/*
+ * The stub's target (variants.S jumps through it), set before any site is
+ * rewritten; until then __repstos_original, correct on every x86-64.  It
+ * lives here so that the stub, which every site references, pulls this
+ * file and its constructor into the link.  The vector routine's rep-stosb
+ * threshold sits beside it: no rep stosb until ERMS is seen.
+ */
+HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
+HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
+extern char __repstos_probe_page[] HIDDEN;
+long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
+		    size_t n) HIDDEN;
+
+enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
+
+struct config {
+	int forced;			/* REPSTOS_VARIANT named a variant */
+	int debug;			/* REPSTOS_DEBUG=1 */
+	enum route route;		/* REPSTOS_PATCH */
+	enum repstos_variant variant;	/* the module-wide choice */
+	const char *why;
+};
+
+/* Where the sites of one run go: the mem file, or the mprotect route. */
+struct writer {
+	int fd;			/* /proc/self/mem, or -1 */
+	int mem_errno;		/* why the mem route failed, or 0 */
+	int mprotect_ok;	/* probe passed */
+	int mprotect_errno;	/* why the mprotect route failed, or 0 */
+	enum route allowed;
+	uintptr_t page_mask;
+	uintptr_t last_page;	/* last page counted in stats.pages */
+	unsigned unwritten;	/* sites no route could write */
+};
+
+/* A run: consecutive sites within one window, written in one go. */
+#define RUN_MAX 4096
+struct run {
+	uintptr_t lo, hi;	/* [lo, hi) mirrored in buf */
+	unsigned nsites;
+	uint8_t buf[RUN_MAX];
+};
+
+static struct repstos_cpu cpu;
+static struct repstos_stats stats;
+static struct config cfg;
+static struct writer writer = { .fd = -1 };
+
+static void *const routines[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_ADDR(e, name, sym) [REPSTOS_VARIANT_##e] = (void *)sym,
+	REPSTOS_VARIANTS(REPSTOS_X_ADDR)
+#undef REPSTOS_X_ADDR
+};
+
+static const char *const names[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,
+	REPSTOS_VARIANTS(REPSTOS_X_NAME)
+#undef REPSTOS_X_NAME
+};
+
+static void warn(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "repstos: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+}
+
+static void read_variant(struct config *c)
+{
+	const char *v = getenv("REPSTOS_VARIANT");
+	int n;
+
+	c->variant = repstos_policy_module(&cpu, &c->why);
+	if (!v || !*v || !strcmp(v, "auto"))
+		return;
+	n = repstos_variant_by_name(v);
+	if (n < 0) {
+		warn("unknown REPSTOS_VARIANT '%s', using auto", v);
+		return;
+	}
+	c->variant = (enum repstos_variant)n;
+	c->forced = 1;
+	c->why = "forced by REPSTOS_VARIANT";
+}
+
+static void read_route(struct config *c)
+{
+	const char *v = getenv("REPSTOS_PATCH");
+
+	c->route = ROUTE_AUTO;
+	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "auto"))
+		return;
+	if (!strcmp(v, "0"))
+		c->route = ROUTE_OFF;
+	else if (!strcmp(v, "mem"))
+		c->route = ROUTE_MEM;
+	else if (!strcmp(v, "mprotect"))
+		c->route = ROUTE_MPROTECT;
+	else
+		warn("unknown REPSTOS_PATCH '%s', using auto", v);
+}
+
+static void read_config(struct config *c)
+{
+	const char *d = getenv("REPSTOS_DEBUG");
+
+	c->debug = d && *d && strcmp(d, "0");
+	read_variant(c);
+	read_route(c);
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static int write_mem(struct writer *w, uintptr_t at, const void *src,
+		     size_t n)
+{
+	ssize_t done;
+
+	if (w->fd < 0 && !w->mem_errno) {
+		w->fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+		if (w->fd < 0)
+			w->mem_errno = errno ? errno : EIO;
+	}
+	if (w->fd < 0)
+		return -1;
+	done = pwrite(w->fd, src, n, (off_t)at);
+	if (done == (ssize_t)n)
+		return 0;
+	w->mem_errno = done < 0 ? errno : EIO;
+	close(w->fd);
+	w->fd = -1;
+	return -1;
+}
+
+/* Can a written page of this module become executable again?  Ask on a
+ * page nothing executes before asking on one that matters. */
+static int probe_mprotect(struct writer *w)
+{
+	long r;
+
+	if (w->mprotect_ok || w->mprotect_errno)
+		return w->mprotect_ok;
+	r = __repstos_poke(__repstos_probe_page, w->page_mask + 1,
+			   __repstos_probe_page, __repstos_probe_page, 1);
+	if (r == 0)
+		w->mprotect_ok = 1;
+	else
+		w->mprotect_errno = (int)(r < 0 ? -r : r);
+	return w->mprotect_ok;
+}
+
+static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
+			  size_t n)
+{
+	uintptr_t first = at & ~w->page_mask;
+	uintptr_t end = ((at + n - 1) | w->page_mask) + 1;
+	long r;
+
+	if (!probe_mprotect(w))
+		return -1;
+	r = __repstos_poke((void *)first, end - first, (void *)at, src, n);
+	if (r == 0)
+		return 0;
+	/* r > 0 cannot happen after a good probe short of a policy change
+	 * mid-run; the range then stays read-write, and there is nothing
+	 * better to do than say so. */
+	w->mprotect_errno = (int)(r < 0 ? -r : r);
+	if (r > 0)
+		warn("text left writable after mprotect failed: %s",
+		     strerror((int)r));
+	return -1;
+}
+
+static int write_text(struct writer *w, uintptr_t at, const void *src,
+		      size_t n)
+{
+	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
+		return 0;
+	if (w->allowed != ROUTE_MEM && write_mprotect(w, at, src, n) == 0)
+		return 0;
+	return -1;
+}
+
+static void count_pages(struct writer *w, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t p;
+
+	for (p = lo & ~w->page_mask; p < hi; p += w->page_mask + 1)
+		if (p != w->last_page) {
+			stats.pages++;
+			w->last_page = p;
+		}
+}
+
+static void flush_run(struct writer *w, struct run *r)
+{
+	if (!r->nsites)
+		return;
+	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
+		stats.patched += r->nsites;
+		count_pages(w, r->lo, r->hi);
+	} else {
+		stats.skipped += r->nsites;
+		w->unwritten += r->nsites;
+		stats.error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
+	}
+	r->nsites = 0;
+}
+
+/* Add a site's new bytes to the run, starting a new run if it does not
+ * follow the last site closely enough. */
+static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
+		       const uint8_t *bytes, unsigned len)
+{
+	if (r->nsites && (at < r->hi || at + len - r->lo > RUN_MAX))
+		flush_run(w, r);
+	if (!r->nsites)
+		r->lo = r->hi = at;
+	memcpy(r->buf + (r->hi - r->lo), (const void *)r->hi, at - r->hi);
+	memcpy(r->buf + (at - r->lo), bytes, len);
+	r->hi = at + len;
+	r->nsites++;
+}
+
+/* ---- deciding --------------------------------------------------------- */
+
+static int is_routine(uintptr_t target)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (target == (uintptr_t)routines[v])
+			return 1;
+	return 0;
+}
+
+/* The bytes a site should have; 0, or -1 if the entry cannot be used. */
+static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
+			uint8_t *out)
+{
+	enum repstos_variant v;
+
+	v = repstos_policy_site(&cpu, cfg.variant, cfg.forced, e);
+	if (v == REPSTOS_VARIANT_INLINE)
+		return repstos_encode_inline(out, e->len);
+	return repstos_encode_call(out, e->len, at, (uintptr_t)routines[v]);
+}
+
+static void patch_site(struct writer *w, struct run *r,
+		       const struct repstos_site *e)
+{
+	uintptr_t at = repstos_site_addr(e), target = 0;
+	uint8_t want[REPSTOS_SITE_MAX_LEN];
+	enum repstos_form form;
+
+	if (e->version != REPSTOS_SITE_VERSION) {
+		stats.skipped++;
+		return;
+	}
+	form = repstos_decode((const uint8_t *)at, e->len, at, &target);
+	if (form == REPSTOS_FORM_BAD ||
+	    (form == REPSTOS_FORM_CALL && target != (uintptr_t)__repstos_stub &&
+	     !is_routine(target))) {
+		stats.skipped++;
+		return;
+	}
+	/* Only the compiler's form is ours to change: anything else was
+	 * chosen by `repstos patch` on an object file, and stays. */
+	if (form != REPSTOS_FORM_CALL || target != (uintptr_t)__repstos_stub) {
+		stats.fixed++;
+		return;
+	}
+	if (wanted_bytes(e, at, want) < 0) {
+		stats.skipped++;
+		return;
+	}
+	if (!memcmp(want, (const void *)at, e->len)) {
+		stats.kept++;
+		return;
+	}
+	add_to_run(w, r, at, want, e->len);
+}
+
+static const char *route_name(const struct writer *w)
+{
+	if (w->mprotect_ok)
+		return "mprotect";
+	if (w->mem_errno)
+		return "";
+	return "/proc/self/mem";
+}
+
+static void patch_sites(void)
+{
+	static struct run run;
+	struct writer *w = &writer;
+	const struct repstos_site *e;
+
+	w->allowed = cfg.route;
+	w->page_mask = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) - 1 : 4095;
+	w->last_page = ~(uintptr_t)0;
+	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
+		patch_site(w, &run, e);
+	flush_run(w, &run);
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	stats.status = w->unwritten && !stats.patched ? REPSTOS_ST_REFUSED :
+							 REPSTOS_ST_PATCHED;
+	stats.method = stats.patched ? route_name(w) : "";
+}
+
+/* ---- reporting -------------------------------------------------------- */
+
+static const char *module_name(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)&cpu, &info) && info.dli_fname && *info.dli_fname)
+		return info.dli_fname;
+	return program_invocation_name;
+}
+
+/* Why each route that was tried said no. */
+static void report_refusals(FILE *f)
+{
+	if (writer.mem_errno)
+		fprintf(f, " (/proc/self/mem: %s)", strerror(writer.mem_errno));
+	if (writer.mprotect_errno)
+		fprintf(f, " (mprotect: %s)", strerror(writer.mprotect_errno));
+}
+
+static void report_outcome(FILE *f)
+{
+	switch (stats.status) {
+	case REPSTOS_ST_STATIC:
+		fprintf(f, "statically patched for '%.16s' by repstos patch: "
+			"%u sites left as they are",
+			(const char *)REPSTOS_MODULE_SYMBOL.profile, stats.sites);
+		break;
+	case REPSTOS_ST_DISABLED:
+		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
+			"the stub", stats.sites);
+		break;
+	case REPSTOS_ST_REFUSED:
+		fprintf(f, "%u sites, none patched: writing text refused", stats.sites);
+		report_refusals(f);
+		fprintf(f, "; sites stay stub calls");
+		break;
+	default:
+		fprintf(f, "%u sites: %u patched, %u kept, %u fixed, %u skipped; "
+			"%u pages", stats.sites, stats.patched, stats.kept,
+			stats.fixed, stats.skipped, stats.pages);
+		if (*stats.method)
+			fprintf(f, " via %s", stats.method);
+		if (writer.unwritten)
+			report_refusals(f);
+		fprintf(f, " in %llu us", stats.nsec / 1000);
+	}
+}
+
+static void report(void)
+{
+	char feats[128];
+
+	repstos_feature_names(cpu.features, feats, sizeof(feats));
+	fprintf(stderr, "repstos: %s: cpu %s family 0x%x model 0x%x [%s]; "
+		"variant %s (%s); ", module_name(),
+		cpu.vendor == REPSTOS_VENDOR_INTEL ? "intel" :
+		cpu.vendor == REPSTOS_VENDOR_AMD ? "amd" : "other",
+		cpu.family, cpu.model, feats, names[cfg.variant], cfg.why);
+	report_outcome(stderr);
+	fputc('\n', stderr);
+}
+
+/* ---- start-up --------------------------------------------------------- */
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void set_routines(void)
+{
+	struct repstos_tuning t;
+
+	repstos_policy_tuning(&cpu, &t);
+	__atomic_store_n(&__repstos_vec_rep_min, t.vec_rep_min,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, routines[cfg.variant],
+			 __ATOMIC_RELEASE);
+}
+
+static int is_static(void)
+{
+	return (REPSTOS_MODULE_SYMBOL.flags & REPSTOS_MOD_STATIC) != 0;
+}
+
+/* Priority 101, the first a program may use: the sites should be final
+ * before any other constructor of this module calls one, which also keeps
+ * Valgrind exact (it has translated no site yet). */
+__attribute__((constructor(101))) static void repstos_init(void)
+{
+	unsigned long long t0 = now_ns();
+
+	repstos_cpu_detect(&cpu);
+	read_config(&cfg);
+	set_routines();
+	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
+	if (is_static())
+		stats.status = REPSTOS_ST_STATIC;
+	else if (cfg.route == ROUTE_OFF)
+		stats.status = REPSTOS_ST_DISABLED;
+	else
+		patch_sites();
+	stats.nsec = now_ns() - t0;
+	if (cfg.debug)
+		report();
+}
+
+/* ---- the API (repstos.h) ---------------------------------------------- */
+
+const struct repstos_cpu *repstos_cpu(void)
+{
+	return &cpu;
+}
+
+enum repstos_variant repstos_variant(void)
+{
+	return cfg.variant;
+}
+
+enum repstos_variant repstos_site_variant(const struct repstos_site *e)
+{
+	return repstos_policy_site(&cpu, cfg.variant, cfg.forced, e);
+}
+
+const char *repstos_variant_name(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? names[v] : NULL;
+}
+
+int repstos_variant_by_name(const char *name)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(names[v], name))
+			return v;
+	return -1;
+}
+
+void *repstos_variant_routine(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? routines[v] : NULL;
+}
+
+const struct repstos_site *repstos_sites_begin(void)
+{
+	return REPSTOS_SITES_START;
+}
+
+const struct repstos_site *repstos_sites_end(void)
+{
+	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
+}
+
+const struct repstos_stats *repstos_stats(void)
+{
+	return &stats;
+}

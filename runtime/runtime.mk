@@ -1,0 +1,30 @@
+# runtime/: librepstos.a, linked into every module that has sites.
+# -fPIC because the same archive goes into executables and shared
+# objects; hidden visibility so each module keeps its own copy.
+
+RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden \
+	-fno-stack-protector -Iruntime
+RT_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c runtime/patch.c
+RT_ASMS := runtime/variants.S
+RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) \
+	$(patsubst runtime/%.S,$(B)/runtime/%.o,$(RT_ASMS))
+RT_HDRS := runtime/repstos_site.h runtime/repstos.h runtime/policy.h \
+	runtime/sitecode.h
+
+# The archive, and the flags a module needs to link it.
+RT_LIB := runtime/librepstos.a
+
+ALL += $(RT_LIB)
+CLEAN_FILES += $(RT_LIB)
+
+$(B)/runtime/%.o: runtime/%.c $(RT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(B)/runtime/%.o: runtime/%.S $(RT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(RT_LIB): $(RT_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sitecode.c - site bytes.  The NOPs are the forms Intel's SDM and
+ * AMD's APM recommend (0f 1f /0 with a growing address mode).
+ */
+#include <string.h>
+#include "sitecode.h"
+
+static const uint8_t nop_forms[9][9] = {
+	{ 0 },
+	{ 0x90 },
+	{ 0x66, 0x90 },
+	{ 0x0f, 0x1f, 0x00 },
+	{ 0x0f, 0x1f, 0x40, 0x00 },
+	{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+	{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+};
+
+void repstos_nops(uint8_t *out, unsigned len)
+{
+	while (len) {
+		unsigned n = len > 8 ? 8 : len;
+
+		memcpy(out, nop_forms[n], n);
+		out += n;
+		len -= n;
+	}
+}
+
+static int len_ok(unsigned len)
+{
+	return len >= 5 && len <= REPSTOS_SITE_MAX_LEN;
+}
+
+int repstos_encode_inline(uint8_t *out, unsigned len)
+{
+	if (!len_ok(len))
+		return -1;
+	out[0] = 0xf3;
+	out[1] = 0xaa;
+	repstos_nops(out + 2, len - 2);
+	return 0;
+}
+
+int repstos_encode_call(uint8_t *out, unsigned len, uint64_t site,
+			uint64_t target)
+{
+	int64_t rel = (int64_t)(target - (site + 5));
+	int32_t rel32 = (int32_t)rel;
+
+	if (!len_ok(len) || rel != rel32)
+		return -1;
+	out[0] = 0xe8;
+	memcpy(out + 1, &rel32, 4);
+	repstos_nops(out + 5, len - 5);
+	return 0;
+}
+
+static int is_nops(const uint8_t *b, unsigned len)
+{
+	uint8_t want[REPSTOS_SITE_MAX_LEN];
+
+	repstos_nops(want, len);
+	return !memcmp(b, want, len);
+}
+
+enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
+				 uint64_t site, uint64_t *target)
+{
+	int32_t rel32;
+
+	if (!len_ok(len))
+		return REPSTOS_FORM_BAD;
+	if (b[0] == 0xf3 && b[1] == 0xaa && is_nops(b + 2, len - 2))
+		return REPSTOS_FORM_INLINE;
+	if (b[0] == 0xe8 && is_nops(b + 5, len - 5)) {
+		memcpy(&rel32, b + 1, 4);
+		if (target)
+			*target = site + 5 + (int64_t)rel32;
+		return REPSTOS_FORM_CALL;
+	}
+	return REPSTOS_FORM_BAD;
+}

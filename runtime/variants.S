@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * variants.S - the dispatch stub and the variant routines.
+ *
+ * Every routine keeps the site contract (repstos_site.h):
+ *   in  rdi dest, rcx count, rax fill byte zero-extended
+ *   out rdi dest + count, rcx 0, rax unchanged
+ *   may change rdi, rcx, flags, xmm0 (whole register); nothing else.
+ * They are reached by `call` with the stack 8 bytes off alignment, so
+ * they spill nothing aligned and call nothing.  Each starts with endbr64
+ * because the stub reaches it by an indirect jump (a NOP without CET).
+ *
+ * rax is free to use as long as it ends as movzbl %al: its input is the
+ * byte zero-extended, so that restores it exactly.
+ */
+#include "repstos_site.h"
+
+#define ENTRY(name)			\
+	.globl name;			\
+	.hidden name;			\
+	.type name, @function;		\
+	.balign 16;			\
+name:					\
+	.cfi_startproc;			\
+	endbr64
+
+#define END(name)			\
+	.cfi_endproc;			\
+	.size name, . - name
+
+/* rdi += rcx; rcx = 0; return.  The common exit of the store routines. */
+#define FINISH				\
+	add	%rcx, %rdi;		\
+	xor	%ecx, %ecx;		\
+	ret
+
+	.section .rodata.repstos, "a", @progbits
+	.balign 8
+.Lbytes01:
+	.quad	0x0101010101010101
+
+	/*
+	 * The table section, defined (empty) in every module that links the
+	 * runtime, so __start_/__stop_repstos_sites always resolve.  It is
+	 * SHF_LINK_ORDER like the compiler's entries: ld refuses to mix
+	 * ordered and unordered input sections in one output section.
+	 */
+	.section REPSTOS_SITES_SECTION, "ao", @progbits, REPSTOS_STUB_SYMBOL
+	.balign 4
+
+	/* The per-module record `repstos patch` fills in (repstos_site.h). */
+	.section repstos_module, "a", @progbits
+	.balign 8
+	.globl REPSTOS_MODULE_SYMBOL
+	.hidden REPSTOS_MODULE_SYMBOL
+	.type REPSTOS_MODULE_SYMBOL, @object
+REPSTOS_MODULE_SYMBOL:
+	.ascii	"REPSTOS\0"
+	.long	REPSTOS_MODULE_VERSION
+	.long	0			/* flags */
+	.fill	16, 1, 0		/* profile */
+	.size REPSTOS_MODULE_SYMBOL, 32
+
+	.text
+
+/* The dispatch stub: what every compiled site calls. */
+ENTRY(REPSTOS_STUB_SYMBOL)
+	jmp	*REPSTOS_TARGET_SYMBOL(%rip)
+END(REPSTOS_STUB_SYMBOL)
+
+/* "inline", called: the stub's target for inline when text stays as is. */
+ENTRY(__repstos_stosb)
+	rep stosb
+	ret
+END(__repstos_stosb)
+
+/*
+ * "original": plain store loops, like the kernel's clear_user_original:
+ * 64 bytes per iteration in 8-byte stores, then 8 at a time, then bytes.
+ */
+ENTRY(__repstos_original)
+	cmp	$8, %rcx
+	jb	.Lorig_bytes
+	imul	.Lbytes01(%rip), %rax
+.Lorig_64:
+	cmp	$64, %rcx
+	jb	.Lorig_8
+	mov	%rax, (%rdi)
+	mov	%rax, 8(%rdi)
+	mov	%rax, 16(%rdi)
+	mov	%rax, 24(%rdi)
+	mov	%rax, 32(%rdi)
+	mov	%rax, 40(%rdi)
+	mov	%rax, 48(%rdi)
+	mov	%rax, 56(%rdi)
+	add	$64, %rdi
+	sub	$64, %rcx
+	jmp	.Lorig_64
+.Lorig_8:
+	cmp	$8, %rcx
+	jb	.Lorig_tail
+	mov	%rax, (%rdi)
+	add	$8, %rdi
+	sub	$8, %rcx
+	jmp	.Lorig_8
+.Lorig_tail:
+	movzbl	%al, %eax
+.Lorig_bytes:
+	test	%rcx, %rcx
+	jz	.Lorig_done
+	mov	%al, (%rdi)
+	inc	%rdi
+	dec	%rcx
+	jmp	.Lorig_bytes
+.Lorig_done:
+	ret
+END(__repstos_original)
+
+/*
+ * "erms": like the kernel's clear_user_erms: below 64 bytes the start-up
+ * cost of rep stosb dominates, so the store loops; above, rep stosb.
+ */
+ENTRY(__repstos_erms)
+	cmp	$64, %rcx
+	jb	__repstos_original
+	rep stosb
+	ret
+END(__repstos_erms)
+
+/*
+ * "rep_good": like the kernel's clear_user_rep_good: rep stosq for the
+ * 8-byte words, rep stosb for the rest.  rcx is needed twice and no GPR
+ * is free, so the count waits on the stack.
+ */
+ENTRY(__repstos_rep_good)
+	imul	.Lbytes01(%rip), %rax
+	push	%rcx
+	.cfi_adjust_cfa_offset 8
+	shr	$3, %rcx
+	rep stosq
+	pop	%rcx
+	.cfi_adjust_cfa_offset -8
+	and	$7, %ecx
+	rep stosb
+	movzbl	%al, %eax
+	ret
+END(__repstos_rep_good)
+
+/*
+ * "vec": overlapping stores sized to the count, no loop below 129 bytes:
+ *   0..3 byte stores, 4..7 two 4-byte, 8..15 two 8-byte, 16..32 two
+ *   16-byte, 33..64 four, 65..128 eight; above, 64-byte blocks of aligned
+ *   16-byte stores and a last unaligned 64; from __repstos_vec_rep_min
+ *   on (set from ERMS and measurement), rep stosb.
+ * SSE2 only, so it is correct on every x86-64.
+ */
+ENTRY(__repstos_vec)
+	cmp	$16, %rcx
+	jb	.Lvec_small
+	movd	%eax, %xmm0
+	punpcklbw %xmm0, %xmm0
+	punpcklwd %xmm0, %xmm0
+	pshufd	$0, %xmm0, %xmm0
+	cmp	$32, %rcx
+	ja	.Lvec_33
+	movdqu	%xmm0, (%rdi)
+	movdqu	%xmm0, -16(%rdi,%rcx)
+	FINISH
+.Lvec_33:
+	cmp	$64, %rcx
+	ja	.Lvec_65
+	movdqu	%xmm0, (%rdi)
+	movdqu	%xmm0, 16(%rdi)
+	movdqu	%xmm0, -32(%rdi,%rcx)
+	movdqu	%xmm0, -16(%rdi,%rcx)
+	FINISH
+.Lvec_65:
+	cmp	$128, %rcx
+	ja	.Lvec_129
+	movdqu	%xmm0, (%rdi)
+	movdqu	%xmm0, 16(%rdi)
+	movdqu	%xmm0, 32(%rdi)
+	movdqu	%xmm0, 48(%rdi)
+	movdqu	%xmm0, -64(%rdi,%rcx)
+	movdqu	%xmm0, -48(%rdi,%rcx)
+	movdqu	%xmm0, -32(%rdi,%rcx)
+	movdqu	%xmm0, -16(%rdi,%rcx)
+	FINISH
+.Lvec_129:
+	cmp	__repstos_vec_rep_min(%rip), %rcx
+	jae	.Lvec_rep
+	/* rax = end; rdi = first 16-aligned address after the head store;
+	 * rcx = end - 64, the last block's start, stored unaligned. */
+	lea	(%rdi,%rcx), %rax
+	movdqu	%xmm0, (%rdi)
+	add	$16, %rdi
+	and	$-16, %rdi
+	lea	-64(%rax), %rcx
+.Lvec_loop:
+	cmp	%rcx, %rdi
+	jae	.Lvec_last
+	movdqa	%xmm0, (%rdi)
+	movdqa	%xmm0, 16(%rdi)
+	movdqa	%xmm0, 32(%rdi)
+	movdqa	%xmm0, 48(%rdi)
+	add	$64, %rdi
+	jmp	.Lvec_loop
+.Lvec_last:
+	movdqu	%xmm0, (%rcx)
+	movdqu	%xmm0, 16(%rcx)
+	movdqu	%xmm0, 32(%rcx)
+	movdqu	%xmm0, 48(%rcx)
+	mov	%rax, %rdi
+	xor	%ecx, %ecx
+	movd	%xmm0, %eax
+	movzbl	%al, %eax
+	ret
+.Lvec_rep:
+	rep stosb
+	ret
+.Lvec_small:
+	cmp	$4, %rcx
+	jae	.Lvec_4
+	test	%rcx, %rcx
+	jz	.Lvec_ret
+	mov	%al, (%rdi)
+	mov	%al, -1(%rdi,%rcx)
+	cmp	$3, %rcx
+	jb	.Lvec_fin
+	mov	%al, 1(%rdi)
+.Lvec_fin:
+	FINISH
+.Lvec_4:
+	cmp	$8, %rcx
+	jae	.Lvec_8
+	imul	$0x01010101, %eax, %eax
+	mov	%eax, (%rdi)
+	mov	%eax, -4(%rdi,%rcx)
+	movzbl	%al, %eax
+	FINISH
+.Lvec_8:
+	imul	.Lbytes01(%rip), %rax
+	mov	%rax, (%rdi)
+	mov	%rax, -8(%rdi,%rcx)
+	movzbl	%al, %eax
+	FINISH
+.Lvec_ret:
+	ret
+END(__repstos_vec)
+
+/*
+ * long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
+ *                     size_t n)
+ *
+ * The mprotect route of the start-up patcher: make [page, page+plen)
+ * read-write (never executable while writable), copy n bytes, make it
+ * read-execute again.  While the range is not executable nothing on it
+ * may run, and the range may hold any code of this module, even libc's
+ * mprotect in a static binary or the PLT; so the whole window runs here,
+ * on pages of their own, with raw system calls.  Returns
+ *   0        done
+ *   -errno   the first mprotect failed: nothing changed
+ *   errno    the second failed: the range is left read-write, fatal for
+ *            code on it, so the caller probes a page of its own first
+ */
+	.section .text.repstos_isolated, "ax", @progbits
+	.balign 4096
+ENTRY(__repstos_poke)
+	mov	%rcx, %r9		/* src */
+	mov	%rdx, %r10		/* dst */
+	mov	$10, %eax		/* SYS_mprotect */
+	mov	$3, %edx		/* PROT_READ | PROT_WRITE */
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_out
+	/* rep movsb needs rsi: save it (plen) in r11, which syscall clobbers
+	 * anyway, and bring it back for the second call. */
+	mov	%rsi, %r11
+	mov	%rdi, %rdx		/* page */
+	mov	%r10, %rdi
+	mov	%r9, %rsi
+	mov	%r8, %rcx
+	rep movsb
+	mov	%rdx, %rdi
+	mov	%r11, %rsi
+	mov	$10, %eax
+	mov	$5, %edx		/* PROT_READ | PROT_EXEC */
+	syscall
+	neg	%rax			/* 0, or a positive errno */
+.Lpoke_out:
+	ret
+END(__repstos_poke)
+	/* Fill the rest of the page: nothing else may share it. */
+	.balign 4096, 0xcc
+
+	/*
+	 * A page that only the probe writes: if the kernel lets a written
+	 * private page become executable again (SELinux execmod denies it),
+	 * the probe finds out here before any page of real code is touched.
+	 * It is never executed.
+	 */
+	.section .text.repstos_probe, "ax", @progbits
+	.balign 4096
+	.globl __repstos_probe_page
+	.hidden __repstos_probe_page
+__repstos_probe_page:
+	.fill	4096, 1, 0xcc
+
+	/* Everything here is compatible with IBT and shadow stacks. */
+	.section .note.gnu.property, "a"
+	.balign 8
+	.long	4
+	.long	16
+	.long	5			/* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz	"GNU"
+	.long	0xc0000002		/* GNU_PROPERTY_X86_FEATURE_1_AND */
+	.long	4
+	.long	3			/* IBT | SHSTK */
+	.long	0
+
+	.section .note.GNU-stack, "", @progbits
