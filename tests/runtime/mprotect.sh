@@ -1,0 +1,36 @@
+#!/bin/sh
+# W^X while patching, and a safe fallback when writing text is refused.
+# seccomp_run's filter kills the process on any W+X request, from any code.
+run=build/tests/runtime/seccomp_run
+sites=build/tests/runtime/sites
+static=build/tests/runtime/sites-static
+fails=0
+check() {	# check NAME EXPECTED-EXIT PATTERN-IN-STDERR command...
+	name=$1 want=$2 pat=$3; shift 3
+	out=$("$@" 2>&1); rc=$?
+	if [ $rc -ne "$want" ] || ! echo "$out" | grep -q -- "$pat"; then
+		echo "FAIL $name: exit $rc (want $want), output:"; echo "$out" | tail -n 8
+		fails=$((fails + 1))
+	else
+		echo "ok   $name: $(echo "$out" | grep -o -- "$pat" | head -n 1)"
+	fi
+}
+# The filter itself bites: a W+X request dies with SIGSYS (exit 159).
+check "filter kills W+X" 159 "" $run wxtest
+for bin in $sites $static; do
+	b=$(basename $bin)
+	check "$b: mprotect route, no W+X" 0 "via mprotect" \
+		env REPSTOS_DEBUG=1 REPSTOS_PATCH=mprotect $run nowx $bin forms
+	check "$b: default route, no W+X" 0 "via /proc/self/mem" \
+		env REPSTOS_DEBUG=1 $run nowx $bin forms
+	check "$b: both routes refused" 0 \
+		"none patched: writing text refused (/proc/self/mem: Operation not permitted) (mprotect: Permission denied); sites stay stub calls" \
+		env REPSTOS_DEBUG=1 $run refuse $bin quick
+	check "$b: execmod refused, caught by the probe" 0 \
+		"none patched.*(mprotect: Permission denied)" \
+		env REPSTOS_DEBUG=1 $run execmod $bin quick
+	check "$b: mprotect only, refused" 0 "none patched.*(mprotect: Permission denied)" \
+		env REPSTOS_DEBUG=1 REPSTOS_PATCH=mprotect $run refuse $bin quick
+done
+echo "$fails failures"
+[ $fails -eq 0 ]

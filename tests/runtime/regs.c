@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * regs.c - every routine and the stub change only what the contract
+ * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear)
+ * and xmm0 (the whole ymm0/zmm0).  Every other GPR, every other vector
+ * register at the widest width the CPU has, the AVX-512 mask registers
+ * and MXCSR must come back as they went in.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "repstos.h"
+
+struct regfile {
+	uint64_t gpr[16];
+	uint64_t flags;
+	uint32_t mxcsr, pad;
+	uint64_t k[8];
+	uint8_t fill_to_vec[0x100 - 0xd0];
+	uint8_t vec[32][64];
+};
+
+_Static_assert(__builtin_offsetof(struct regfile, vec) == 0x100, "layout");
+_Static_assert(__builtin_offsetof(struct regfile, k) == 0x90, "layout");
+
+void regs_call_xmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
+void regs_call_ymm(const struct regfile *in, struct regfile *out, void (*fn)(void));
+void regs_call_zmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
+
+extern void *__repstos_target __attribute__((visibility("hidden")));
+
+enum { RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8 };
+static const char *const gpr_name[16] = {
+	"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+static uint8_t area[1 << 20];
+static unsigned failures, calls;
+static unsigned nvec, vec_bytes, nk;
+static void (*call_with)(const struct regfile *, struct regfile *, void (*)(void));
+
+static uint64_t rnd(void)
+{
+	static uint64_t s = 0x9e3779b97f4a7c15ull;
+
+	s ^= s << 13;
+	s ^= s >> 7;
+	s ^= s << 17;
+	return s;
+}
+
+static void setup(struct regfile *in, size_t n, int fill)
+{
+	unsigned i;
+
+	memset(in, 0, sizeof(*in));
+	for (i = 0; i < 16; i++)
+		in->gpr[i] = rnd();
+	for (i = 0; i < 8; i++)
+		in->k[i] = rnd() & 0xffff;
+	for (i = 0; i < sizeof(in->vec); i += 8) {
+		uint64_t r = rnd();
+
+		memcpy((uint8_t *)in->vec + i, &r, 8);
+	}
+	in->mxcsr = 0x1f80 | (rnd() & 0x6000);	/* random rounding mode */
+	in->gpr[RDI] = (uint64_t)(uintptr_t)(area + 3);
+	in->gpr[RCX] = n;
+	in->gpr[RAX] = (uint8_t)fill;
+}
+
+static void fail(const char *who, size_t n, const char *what)
+{
+	failures++;
+	if (failures < 30)
+		printf("FAIL %s size %zu: %s\n", who, n, what);
+}
+
+static void compare(const char *who, size_t n, const struct regfile *in,
+		    const struct regfile *out)
+{
+	char msg[96];
+	unsigned i;
+
+	for (i = 0; i < 16; i++) {
+		uint64_t want = in->gpr[i];
+
+		if (i == RSP)
+			continue;
+		if (i == RDI)
+			want = in->gpr[RDI] + n;
+		if (i == RCX)
+			want = 0;
+		if (out->gpr[i] != want) {
+			snprintf(msg, sizeof(msg), "%s is %#llx, want %#llx",
+				 gpr_name[i], (unsigned long long)out->gpr[i],
+				 (unsigned long long)want);
+			fail(who, n, msg);
+		}
+	}
+	if (out->flags & (1u << 10))
+		fail(who, n, "direction flag set");
+	if (out->mxcsr != in->mxcsr)
+		fail(who, n, "mxcsr changed");
+	for (i = 1; i < nvec; i++)	/* vector register 0 is declared */
+		if (memcmp(in->vec[i], out->vec[i], vec_bytes)) {
+			snprintf(msg, sizeof(msg), "vector register %u changed", i);
+			fail(who, n, msg);
+		}
+	for (i = 0; i < nk; i++)
+		if (in->k[i] != out->k[i])
+			fail(who, n, "mask register changed");
+}
+
+static void check_bytes(const char *who, size_t n, int fill)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (area[3 + i] != (uint8_t)fill) {
+			fail(who, n, "bytes not filled");
+			return;
+		}
+	if (area[3 + n] != 0xee || area[2] != 0xee)
+		fail(who, n, "wrote outside the buffer");
+}
+
+static void run(const char *who, void (*fn)(void), size_t n, int fill)
+{
+	static struct regfile in, out;
+
+	memset(area, 0xee, n + 64);
+	setup(&in, n, fill);
+	call_with(&in, &out, fn);
+	calls++;
+	compare(who, n, &in, &out);
+	check_bytes(who, n, fill);
+}
+
+static const size_t sizes[] = {
+	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127,
+	128, 129, 255, 256, 1000, 2047, 2048, 4095, 4096, 4097, 65536, 100001,
+};
+
+static void pick_width(void)
+{
+	unsigned f = repstos_cpu()->features;
+
+	if (f & REPSTOS_CPU_AVX512F) {
+		call_with = regs_call_zmm, nvec = 32, vec_bytes = 64, nk = 8;
+		printf("checking zmm0-31 and k0-7\n");
+	} else if (f & REPSTOS_CPU_AVX) {
+		call_with = regs_call_ymm, nvec = 16, vec_bytes = 32, nk = 0;
+		printf("checking ymm0-15\n");
+	} else {
+		call_with = regs_call_xmm, nvec = 16, vec_bytes = 16, nk = 0;
+		printf("checking xmm0-15\n");
+	}
+}
+
+int main(void)
+{
+	int v, stub;
+	size_t i;
+
+	pick_width();
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		void (*fn)(void) = (void (*)(void))repstos_variant_routine(v);
+
+		for (stub = 0; stub < 2; stub++) {
+			char who[64];
+
+			snprintf(who, sizeof(who), "%s%s",
+				 stub ? "stub -> " : "", repstos_variant_name(v));
+			__repstos_target = (void *)fn;
+			for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+				run(who, stub ? __repstos_stub : fn, sizes[i], 0xa7);
+				run(who, stub ? __repstos_stub : fn, sizes[i], 0);
+			}
+		}
+	}
+	printf("%u calls, %u register or byte failures\n", calls, failures);
+	return failures ? 1 : 0;
+}

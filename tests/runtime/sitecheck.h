@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sitecheck.h - read back every site of the calling module and compare
+ * its bytes with the form the runtime says it chose.  A header of static
+ * functions, so that each module (executable, shared object) checks its
+ * own table through its own copy of the runtime.
+ */
+#ifndef SITECHECK_H
+#define SITECHECK_H
+
+#include <stdio.h>
+#include <string.h>
+#include "repstos.h"
+#include "sitecode.h"
+
+/* What the runtime reports for a site: its routine's address, or 0 for
+ * the inline form. */
+static inline uintptr_t sitecheck_expected(const struct repstos_site *e)
+{
+	const struct repstos_stats *st = repstos_stats();
+	enum repstos_variant v;
+
+	if (st->status != REPSTOS_ST_PATCHED)
+		return (uintptr_t)__repstos_stub;
+	v = repstos_site_variant(e);
+	return v == REPSTOS_VARIANT_INLINE ? 0 :
+		(uintptr_t)repstos_variant_routine(v);
+}
+
+static inline const char *sitecheck_name(uintptr_t target)
+{
+	int v;
+
+	if (!target)
+		return "inline";
+	if (target == (uintptr_t)__repstos_stub)
+		return "stub";
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (target == (uintptr_t)repstos_variant_routine(v))
+			return repstos_variant_name(v);
+	return "?";
+}
+
+/* The number of sites whose bytes are not what the runtime reports; also
+ * checks that REPSTOS_VARIANT, when set, is what the runtime chose. */
+static inline unsigned sitecheck_forms(FILE *out)
+{
+	const struct repstos_site *e;
+	const char *forced = getenv("REPSTOS_VARIANT");
+	unsigned bad = 0, n = 0;
+
+	if (forced && *forced && strcmp(forced, "auto") &&
+	    strcmp(repstos_variant_name(repstos_variant()), forced)) {
+		fprintf(out, "REPSTOS_VARIANT=%s but the runtime chose %s\n",
+			forced, repstos_variant_name(repstos_variant()));
+		bad++;
+	}
+	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++, n++) {
+		uintptr_t at = repstos_site_addr(e), want, got = 0;
+		enum repstos_form form;
+
+		want = sitecheck_expected(e);
+		form = repstos_decode((const uint8_t *)at, e->len, at, &got);
+		if (form == REPSTOS_FORM_INLINE)
+			got = 0;
+		if (form == REPSTOS_FORM_BAD || got != want) {
+			fprintf(out, "site %u at %p: bytes say %s, runtime says %s\n",
+				n, (void *)at, form == REPSTOS_FORM_BAD ? "garbage" :
+				sitecheck_name(got), sitecheck_name(want));
+			bad++;
+		}
+	}
+	fprintf(out, "%u sites read back, %u in the wrong form\n", n, bad);
+	return bad;
+}
+
+#endif

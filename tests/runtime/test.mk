@@ -1,0 +1,42 @@
+# tests/runtime: the runtime on its own, through hand-written sites.
+RTT := $(B)/tests/runtime
+RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
+	-fno-tree-loop-distribute-patterns
+
+$(RTT)/sites: tests/runtime/sites.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/sites.sh
+tests/runtime/sites.sh: $(RTT)/sites
+
+$(RTT)/regs: tests/runtime/regs.c tests/runtime/regs_harness.S $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ tests/runtime/regs.c tests/runtime/regs_harness.S $(RT_LIB)
+
+TESTS += $(RTT)/regs
+
+$(RTT)/sites-static: tests/runtime/sites.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -static -o $@ $< $(RT_LIB)
+
+$(RTT)/seccomp_run: tests/runtime/seccomp_run.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $<
+
+TESTS += tests/runtime/mprotect.sh
+tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static
+
+$(RTT)/libdso.so: tests/runtime/dso.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_LIB)
+
+$(RTT)/dlopen_main: tests/runtime/dlopen_main.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB) -ldl
+
+TESTS += tests/runtime/dlopen.sh
+tests/runtime/dlopen.sh: $(RTT)/dlopen_main $(RTT)/libdso.so
+
+TESTS += tests/runtime/valgrind.sh
+tests/runtime/valgrind.sh: $(RTT)/sites $(RTT)/regs $(RTT)/dlopen_main $(RTT)/libdso.so
