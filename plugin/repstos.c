@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: MIT
+/*
+ * repstos.c - GCC plugin turning memset-family calls into patchable
+ * `rep stosb` sites (see /work/shared/DESIGN.md and runtime/repstos_site.h).
+ *
+ * A GIMPLE pass after "optimized" (it runs at every -O level, after the
+ * sanitizer passes) finds the calls that survived optimisation:
+ *
+ *   memset, __memset_chk, bzero		builtins, by gimple_call_builtin_p
+ *   explicit_bzero, __explicit_bzero_chk	by name
+ *   -fplugin-arg-repstos-clear=f,g		user (ptr, len) clear helpers
+ *   -fplugin-arg-repstos-memset=h		user (ptr, c, len) helpers
+ *
+ * and replaces each with a volatile asm that is exactly what
+ * REPSTOS_SITE_ASM in runtime/repstos.h emits: `call __repstos_stub` plus
+ * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
+ * in/out operands, the asm clobbers memory, the flags and
+ * REPSTOS_SITE_CLOBBERS, and inherits the call's virtual operands.
+ *
+ * Which calls become sites, by default:
+ *  - every non-constant size (max-size=N: not when its proven maximum
+ *    exceeds N);
+ *  - constant sizes only where GCC would have called libc itself: GCC 12
+ *    expands constant memsets at RTL time into stores or `rep stos`, and
+ *    replacing those by a call is a regression.  Measured with GCC 12.2,
+ *    generic tuning (and -mtune=intel, -march=x86-64-v3): -O1/-O2/-O3/-Og
+ *    inline up to 8192 bytes and call libc from 8193; -Os never calls
+ *    (always `rep stos`); -O0 never expands, so every memset is a call.
+ *    Hence min-const defaults to 8193, to "never" in blocks optimised for
+ *    size and to 0 at -O0.  Tunings with lower limits (znver3 calls from
+ *    129, skylake from 257) keep those calls as libc calls unless the user
+ *    passes min-const.
+ *
+ * The red zone: a `call` inside an asm writes its return address below
+ * rsp, over the 128 bytes a leaf function may keep live locals in, and
+ * no asm operand can tell GCC so.  The plugin compiles the unit as with
+ * -mno-red-zone (set in plugin_init, before the target options are
+ * processed, so every function and every target attribute inherits it).
+ */
+#include "gcc-compat.h"
+
+/* The contract header is C; its C11 static assertions read as C++ ones. */
+#define _Static_assert static_assert
+#include "repstos_site.h"
+#undef _Static_assert
+
+/* The two symbols GCC looks up; everything else is hidden (plugin.mk). */
+#define PLUGIN_EXPORT __attribute__((visibility("default")))
+
+PLUGIN_EXPORT int plugin_is_GPL_compatible;
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* REPSTOS_SITE_CLOBBERS is a list of C strings, as asm clobbers take. */
+static const char *const site_clobbers[] = { REPSTOS_SITE_CLOBBERS };
+
+/* Functions the checks call, built once per unit; GC roots so they
+ * survive collections. */
+static tree chk_fail_fndecl, poisoned_fndecl;
+
+static const struct ggc_root_tab repstos_ggc_roots[] = {
+	{ &chk_fail_fndecl, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &poisoned_fndecl, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
+
+static struct plugin_info repstos_plugin_info = {
+	.version = "1",
+	.help = "turn memset-family calls into patchable rep stosb sites\n"
+		"  -fplugin-arg-repstos-clear=F[,G...]   (ptr, len) clear helpers\n"
+		"  -fplugin-arg-repstos-memset=F[,G...]  (ptr, c, len) helpers\n"
+		"  -fplugin-arg-repstos-min-const=N|auto smallest constant size\n"
+		"  -fplugin-arg-repstos-max-size=N       leave proven larger sizes\n"
+		"  -fplugin-arg-repstos-verbose          one note per call\n",
+};
+
+/* Sentinels for the numeric options. */
+#define MIN_CONST_AUTO	(~0ULL)
+#define MAX_SIZE_NONE	(~0ULL)
+
+/* What libc calls from 8193 bytes on with generic tuning (see above). */
+#define MIN_CONST_MEASURED	8193ULL
+
+static struct {
+	bool verbose;
+	unsigned long long min_const;
+	unsigned long long max_size;
+	vec<const char *> clear_names;
+	vec<const char *> memset_names;
+} opt = { false, MIN_CONST_AUTO, MAX_SIZE_NONE, vNULL, vNULL };
+
+/* Per-unit counts for the verbose summary. */
+static unsigned n_sites, n_left;
+
+/* One call the pass looked at and what it found out about it. */
+struct candidate {
+	gcall *call;
+	const char *what;	/* name used in remarks */
+	tree dst;
+	tree fill;		/* NULL_TREE: zero */
+	tree len;
+	tree objsz;		/* _chk forms: object size, else NULL_TREE */
+	enum repstos_op op;
+	enum repstos_size_kind kind;
+	unsigned long long min, max;
+	const char *why_not;	/* reason to leave it alone, or NULL */
+};
+
+/* ---- Options -------------------------------------------------------- */
+
+static bool parse_number(const char *key, const char *value,
+			 unsigned long long *out)
+{
+	char *end;
+
+	if (!value || !*value) {
+		error("missing value for %<-fplugin-arg-repstos-%s%>", key);
+		return false;
+	}
+	errno = 0;
+	*out = strtoull(value, &end, 0);
+	if (errno || *end || *value == '-') {
+		error("bad value %qs for %<-fplugin-arg-repstos-%s%>: "
+		      "expected a non-negative integer", value, key);
+		return false;
+	}
+	return true;
+}
+
+static bool valid_identifier(const char *s, size_t n)
+{
+	if (!n || ISDIGIT(s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!ISIDNUM(s[i]))
+			return false;
+	return true;
+}
+
+/* "a,b,c" into names; every element must be a C identifier. */
+static bool parse_names(const char *key, const char *value,
+			vec<const char *> *names)
+{
+	const char *p = value;
+
+	if (!value || !*value) {
+		error("missing value for %<-fplugin-arg-repstos-%s%>", key);
+		return false;
+	}
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (!valid_identifier(p, n)) {
+			error("bad value %qs for %<-fplugin-arg-repstos-%s%>: "
+			      "expected comma-separated function names",
+			      value, key);
+			return false;
+		}
+		names->safe_push(xstrndup(p, n));
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
+static bool parse_args(const struct plugin_name_args *info)
+{
+	bool ok = true;
+
+	for (int i = 0; i < info->argc; i++) {
+		const char *key = info->argv[i].key;
+		const char *value = info->argv[i].value;
+
+		if (!strcmp(key, "verbose")) {
+			if (value) {
+				error("%<-fplugin-arg-repstos-verbose%> takes "
+				      "no value (got %qs)", value);
+				ok = false;
+			}
+			opt.verbose = true;
+		} else if (!strcmp(key, "clear")) {
+			ok &= parse_names(key, value, &opt.clear_names);
+		} else if (!strcmp(key, "memset")) {
+			ok &= parse_names(key, value, &opt.memset_names);
+		} else if (!strcmp(key, "min-const")) {
+			if (value && !strcmp(value, "auto"))
+				opt.min_const = MIN_CONST_AUTO;
+			else
+				ok &= parse_number(key, value, &opt.min_const);
+		} else if (!strcmp(key, "max-size")) {
+			ok &= parse_number(key, value, &opt.max_size);
+		} else {
+			error("unknown option %<-fplugin-arg-repstos-%s%> "
+			      "(known: clear, memset, min-const, max-size, "
+			      "verbose)", key);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* ---- Finding the calls ---------------------------------------------- */
+
+static bool name_in(const char *name, const vec<const char *> &names)
+{
+	unsigned i;
+	const char *n;
+
+	FOR_EACH_VEC_ELT(names, i, n)
+		if (!strcmp(n, name))
+			return true;
+	return false;
+}
+
+static bool arg_is_pointer(gcall *call, unsigned i)
+{
+	return POINTER_TYPE_P(TREE_TYPE(gimple_call_arg(call, i)));
+}
+
+static bool arg_is_integer(gcall *call, unsigned i)
+{
+	return INTEGRAL_TYPE_P(TREE_TYPE(gimple_call_arg(call, i)));
+}
+
+/* A call by name with the (ptr, [int,] int [, int]) shape we expect. */
+static bool shaped_like(gcall *call, unsigned nargs)
+{
+	if (gimple_call_num_args(call) != nargs || !arg_is_pointer(call, 0))
+		return false;
+	for (unsigned i = 1; i < nargs; i++)
+		if (!arg_is_integer(call, i))
+			return false;
+	return true;
+}
+
+/* Fill c from the call, or return false if it is not one of ours. */
+static bool classify(gcall *call, struct candidate *c)
+{
+	tree fndecl = gimple_call_fndecl(call);
+	const char *name;
+
+	memset(c, 0, sizeof(*c));
+	c->call = call;
+	if (!fndecl || gimple_call_internal_p(call))
+		return false;	/* through a pointer: nothing to know */
+	c->dst = gimple_call_arg(call, 0);
+
+	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET)) {
+		c->what = "memset";
+		c->fill = gimple_call_arg(call, 1);
+		c->len = gimple_call_arg(call, 2);
+		c->op = REPSTOS_OP_MEMSET;
+		return true;
+	}
+	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET_CHK)) {
+		c->what = "__memset_chk";
+		c->fill = gimple_call_arg(call, 1);
+		c->len = gimple_call_arg(call, 2);
+		c->objsz = gimple_call_arg(call, 3);
+		c->op = REPSTOS_OP_MEMSET;
+		return true;
+	}
+	if (gimple_call_builtin_p(call, BUILT_IN_BZERO)) {
+		c->what = "bzero";
+		c->len = gimple_call_arg(call, 1);
+		c->op = REPSTOS_OP_ZERO;
+		return true;
+	}
+	if (!DECL_NAME(fndecl))
+		return false;
+	name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	c->what = name;
+	if ((!strcmp(name, "explicit_bzero") || name_in(name, opt.clear_names))
+	    && shaped_like(call, 2)) {
+		c->len = gimple_call_arg(call, 1);
+		c->op = REPSTOS_OP_CLEAR;
+		return true;
+	}
+	if (!strcmp(name, "__explicit_bzero_chk") && shaped_like(call, 3)) {
+		c->len = gimple_call_arg(call, 1);
+		c->objsz = gimple_call_arg(call, 2);
+		c->op = REPSTOS_OP_CLEAR;
+		return true;
+	}
+	if (name_in(name, opt.memset_names) && shaped_like(call, 3)) {
+		c->fill = gimple_call_arg(call, 1);
+		c->len = gimple_call_arg(call, 2);
+		c->op = REPSTOS_OP_MEMSET;
+		return true;
+	}
+	return false;
+}
+
+/* A memset whose fill byte is known to be 0 is a zeroing site. */
+static void settle_op(struct candidate *c)
+{
+	if (c->op == REPSTOS_OP_MEMSET && c->fill
+	    && TREE_CODE(c->fill) == INTEGER_CST
+	    && (TREE_INT_CST_LOW(c->fill) & 0xff) == 0)
+		c->op = REPSTOS_OP_ZERO;
+}
+
+static unsigned long long saturate(const wide_int &w)
+{
+	if (wi::gtu_p(w, REPSTOS_SIZE_SAT))
+		return REPSTOS_SIZE_SAT;
+	return w.to_uhwi();
+}
+
+/* What the compiler knows of the size: constant, a range, or nothing. */
+static void settle_size(struct candidate *c)
+{
+	tree type = TREE_TYPE(c->len);
+	wide_int lo, hi;
+
+	c->kind = REPSTOS_SIZE_UNKNOWN;
+	c->min = 0;
+	c->max = REPSTOS_SIZE_SAT;
+	if (TREE_CODE(c->len) == INTEGER_CST) {
+		if (tree_int_cst_sgn(c->len) < 0 && !TYPE_UNSIGNED(type))
+			return;
+		c->kind = REPSTOS_SIZE_CONST;
+		c->min = c->max = saturate(wi::to_wide(c->len));
+		return;
+	}
+	if (TREE_CODE(c->len) != SSA_NAME
+	    || !compat_range_of(c->len, c->call, &lo, &hi))
+		return;
+	if (!TYPE_UNSIGNED(type) && wi::neg_p(lo))
+		return;		/* a negative int is a huge size_t */
+	c->min = saturate(lo);
+	c->max = saturate(hi);
+	if (c->min == 0 && c->max == REPSTOS_SIZE_SAT)
+		return;
+	c->kind = c->min == c->max ? REPSTOS_SIZE_CONST : REPSTOS_SIZE_BOUNDED;
+}
+
+/* The smallest constant size worth a site here (see the top comment). */
+static unsigned long long min_const_for(basic_block bb)
+{
+	if (opt.min_const != MIN_CONST_AUTO)
+		return opt.min_const;
+	if (!optimize)
+		return 0;
+	if (optimize_bb_for_size_p(bb))
+		return MAX_SIZE_NONE;
+	return MIN_CONST_MEASURED;
+}
+
+/* Sanitizers whose checks a site would lose; ASan's is re-emitted. */
+static const char *sanitizer_conflict(void)
+{
+	if (sanitize_flags_p(SANITIZE_THREAD))
+		return "-fsanitize=thread intercepts memset";
+	if (sanitize_flags_p(SANITIZE_KERNEL_ADDRESS | SANITIZE_HWADDRESS
+			     | SANITIZE_KERNEL_HWADDRESS))
+		return "this address sanitizer is not supported";
+	return NULL;
+}
+
+/* Decide whether c becomes a site; set why_not if it does not. */
+static void judge(struct candidate *c)
+{
+	static char buf[128];
+	tree lhs = gimple_call_lhs(c->call);
+
+	c->why_not = sanitizer_conflict();
+	if (c->why_not)
+		return;
+	if (stmt_can_throw_internal(cfun, c->call)) {
+		c->why_not = "the call may throw";
+		return;
+	}
+	if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs))) {
+		c->why_not = "its non-pointer return value is used";
+		return;
+	}
+	if (c->kind == REPSTOS_SIZE_CONST) {
+		unsigned long long floor = min_const_for(gimple_bb(c->call));
+
+		if (c->min < floor) {
+			if (floor == MAX_SIZE_NONE)
+				snprintf(buf, sizeof(buf), "constant size, "
+					 "optimised for size: GCC inlines it");
+			else
+				snprintf(buf, sizeof(buf), "constant size "
+					 "below min-const=%llu: GCC inlines it",
+					 floor);
+			c->why_not = buf;
+			return;
+		}
+	}
+	if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt.max_size) {
+		snprintf(buf, sizeof(buf), "size may reach %llu, above "
+			 "max-size=%llu", c->max, opt.max_size);
+		c->why_not = buf;
+	}
+}
+
+/* ---- Rewriting ------------------------------------------------------ */
+
+/* The asm text of one site: REPSTOS_SITE_ASM, plus .hidden for the stub
+ * so that no PLT is ever involved. */
+static char *site_asm(const struct candidate *c)
+{
+	char *s;
+
+	s = xasprintf(".hidden %s\n\t"
+		      ".Lrepstos_site%%=:\n\t"
+		      "call %s\n\t"
+		      ".pushsection %s,\"ao\",@progbits,.Lrepstos_site%%=\n\t"
+		      ".balign %d\n\t"
+		      ".long .Lrepstos_site%%= - .\n\t"
+		      ".byte %d, %d, %d, %d\n\t"
+		      ".long %llu, %llu\n\t"
+		      ".popsection",
+		      STR(REPSTOS_STUB_SYMBOL),
+		      STR(REPSTOS_STUB_SYMBOL),
+		      REPSTOS_SITES_SECTION, REPSTOS_SITE_ALIGN,
+		      REPSTOS_SITE_VERSION, REPSTOS_SITE_LEN,
+		      (int)c->op, (int)c->kind, c->min, c->max);
+	return s;
+}
+
+static tree asm_operand(const char *constraint, tree value)
+{
+	tree str = build_string(strlen(constraint) + 1, constraint);
+
+	return build_tree_list(build_tree_list(NULL_TREE, str), value);
+}
+
+static tree asm_clobber(const char *reg)
+{
+	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
+}
+
+/* The fill byte zero-extended to 64 bits, as the site wants it in rax
+ * (a 32-bit operand would leave the upper half undefined). */
+static tree fill_value(gimple_seq *seq, location_t loc, tree fill)
+{
+	if (!fill)
+		return build_zero_cst(long_unsigned_type_node);
+	if (TREE_CODE(fill) == INTEGER_CST)
+		return build_int_cst(long_unsigned_type_node,
+				     TREE_INT_CST_LOW(fill) & 0xff);
+	fill = gimple_convert(seq, loc, unsigned_char_type_node, fill);
+	return gimple_convert(seq, loc, long_unsigned_type_node, fill);
+}
+
+/* Build the site asm for c with rdi = dst, rcx = len, rax = fill. */
+static gasm *build_site(const struct candidate *c, tree len, tree fill)
+{
+	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
+	tree d = make_ssa_name(ptr_type_node);
+	tree n = make_ssa_name(size_type_node);
+	tree a = make_ssa_name(long_unsigned_type_node);
+	char *text = site_asm(c);
+	gasm *as;
+
+	vec_safe_push(out, asm_operand("=D", d));
+	vec_safe_push(out, asm_operand("=c", n));
+	vec_safe_push(out, asm_operand("=a", a));
+	vec_safe_push(in, asm_operand("0", c->dst));
+	vec_safe_push(in, asm_operand("1", len));
+	vec_safe_push(in, asm_operand("2", fill));
+	vec_safe_push(clob, asm_clobber("memory"));
+	vec_safe_push(clob, asm_clobber("cc"));
+	for (size_t i = 0; i < ARRAY_SIZE(site_clobbers); i++)
+		vec_safe_push(clob, asm_clobber(site_clobbers[i]));
+	as = gimple_build_asm_vec(text, in, out, clob, NULL);
+	free(text);
+	gimple_asm_set_volatile(as, true);
+	SSA_NAME_DEF_STMT(d) = as;
+	SSA_NAME_DEF_STMT(n) = as;
+	SSA_NAME_DEF_STMT(a) = as;
+	return as;
+}
+
+/* An external function the unit may not declare itself. */
+static tree extern_fn(tree *slot, const char *name, tree ret, tree arg1,
+		      tree arg2, bool noreturn)
+{
+	if (!*slot) {
+		tree type = build_function_type_list(ret, arg1, arg2, NULL_TREE);
+		tree decl = build_fn_decl(name, type);
+
+		TREE_THIS_VOLATILE(decl) = noreturn;
+		TREE_NOTHROW(decl) = 1;
+		*slot = decl;
+	}
+	return *slot;
+}
+
+/*
+ * Insert `if (lhs CODE rhs) guarded;` before stmt, the call in a cold
+ * block of its own that rejoins stmt's block unless the call never
+ * returns.  Virtual operands are renamed by the pass's TODO.
+ */
+static void guard_call(gimple *stmt, tree lhs, enum tree_code code,
+		       tree rhs, gcall *guarded)
+{
+	profile_probability cold = profile_probability::very_unlikely();
+	gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+	basic_block bb = gimple_bb(stmt), then_bb;
+	gcond *cond;
+	edge e;
+
+	cond = gimple_build_cond(code, lhs, rhs, NULL_TREE, NULL_TREE);
+	gimple_set_location(cond, gimple_location(stmt));
+	gsi_insert_before(&gsi, cond, GSI_SAME_STMT);
+
+	e = split_block(bb, cond);
+	e->flags = (e->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+	e->probability = cold.invert();
+
+	then_bb = create_empty_bb(bb);
+	then_bb->count = bb->count.apply_probability(cold);
+	make_edge(bb, then_bb, EDGE_TRUE_VALUE)->probability = cold;
+	if (!(gimple_call_flags(guarded) & ECF_NORETURN))
+		make_single_succ_edge(then_bb, e->dest, EDGE_FALLTHRU);
+	if (current_loops)
+		add_bb_to_loop(then_bb, bb->loop_father);
+
+	gimple_set_location(guarded, gimple_location(stmt));
+	gsi = gsi_start_bb(then_bb);
+	gsi_insert_after(&gsi, guarded, GSI_NEW_STMT);
+}
+
+/*
+ * FORTIFY: `if (len > objsz) __chk_fail ();` before the site, so an
+ * overflow still ends in glibc's "buffer overflow detected".  Returns
+ * false when no check is needed.
+ */
+static bool emit_fortify_check(struct candidate *c, tree len)
+{
+	tree objsz = c->objsz, fn;
+
+	if (!objsz || integer_all_onesp(objsz))
+		return false;
+	if (TREE_CODE(objsz) == INTEGER_CST && c->kind != REPSTOS_SIZE_UNKNOWN
+	    && c->max <= TREE_INT_CST_LOW(objsz)
+	    && c->max != REPSTOS_SIZE_SAT)
+		return false;	/* proven in bounds */
+
+	fn = extern_fn(&chk_fail_fndecl, "__chk_fail", void_type_node,
+		       NULL_TREE, NULL_TREE, true);
+	guard_call(c->call, len, GT_EXPR, fold_convert(size_type_node, objsz),
+		   gimple_build_call(fn, 0));
+	return true;
+}
+
+/*
+ * ASan checks memset in its libc interceptor, which a site bypasses.
+ * Check as the interceptor does: find the first poisoned byte and report
+ * a write of the whole length there, so the report names the right kind
+ * (heap-buffer-overflow, ...); __asan_storeN would report the start.
+ */
+static bool emit_asan_check(struct candidate *c, tree len)
+{
+	enum built_in_function report = BUILT_IN_ASAN_REPORT_STORE_N;
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	tree fn, bad;
+	gcall *probe;
+
+	if (!sanitize_flags_p(SANITIZE_ADDRESS))
+		return false;
+	if (flag_sanitize_recover & SANITIZE_ADDRESS)
+		report = BUILT_IN_ASAN_REPORT_STORE_N_NOABORT;
+	initialize_sanitizer_builtins();
+
+	fn = extern_fn(&poisoned_fndecl, "__asan_region_is_poisoned",
+		       ptr_type_node, ptr_type_node, size_type_node, false);
+	bad = make_ssa_name(ptr_type_node);
+	probe = gimple_build_call(fn, 2, c->dst, len);
+	gimple_call_set_lhs(probe, bad);
+	gimple_set_location(probe, gimple_location(c->call));
+	gsi_insert_before(&gsi, probe, GSI_SAME_STMT);
+
+	fn = builtin_decl_implicit(report);
+	guard_call(c->call, bad, NE_EXPR, null_pointer_node,
+		   gimple_build_call(fn, 2, bad, len));
+	return true;
+}
+
+/* Replace c->call by a site.  Returns true if new calls were added (their
+ * virtual operands then need renaming). */
+static bool rewrite(struct candidate *c)
+{
+	gcall *call = c->call;
+	location_t loc = gimple_location(call);
+	tree lhs = gimple_call_lhs(call);
+	gimple_stmt_iterator gsi = gsi_for_stmt(call);
+	gimple_seq seq = NULL;
+	bool new_calls = false;
+	tree len, fill;
+	gasm *site;
+
+	len = gimple_convert(&seq, loc, size_type_node, c->len);
+	fill = fill_value(&seq, loc, c->fill);
+	if (seq)
+		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+
+	new_calls |= emit_fortify_check(c, len);
+	new_calls |= emit_asan_check(c, len);
+
+	site = build_site(c, len, fill);
+	gimple_set_location(site, loc);
+	gimple_set_block(site, gimple_block(call));
+	gimple_move_vops(site, call);
+	gsi = gsi_for_stmt(call);
+	gsi_replace(&gsi, site, true);
+	if (lhs) {
+		/* memset returns its destination */
+		gassign *ret = gimple_build_assign(lhs,
+					fold_convert(TREE_TYPE(lhs), c->dst));
+
+		gimple_set_location(ret, loc);
+		gsi_insert_after(&gsi, ret, GSI_NEW_STMT);
+	}
+	return new_calls;
+}
+
+/* ---- Remarks -------------------------------------------------------- */
+
+static void describe_size(const struct candidate *c, char *buf, size_t len)
+{
+	switch (c->kind) {
+	case REPSTOS_SIZE_CONST:
+		snprintf(buf, len, "size %llu", c->min);
+		break;
+	case REPSTOS_SIZE_BOUNDED:
+		if (c->min)
+			snprintf(buf, len, "size unknown, %llu to %llu",
+				 c->min, c->max);
+		else
+			snprintf(buf, len, "size unknown, at most %llu",
+				 c->max);
+		break;
+	default:
+		snprintf(buf, len, "size unknown");
+		break;
+	}
+}
+
+static void remark(const struct candidate *c)
+{
+	char size[96];
+
+	if (!opt.verbose)
+		return;
+	describe_size(c, size, sizeof(size));
+	if (c->why_not)
+		inform(gimple_location(c->call),
+		       "repstos: %s left alone (%s; %s)", c->what, size,
+		       c->why_not);
+	else
+		inform(gimple_location(c->call), "repstos: %s rewritten (%s)",
+		       c->what, size);
+}
+
+/* ---- The pass ------------------------------------------------------- */
+
+static bool target_ok(void)
+{
+	static bool warned;
+
+	if (TARGET_64BIT && TARGET_LP64)
+		return true;
+	if (!warned)
+		warning(0, "repstos: the target is not x86-64 LP64 "
+			"(%<-m32%> or %<-mx32%>): no sites are made");
+	warned = true;
+	return false;
+}
+
+/* Collect every candidate first: range queries must see the CFG as the
+ * optimisers left it, before the FORTIFY checks split blocks. */
+static void collect(vec<candidate> *found)
+{
+	basic_block bb;
+
+	FOR_EACH_BB_FN(bb, cfun) {
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
+		     !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+			struct candidate c;
+
+			if (!call || !classify(call, &c))
+				continue;
+			found->safe_push(c);
+		}
+	}
+}
+
+static unsigned int repstos_execute(void)
+{
+	auto_vec<candidate> found;
+	bool ranger = false, new_calls = false, sites = false;
+	unsigned i;
+	candidate *c;
+
+	collect(&found);
+	if (found.is_empty())
+		return 0;
+
+	if (optimize) {
+		calculate_dominance_info(CDI_DOMINATORS);
+		enable_ranger(cfun);
+		ranger = true;
+	}
+	FOR_EACH_VEC_ELT(found, i, c) {
+		settle_op(c);
+		settle_size(c);
+		judge(c);
+		remark(c);
+	}
+	if (ranger)
+		disable_ranger(cfun);
+
+	FOR_EACH_VEC_ELT(found, i, c) {
+		if (c->why_not) {
+			n_left++;
+			continue;
+		}
+		new_calls |= rewrite(c);
+		sites = true;
+		n_sites++;
+	}
+	if (!sites)
+		return 0;
+
+	/* A target attribute node streamed in by LTO from a unit compiled
+	 * without the plugin may still allow the red zone. */
+	target_flags |= MASK_NO_RED_ZONE;
+
+	free_dominance_info(CDI_DOMINATORS);
+	cgraph_edge::rebuild_edges();
+	if (!new_calls)
+		return 0;
+	mark_virtual_operands_for_renaming(cfun);
+	return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;
+}
+
+static const pass_data repstos_pass_data = {
+	GIMPLE_PASS,			/* type */
+	"repstos",			/* name */
+	OPTGROUP_NONE,			/* optinfo_flags */
+	TV_NONE,			/* tv_id */
+	PROP_ssa | PROP_cfg,		/* properties_required */
+	0,				/* properties_provided */
+	0,				/* properties_destroyed */
+	0,				/* todo_flags_start */
+	0,				/* todo_flags_finish */
+};
+
+class repstos_pass : public gimple_opt_pass {
+public:
+	repstos_pass(gcc::context *ctx)
+		: gimple_opt_pass(repstos_pass_data, ctx) {}
+	bool gate(function *) final override { return target_ok(); }
+	unsigned int execute(function *) final override
+	{
+		return repstos_execute();
+	}
+};
+
+static void repstos_finish_unit(void *gcc_data, void *user_data)
+{
+	if (opt.verbose)
+		inform(UNKNOWN_LOCATION, "repstos: %s: %u sites, %u calls "
+		       "left alone", main_input_filename ?
+		       main_input_filename : "<unit>", n_sites, n_left);
+}
+
+PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
+		struct plugin_gcc_version *version)
+{
+	struct register_pass_info pass_info;
+
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("repstos: plugin %qs was built for GCC %s, this is "
+		      "GCC %s: rebuild it", info->full_name,
+		      gcc_version.basever, version->basever);
+		return 1;
+	}
+	if (!parse_args(info))
+		return 1;
+
+	/* Before option override: every function and target attribute
+	 * of the unit inherits it (see the top comment). */
+	target_flags |= MASK_NO_RED_ZONE;
+
+	pass_info.pass = new repstos_pass(g);
+	pass_info.reference_pass_name = "optimized";
+	pass_info.ref_pass_instance_number = 1;
+	pass_info.pos_op = PASS_POS_INSERT_AFTER;
+
+	register_callback(info->base_name, PLUGIN_INFO, NULL,
+			  &repstos_plugin_info);
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+			  &pass_info);
+	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *)repstos_ggc_roots);
+	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
+			  repstos_finish_unit, NULL);
+	return 0;
+}

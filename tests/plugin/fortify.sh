@@ -1,0 +1,36 @@
+#!/bin/sh
+# FORTIFY: with -D_FORTIFY_SOURCE=2 -O2 (and =3 for a heap block whose
+# size is known only at run time) the fortified memset and explicit_bzero
+# become sites (remarks name __memset_chk / __explicit_bzero_chk, and the
+# binary no longer calls them) and keep their check: in-bounds lengths
+# work, an overflowing one aborts with glibc's "buffer overflow detected".
+. tests/plugin/lib.sh
+S=tests/plugin/fortify/fortify.c
+O=$T/fortify
+mkdir -p $O
+
+for level in 2 3; do
+	b=$O/fortify$level
+	$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -o $b $S $RTLIB 2>$b.notes ||
+		{ fail "build =$level"; cat $b.notes; continue; }
+	grep -q '__memset_chk rewritten' $b.notes &&
+	grep -q '__explicit_bzero_chk rewritten' $b.notes ||
+		{ fail "=$level: the _chk calls were not rewritten"; cat $b.notes; continue; }
+	if objdump -d $b | grep -E 'call.*<(__memset_chk|__explicit_bzero_chk)'; then
+		fail "=$level: a _chk call is still there"
+	fi
+	objdump -d $b | grep -q 'call.*<__chk_fail' || fail "=$level: no __chk_fail call"
+	cases="memset:16 memset:5 memset:0 ebz:24 ebz:7"
+	bad="memset:17 memset:4096 ebz:25"
+	if [ $level = 3 ]; then cases="$cases heap:20 heap:3"; bad="$bad heap:21"; fi
+	for c in $cases; do
+		out=$($b ${c%:*} ${c#*:} 2>&1) || fail "=$level: $c in bounds: $out"
+	done
+	for c in $bad; do
+		out=$($b ${c%:*} ${c#*:} 2>&1); rc=$?
+		echo "$out" | grep -q 'buffer overflow detected' && [ $rc -ne 0 ] ||
+			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
+	done
+	ok "_FORTIFY_SOURCE=$level: sites in bounds [$cases] work, overflows [$bad] abort"
+done
+finish
