@@ -98,6 +98,7 @@ static unsigned n_sites, n_left;
 /* One call the pass looked at and what it found out about it. */
 struct candidate {
 	gcall *call;
+	bool gcc_expands;	/* a builtin GCC may expand itself at RTL time */
 	const char *what;	/* name used in remarks */
 	tree dst;
 	tree fill;		/* NULL_TREE: zero */
@@ -254,6 +255,7 @@ static bool classify(gcall *call, struct candidate *c)
 		c->fill = gimple_call_arg(call, 1);
 		c->len = gimple_call_arg(call, 2);
 		c->op = REPSTOS_OP_MEMSET;
+		c->gcc_expands = true;
 		return true;
 	}
 	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET_CHK)) {
@@ -262,12 +264,14 @@ static bool classify(gcall *call, struct candidate *c)
 		c->len = gimple_call_arg(call, 2);
 		c->objsz = gimple_call_arg(call, 3);
 		c->op = REPSTOS_OP_MEMSET;
+		c->gcc_expands = true;
 		return true;
 	}
 	if (gimple_call_builtin_p(call, BUILT_IN_BZERO)) {
 		c->what = "bzero";
 		c->len = gimple_call_arg(call, 1);
 		c->op = REPSTOS_OP_ZERO;
+		c->gcc_expands = true;
 		return true;
 	}
 	if (!DECL_NAME(fndecl))
@@ -379,7 +383,9 @@ static void judge(struct candidate *c)
 		c->why_not = "its non-pointer return value is used";
 		return;
 	}
-	if (c->kind == REPSTOS_SIZE_CONST) {
+	/* explicit_bzero and user helpers are calls whatever their size:
+	 * GCC never expands them, so a site beats them at every size. */
+	if (c->kind == REPSTOS_SIZE_CONST && c->gcc_expands) {
 		unsigned long long floor = min_const_for(gimple_bb(c->call));
 
 		if (c->min < floor) {

@@ -37,6 +37,14 @@ NOIPA static void *op_explicit_bzero(void *p, int c, size_t n)
 	return p;
 }
 
+/* GCC never expands explicit_bzero, so even a small constant size is a
+ * site at every level. */
+NOIPA static void *op_explicit_const(void *p, int c, size_t n)
+{
+	explicit_bzero(p, 48); /* @site */
+	return p;
+}
+
 NOIPA static void *op_chk(void *p, int c, size_t n)
 {
 	return __builtin___memset_chk(p, c, n, __builtin_object_size(p, 0)); /* @site */
@@ -112,6 +120,7 @@ const struct corpus_op corpus_ops[] = {
 	{ "zero", op_zero, 0, 0, 0, 1 },
 	{ "bzero", op_bzero, 0, 0, 0, 1 },
 	{ "explicit_bzero", op_explicit_bzero, 0, 0, 0, 1 },
+	{ "explicit_const", op_explicit_const, 0, 48, 0, 1 },
 	{ "chk", op_chk, -1, 0, 0, 1 },
 	{ "masked", op_masked, -1, 0, 255, 1 },
 	{ "clamped", op_clamped, -1, 0, 300, 1 },
