@@ -477,6 +477,10 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill)
 	vec_safe_push(clob, asm_clobber("cc"));
 	for (size_t i = 0; i < ARRAY_SIZE(site_clobbers); i++)
 		vec_safe_push(clob, asm_clobber(site_clobbers[i]));
+	/* k1 only where this function may use mask registers: GCC rejects
+	 * the clobber elsewhere, and keeps nothing in k1 there. */
+	if (TARGET_AVX512F)
+		vec_safe_push(clob, asm_clobber(REPSTOS_SITE_CLOBBERS_AVX512));
 	as = gimple_build_asm_vec(text, in, out, clob, NULL);
 	free(text);
 	gimple_asm_set_volatile(as, true);

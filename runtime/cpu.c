@@ -90,8 +90,13 @@ static unsigned leaf7_features(unsigned max_leaf, unsigned os)
 		f |= REPSTOS_CPU_FSRM;
 	if ((r7.b & (1u << 5)) && (os & REPSTOS_CPU_AVX))
 		f |= REPSTOS_CPU_AVX2;
-	if ((r7.b & (1u << 16)) && (os & REPSTOS_CPU_AVX512F))
+	if ((r7.b & (1u << 16)) && (os & REPSTOS_CPU_AVX512F)) {
 		f |= REPSTOS_CPU_AVX512F;
+		if (r7.b & (1u << 30))
+			f |= REPSTOS_CPU_AVX512BW;
+	}
+	if (r7.b & (1u << 8))
+		f |= REPSTOS_CPU_BMI2;
 	if (r7.a >= 1) {
 		r71 = cpuid(7, 1);
 		if (r71.a & (1u << 10))
@@ -133,7 +138,7 @@ void repstos_cpu_detect(struct repstos_cpu *cpu)
 
 static const char *const feature_name[] = {
 	"erms", "fsrm", "fzrm", "fsrs", "fsrc", "rep_good", "avx", "avx2",
-	"avx512f",
+	"avx512f", "avx512bw", "bmi2",
 };
 
 char *repstos_feature_names(unsigned features, char *buf, size_t len)

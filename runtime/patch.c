@@ -49,6 +49,7 @@ extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
  */
 HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
+HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
@@ -56,6 +57,7 @@ long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
 
 struct config {
+	struct repstos_tuning tuning;	/* policy, or the tuning file */
 	int forced;			/* REPSTOS_VARIANT named a variant */
 	int debug;			/* REPSTOS_DEBUG=1 */
 	enum route route;		/* REPSTOS_PATCH */
@@ -112,12 +114,18 @@ static void read_variant(struct config *c)
 	const char *v = getenv("REPSTOS_VARIANT");
 	int n;
 
-	c->variant = repstos_policy_module(&cpu, &c->why);
+	c->variant = (enum repstos_variant)c->tuning.variant;
+	c->why = c->tuning.source;
 	if (!v || !*v || !strcmp(v, "auto"))
 		return;
 	n = repstos_variant_by_name(v);
 	if (n < 0) {
 		warn("unknown REPSTOS_VARIANT '%s', using auto", v);
+		return;
+	}
+	if (!repstos_policy_supported(&cpu, (enum repstos_variant)n)) {
+		warn("REPSTOS_VARIANT '%s' needs instructions this CPU lacks, "
+		     "using auto", v);
 		return;
 	}
 	c->variant = (enum repstos_variant)n;
@@ -142,11 +150,51 @@ static void read_route(struct config *c)
 		warn("unknown REPSTOS_PATCH '%s', using auto", v);
 }
 
+/* The tuning file repstos_tune() wrote, if there is one for this CPU
+ * (runtime/policy.c reads it; one open() when there is none). */
+static void read_tuning(struct config *c)
+{
+	const char *path = repstos_tuning_path();
+	int other, r;
+
+	r = repstos_tuning_load(path, &cpu, &c->tuning, &other);
+	if (r < 0)
+		warn("%s: malformed tuning file, ignored", path);
+	else if (other && c->debug)
+		warn("%s: tuning file is for another CPU, ignored", path);
+}
+
+/*
+ * REPSTOS_CPU=profile: choose as the policy would on that CPU (its
+ * vendor, family and model), with only the features both it and this
+ * CPU have, so no routine this CPU lacks can be chosen.  For trying a
+ * deployment's choice here, and for the tests.
+ */
+static void read_cpu(void)
+{
+	const char *name = getenv("REPSTOS_CPU");
+	const struct repstos_cpu *p;
+
+	if (!name || !*name || !strcmp(name, "native"))
+		return;
+	p = repstos_cpu_profile(name);
+	if (!p) {
+		warn("unknown REPSTOS_CPU '%s', using this CPU", name);
+		return;
+	}
+	cpu.vendor = p->vendor;
+	cpu.family = p->family;
+	cpu.model = p->model;
+	cpu.features &= p->features;
+}
+
 static void read_config(struct config *c)
 {
 	const char *d = getenv("REPSTOS_DEBUG");
 
 	c->debug = d && *d && strcmp(d, "0");
+	read_cpu();
+	read_tuning(c);
 	read_variant(c);
 	read_route(c);
 }
@@ -282,15 +330,30 @@ static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 {
 	enum repstos_variant v;
 
-	v = repstos_policy_site(&cpu, cfg.variant, cfg.forced, e);
+	v = repstos_policy_site_tuned(&cfg.tuning, cfg.variant, cfg.forced, e);
 	if (v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len);
 	return repstos_encode_call(out, e->len, at, (uintptr_t)routines[v]);
 }
 
+/* A call of a routine this CPU cannot run: a file patched ahead of time
+ * for another machine (`repstos patch --cpu=zen5` run on a CPU without
+ * AVX-512).  Such a site is rewritten whoever chose it. */
+static int unrunnable(uintptr_t target)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (target == (uintptr_t)routines[v])
+			return !repstos_policy_supported(&cpu, v);
+	return 0;
+}
+
 static void patch_site(struct writer *w, struct run *r,
 		       const struct repstos_site *e)
 {
+	int rescue;
+
 	uintptr_t at = repstos_site_addr(e), target = 0;
 	uint8_t want[REPSTOS_SITE_MAX_LEN];
 	enum repstos_form form;
@@ -307,8 +370,10 @@ static void patch_site(struct writer *w, struct run *r,
 		return;
 	}
 	/* Only the compiler's form is ours to change: anything else was
-	 * chosen by `repstos patch` on an object file, and stays. */
-	if (form != REPSTOS_FORM_CALL || target != (uintptr_t)__repstos_stub) {
+	 * chosen by `repstos patch`, and stays, unless it cannot run here. */
+	rescue = form == REPSTOS_FORM_CALL && unrunnable(target);
+	if (!rescue && (form != REPSTOS_FORM_CALL ||
+			target != (uintptr_t)__repstos_stub)) {
 		stats.fixed++;
 		return;
 	}
@@ -320,6 +385,7 @@ static void patch_site(struct writer *w, struct run *r,
 		stats.kept++;
 		return;
 	}
+	stats.rescued += rescue;
 	add_to_run(w, r, at, want, e->len);
 }
 
@@ -378,7 +444,11 @@ static void report_outcome(FILE *f)
 	case REPSTOS_ST_STATIC:
 		fprintf(f, "statically patched for '%.16s' by repstos patch: "
 			"%u sites left as they are",
-			(const char *)REPSTOS_MODULE_SYMBOL.profile, stats.sites);
+			(const char *)REPSTOS_MODULE_SYMBOL.profile,
+			stats.sites - stats.rescued);
+		if (stats.rescued)
+			fprintf(f, ", %u calling a routine this CPU lacks "
+				"rewritten", stats.rescued);
 		break;
 	case REPSTOS_ST_DISABLED:
 		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
@@ -397,7 +467,8 @@ static void report_outcome(FILE *f)
 			fprintf(f, " via %s", stats.method);
 		if (writer.unwritten)
 			report_refusals(f);
-		fprintf(f, " in %llu us", stats.nsec / 1000);
+		fprintf(f, " in %llu us (patching %llu us)", stats.nsec / 1000,
+			stats.patch_nsec / 1000);
 	}
 }
 
@@ -427,10 +498,11 @@ static unsigned long long now_ns(void)
 
 static void set_routines(void)
 {
-	struct repstos_tuning t;
+	const struct repstos_tuning t = cfg.tuning;
 
-	repstos_policy_tuning(&cpu, &t);
 	__atomic_store_n(&__repstos_vec_rep_min, t.vec_rep_min,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, routines[cfg.variant],
 			 __ATOMIC_RELEASE);
@@ -452,12 +524,20 @@ __attribute__((constructor(101))) static void repstos_init(void)
 	read_config(&cfg);
 	set_routines();
 	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
-	if (is_static())
-		stats.status = REPSTOS_ST_STATIC;
-	else if (cfg.route == ROUTE_OFF)
-		stats.status = REPSTOS_ST_DISABLED;
-	else
+	if (cfg.route == ROUTE_OFF) {
+		stats.status = is_static() ? REPSTOS_ST_STATIC :
+					     REPSTOS_ST_DISABLED;
+	} else {
+		unsigned long long t1 = now_ns();
+
+		/* A static file's sites are all someone else's choice: the
+		 * walk only rescues calls of routines this CPU lacks. */
 		patch_sites();
+		stats.patch_nsec = now_ns() - t1;
+		if (is_static() && stats.status != REPSTOS_ST_REFUSED)
+			stats.status = REPSTOS_ST_STATIC;
+	}
+	stats.tuning = cfg.tuning.source;
 	stats.nsec = now_ns() - t0;
 	if (cfg.debug)
 		report();
@@ -477,7 +557,7 @@ enum repstos_variant repstos_variant(void)
 
 enum repstos_variant repstos_site_variant(const struct repstos_site *e)
 {
-	return repstos_policy_site(&cpu, cfg.variant, cfg.forced, e);
+	return repstos_policy_site_tuned(&cfg.tuning, cfg.variant, cfg.forced, e);
 }
 
 const char *repstos_variant_name(enum repstos_variant v)

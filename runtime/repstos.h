@@ -29,6 +29,8 @@ enum repstos_feature {
 	REPSTOS_CPU_AVX = 1u << 6,	/* CPUID.1:ECX[28] and OS saves ymm (XGETBV) */
 	REPSTOS_CPU_AVX2 = 1u << 7,	/* CPUID.7.0:EBX[5], with AVX */
 	REPSTOS_CPU_AVX512F = 1u << 8,	/* CPUID.7.0:EBX[16] and OS saves zmm */
+	REPSTOS_CPU_AVX512BW = 1u << 9,	/* CPUID.7.0:EBX[30], with AVX512F */
+	REPSTOS_CPU_BMI2 = 1u << 10,	/* CPUID.7.0:EBX[8] */
 };
 
 enum repstos_vendor {
@@ -60,11 +62,15 @@ struct repstos_stats {
 	unsigned kept;		/* sites already in the wanted form */
 	unsigned fixed;		/* sites someone else fixed (not a stub call): left alone */
 	unsigned skipped;	/* entries not touched: unknown version, bad bytes, failure */
+	unsigned rescued;	/* of patched: calls of a routine this CPU lacks */
 	unsigned pages;		/* distinct pages written */
 	unsigned status;	/* enum repstos_status */
 	int error;		/* errno of the refusal, when REFUSED or partial */
 	const char *method;	/* "/proc/self/mem", "mprotect" or "" */
-	unsigned long long nsec;	/* time the patching took */
+	unsigned long long nsec;	/* time the whole start-up took (CPUID,
+					 * environment, tuning file, patching) */
+	unsigned long long patch_nsec;	/* of which the patching of the sites */
+	const char *tuning;	/* where the choice came from (policy or tuning file) */
 };
 
 /* The CPU as the runtime saw it. */
@@ -123,6 +129,15 @@ REPSTOS_HIDDEN void __repstos_stub(void);
 #define REPSTOS_RED_ZONE_ENTER	"lea -128(%%rsp), %%rsp\n\t"
 #define REPSTOS_RED_ZONE_LEAVE	"\n\tlea 128(%%rsp), %%rsp"
 
+/* k1 where this unit may keep values in mask registers (repstos_site.h).
+ * A function with target("avx512f") in a unit built without -mavx512f
+ * should not inline a REPSTOS_* site from elsewhere. */
+#ifdef __AVX512F__
+#define REPSTOS_MACRO_K1	, REPSTOS_SITE_CLOBBERS_AVX512
+#else
+#define REPSTOS_MACRO_K1
+#endif
+
 #define REPSTOS_SITE_CALL(d, c, n, op)					\
 	__extension__ ({						\
 		void *__rs_dst = (d);					\
@@ -133,7 +148,8 @@ REPSTOS_HIDDEN void __repstos_stub(void);
 			REPSTOS_SITE_ASM(op, 0, 0, 0xffffffff)		\
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__rs_d), "+c" (__rs_n), "+a" (__rs_a)	\
-			: : "memory", "cc", REPSTOS_SITE_CLOBBERS);	\
+			: : "memory", "cc", REPSTOS_SITE_CLOBBERS	\
+			REPSTOS_MACRO_K1);				\
 		__rs_dst;						\
 	})
 

@@ -38,6 +38,16 @@ name:					\
 	.balign 8
 .Lbytes01:
 	.quad	0x0101010101010101
+.Lones:
+	.quad	-1
+.Lzero:
+	.quad	0
+.Lsixtyfour:
+	.quad	64
+.Lminus32:
+	.quad	-32
+.Lminus16:
+	.quad	-16
 
 	/*
 	 * The table section, defined (empty) in every module that links the
@@ -247,6 +257,237 @@ ENTRY(__repstos_vec)
 .Lvec_ret:
 	ret
 END(__repstos_vec)
+
+/*
+ * "avx2": "vec" with 32-byte stores, VEX-encoded throughout (no SSE/AVX
+ * transition on Intel whatever state the caller's uppers are in):
+ *   0..31 as "vec" (16-byte stores as VEX.128, which leave ymm0's upper
+ *   half zero), 32..64 two 32-byte stores, 65..128 four, 129..256 eight;
+ *   above, 128-byte blocks of aligned 32-byte stores and a last
+ *   unaligned 128; from __repstos_wide_rep_min on, rep stosb.
+ * From 32 bytes on ymm0's upper half is left non-zero ("dirty"): no
+ * vzeroupper, which would clear every other ymm's upper half too.
+ * Needs AVX2; the policy chooses it only where the CPU has it.
+ */
+ENTRY(__repstos_avx2)
+	vmovd	%eax, %xmm0
+	vpbroadcastb %xmm0, %xmm0
+	cmp	$32, %rcx
+	jb	.Lv2_small
+	vpbroadcastb %xmm0, %ymm0
+	cmp	$64, %rcx
+	ja	.Lv2_65
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	FINISH
+.Lv2_65:
+	cmp	$128, %rcx
+	ja	.Lv2_129
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, 32(%rdi)
+	vmovdqu	%ymm0, -64(%rdi,%rcx)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	FINISH
+.Lv2_129:
+	cmp	$256, %rcx
+	ja	.Lv2_257
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, 32(%rdi)
+	vmovdqu	%ymm0, 64(%rdi)
+	vmovdqu	%ymm0, 96(%rdi)
+	vmovdqu	%ymm0, -128(%rdi,%rcx)
+	vmovdqu	%ymm0, -96(%rdi,%rcx)
+	vmovdqu	%ymm0, -64(%rdi,%rcx)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	FINISH
+.Lv2_257:
+	cmp	__repstos_wide_rep_min(%rip), %rcx
+	jae	.Lv2_rep
+	/* rax = end; rdi = first 32-aligned address after the head store;
+	 * rcx = end - 128, the last block's start, stored unaligned.  At
+	 * least one aligned block fits, as n > 256. */
+	lea	(%rdi,%rcx), %rax
+	vmovdqu	%ymm0, (%rdi)
+	add	$32, %rdi
+	and	$-32, %rdi
+	lea	-128(%rax), %rcx
+.Lv2_loop:
+	vmovdqa	%ymm0, (%rdi)
+	vmovdqa	%ymm0, 32(%rdi)
+	vmovdqa	%ymm0, 64(%rdi)
+	vmovdqa	%ymm0, 96(%rdi)
+	sub	$-128, %rdi
+	cmp	%rcx, %rdi
+	jb	.Lv2_loop
+	vmovdqu	%ymm0, (%rcx)
+	vmovdqu	%ymm0, 32(%rcx)
+	vmovdqu	%ymm0, 64(%rcx)
+	vmovdqu	%ymm0, 96(%rcx)
+	mov	%rax, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	ret
+.Lv2_rep:
+	rep stosb
+	ret
+.Lv2_small:
+	cmp	$16, %rcx
+	jb	.Lv2_15
+	vmovdqu	%xmm0, (%rdi)
+	vmovdqu	%xmm0, -16(%rdi,%rcx)
+	FINISH
+.Lv2_15:
+	cmp	$8, %rcx
+	jb	.Lv2_7
+	vmovq	%xmm0, (%rdi)
+	vmovq	%xmm0, -8(%rdi,%rcx)
+	FINISH
+.Lv2_7:
+	cmp	$4, %rcx
+	jb	.Lv2_3
+	vmovd	%xmm0, (%rdi)
+	vmovd	%xmm0, -4(%rdi,%rcx)
+	FINISH
+.Lv2_3:
+	test	%rcx, %rcx
+	jz	.Lv2_ret
+	mov	%al, (%rdi)
+	mov	%al, -1(%rdi,%rcx)
+	cmp	$3, %rcx
+	jb	.Lv2_fin
+	mov	%al, 1(%rdi)
+.Lv2_fin:
+	FINISH
+.Lv2_ret:
+	ret
+END(__repstos_avx2)
+
+/*
+ * "avx512": 64-byte stores of zmm0, and no size test below 256 bytes.
+ *   0..255: four masked 64-byte stores whose masks and places come from
+ *     the count with no branch: bytes [0, min(n, 64)) at S; and, masked
+ *     to all bytes when n >= 64 and to none below, stores at S + q,
+ *     S + min(q, 64) and S + max(n - 128, 0), q = max(n - 64, 0), which
+ *     with the first cover [S, S+n) for every n <= 256.  Sizes that vary
+ *     from call to call (what a memset routine shared by every site of
+ *     a program sees) cost no branch misprediction: tests/perf measured
+ *     the small-size mix at ~2x glibc on Zen 5, where a size-tested
+ *     version of this routine lost to glibc on it.
+ *     k1 is declared scratch where a caller may use mask registers
+ *     (repstos_site.h), so it is not saved.
+ *     A masked-off byte on another page costs a fault-suppression
+ *     assist (and may be unmapped), so below 64 bytes a store that could
+ *     reach the next page takes the sized stores instead, as glibc's
+ *     evex memset does for its masked store.
+ *   256..512: eight stores; above, 256-byte blocks of aligned 64-byte
+ *     stores and a last unaligned 256; from __repstos_wide_rep_min on,
+ *     rep stosb.
+ * zmm0's upper part is left non-zero: harmless on AMD (measured: Zen 5);
+ * on Intel a dirty zmm0-15 upper half keeps the core in 512-bit mode, so
+ * the policy gives this routine to AMD CPUs only.  Needs AVX512F,
+ * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi).
+ */
+ENTRY(__repstos_avx512)
+	vpbroadcastb %eax, %zmm0
+	cmp	$255, %rcx
+	ja	.La5_big
+	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 64), %eax
+	ja	.La5_near		/* [S, S+64) may cross a page */
+.La5_masked:
+	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, min(n, 64)) */
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm0, (%rdi){%k1}
+	cmp	$64, %rcx
+	sbb	%rax, %rax
+	not	%rax			/* n >= 64: all bytes, else none */
+	kmovq	%rax, %k1
+	lea	-64(%rcx), %rax
+	cmp	$64, %rcx
+	cmovb	.Lzero(%rip), %rax	/* q = max(n - 64, 0) */
+	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
+	cmp	$64, %rax
+	cmova	.Lsixtyfour(%rip), %rax	/* min(q, 64) */
+	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.Lzero(%rip), %rax	/* max(n - 128, 0) */
+	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	FINISH
+.La5_near:
+	cmp	$64, %rcx
+	jae	.La5_masked		/* every mask full: no byte off [S, E) */
+	vmovd	%xmm0, %eax		/* the fill byte back in rax */
+	movzbl	%al, %eax
+	cmp	$16, %rcx
+	jb	.Lv2_15			/* avx2's tail: xmm0 and al ready */
+	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
+	 * E-max(n-16,16), with no branch */
+	add	%rcx, %rdi
+	mov	%rcx, %rax
+	neg	%rax
+	vmovdqu	%xmm0, (%rdi,%rax)
+	vmovdqu	%xmm0, -16(%rdi)
+	cmp	$-32, %rax
+	cmovl	.Lminus32(%rip), %rax
+	vmovdqu	%xmm0, (%rdi,%rax)
+	sub	$16, %rcx
+	neg	%rcx
+	cmp	$-16, %rcx
+	cmovg	.Lminus16(%rip), %rcx
+	vmovdqu	%xmm0, (%rdi,%rcx)
+	xor	%ecx, %ecx
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	ret
+.La5_big:
+	cmp	$512, %rcx
+	ja	.La5_513
+	vmovdqu64 %zmm0, (%rdi)
+	vmovdqu64 %zmm0, 64(%rdi)
+	vmovdqu64 %zmm0, 128(%rdi)
+	vmovdqu64 %zmm0, 192(%rdi)
+	vmovdqu64 %zmm0, -256(%rdi,%rcx)
+	vmovdqu64 %zmm0, -192(%rdi,%rcx)
+	vmovdqu64 %zmm0, -128(%rdi,%rcx)
+	vmovdqu64 %zmm0, -64(%rdi,%rcx)
+	FINISH
+.La5_513:
+	cmp	__repstos_wide_rep_min(%rip), %rcx
+	jae	.La5_rep
+	/* rax = end; rdi = first 64-aligned address after the head store;
+	 * rcx = end - 256, the last block's start, stored unaligned.  At
+	 * least one aligned block fits, as n > 512. */
+	lea	(%rdi,%rcx), %rax
+	vmovdqu64 %zmm0, (%rdi)
+	add	$64, %rdi
+	and	$-64, %rdi
+	lea	-256(%rax), %rcx
+.La5_loop:
+	vmovdqa64 %zmm0, (%rdi)
+	vmovdqa64 %zmm0, 64(%rdi)
+	vmovdqa64 %zmm0, 128(%rdi)
+	vmovdqa64 %zmm0, 192(%rdi)
+	add	$256, %rdi
+	cmp	%rcx, %rdi
+	jb	.La5_loop
+	vmovdqu64 %zmm0, (%rcx)
+	vmovdqu64 %zmm0, 64(%rcx)
+	vmovdqu64 %zmm0, 128(%rcx)
+	vmovdqu64 %zmm0, 192(%rcx)
+	mov	%rax, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	ret
+.La5_rep:
+	rep stosb
+	ret
+END(__repstos_avx512)
 
 /*
  * long __repstos_poke(void *page, size_t plen, void *dst, const void *src,

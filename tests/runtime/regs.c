@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * regs.c - every routine and the stub change only what the contract
- * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear)
- * and xmm0 (the whole ymm0/zmm0).  Every other GPR, every other vector
- * register at the widest width the CPU has, the AVX-512 mask registers
- * and MXCSR must come back as they went in.
+ * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear),
+ * xmm0 (the whole ymm0/zmm0) and k1.  Every other GPR, every other
+ * vector register at the widest width the CPU has, the other AVX-512
+ * mask registers and MXCSR must come back as they went in.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repstos.h"
+#include "policy.h"
 
 struct regfile {
 	uint64_t gpr[16];
@@ -36,7 +37,12 @@ static const char *const gpr_name[16] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-static uint8_t area[1 << 20];
+static uint8_t area_mem[(1 << 20) + 8192] __attribute__((aligned(4096)));
+/* The destination: 3 bytes into the buffer, or (near_page) ending 3
+ * bytes before a page boundary, where a routine's wide or masked
+ * stores must not reach past the end. */
+static uint8_t *area = area_mem;
+static int near_page;
 static unsigned failures, calls;
 static unsigned nvec, vec_bytes, nk;
 static void (*call_with)(const struct regfile *, struct regfile *, void (*)(void));
@@ -66,6 +72,7 @@ static void setup(struct regfile *in, size_t n, int fill)
 		memcpy((uint8_t *)in->vec + i, &r, 8);
 	}
 	in->mxcsr = 0x1f80 | (rnd() & 0x6000);	/* random rounding mode */
+	area = near_page && n < 4096 ? area_mem + 8192 - 3 - 3 - n : area_mem;
 	in->gpr[RDI] = (uint64_t)(uintptr_t)(area + 3);
 	in->gpr[RCX] = n;
 	in->gpr[RAX] = (uint8_t)fill;
@@ -109,9 +116,9 @@ static void compare(const char *who, size_t n, const struct regfile *in,
 			snprintf(msg, sizeof(msg), "vector register %u changed", i);
 			fail(who, n, msg);
 		}
-	for (i = 0; i < nk; i++)
-		if (in->k[i] != out->k[i])
-			fail(who, n, "mask register changed");
+	for (i = 0; i < nk; i++)	/* k1 is declared (REPSTOS_SITE_CLOBBERS_AVX512) */
+		if (i != 1 && in->k[i] != out->k[i])
+		fail(who, n, "mask register changed");
 }
 
 static void check_bytes(const char *who, size_t n, int fill)
@@ -131,8 +138,8 @@ static void run(const char *who, void (*fn)(void), size_t n, int fill)
 {
 	static struct regfile in, out;
 
-	memset(area, 0xee, n + 64);
 	setup(&in, n, fill);
+	memset(area, 0xee, n + 6);
 	call_with(&in, &out, fn);
 	calls++;
 	compare(who, n, &in, &out);
@@ -169,6 +176,12 @@ int main(void)
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
 		void (*fn)(void) = (void (*)(void))repstos_variant_routine(v);
 
+		if (!repstos_policy_supported(repstos_cpu(), v)) {
+			printf("%s: not supported by this CPU, skipped\n",
+			       repstos_variant_name(v));
+			continue;
+		}
+
 		for (stub = 0; stub < 2; stub++) {
 			char who[64];
 
@@ -176,8 +189,10 @@ int main(void)
 				 stub ? "stub -> " : "", repstos_variant_name(v));
 			__repstos_target = (void *)fn;
 			for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-				run(who, stub ? __repstos_stub : fn, sizes[i], 0xa7);
-				run(who, stub ? __repstos_stub : fn, sizes[i], 0);
+				for (near_page = 0; near_page < 2; near_page++) {
+					run(who, stub ? __repstos_stub : fn, sizes[i], 0xa7);
+					run(who, stub ? __repstos_stub : fn, sizes[i], 0);
+				}
 			}
 		}
 	}

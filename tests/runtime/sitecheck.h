@@ -12,6 +12,7 @@
 #include <string.h>
 #include "repstos.h"
 #include "sitecode.h"
+#include "policy.h"
 
 /* What the runtime reports for a site: its routine's address, or 0 for
  * the inline form. */
@@ -25,6 +26,16 @@ static inline uintptr_t sitecheck_expected(const struct repstos_site *e)
 	v = repstos_site_variant(e);
 	return v == REPSTOS_VARIANT_INLINE ? 0 :
 		(uintptr_t)repstos_variant_routine(v);
+}
+
+static inline int sitecheck_runnable(uintptr_t target)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (target == (uintptr_t)repstos_variant_routine(v))
+			return repstos_policy_supported(repstos_cpu(), v);
+	return 1;
 }
 
 static inline const char *sitecheck_name(uintptr_t target)
@@ -49,7 +60,11 @@ static inline unsigned sitecheck_forms(FILE *out)
 	const char *forced = getenv("REPSTOS_VARIANT");
 	unsigned bad = 0, n = 0;
 
+	/* A variant the CPU cannot run falls back to auto, with a warning. */
 	if (forced && *forced && strcmp(forced, "auto") &&
+	    repstos_variant_by_name(forced) >= 0 &&
+	    repstos_policy_supported(repstos_cpu(),
+				     repstos_variant_by_name(forced)) &&
 	    strcmp(repstos_variant_name(repstos_variant()), forced)) {
 		fprintf(out, "REPSTOS_VARIANT=%s but the runtime chose %s\n",
 			forced, repstos_variant_name(repstos_variant()));
@@ -63,6 +78,10 @@ static inline unsigned sitecheck_forms(FILE *out)
 		form = repstos_decode((const uint8_t *)at, e->len, at, &got);
 		if (form == REPSTOS_FORM_INLINE)
 			got = 0;
+		/* A statically patched file keeps its own choices, but never a
+		 * call of a routine this CPU cannot run. */
+		if (repstos_stats()->status == REPSTOS_ST_STATIC && form != REPSTOS_FORM_BAD)
+			want = sitecheck_runnable(got) ? got : ~(uintptr_t)0;
 		if (form == REPSTOS_FORM_BAD || got != want) {
 			fprintf(out, "site %u at %p: bytes say %s, runtime says %s\n",
 				n, (void *)at, form == REPSTOS_FORM_BAD ? "garbage" :

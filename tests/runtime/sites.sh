@@ -6,7 +6,7 @@
 bin=build/tests/runtime/sites
 mode=${SITES_MODE:-full}
 list=""
-for v in original inline erms rep_good vec auto; do
+for v in original inline erms rep_good vec avx2 avx512 auto; do
 	list="$list $v:1 $v:0"
 done
 echo $list | tr ' ' '\n' | xargs -P 2 -I{} sh -c '
