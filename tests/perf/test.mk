@@ -1,0 +1,67 @@
+# tests/perf: benchmarks, run by `make bench` (never part of `make test`).
+#
+#   make bench-memset               full run; results into tests/perf/results
+#                                   (`make bench` runs it with the others)
+#   make bench BENCH_ARGS='-r 5 -z 16,mix -c site-vec,site-avx2'
+#                                   a quick look (results still written)
+#   make tune                       time the routines here, print the tuning
+PB := $(B)/tests/perf
+PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/perf
+BENCH_ARGS ?=
+BENCH_OUT ?= tests/perf/results
+
+# Every variant routine gets a site candidate: their symbols, read from
+# the one list in the contract header.
+PERF_VARIANT_SYMS := $(shell sed -n 's/.*X([A-Z_0-9]*, *"[a-z_0-9]*", *\(__repstos_[a-z_0-9]*\)).*/\1/p' runtime/repstos_site.h)
+PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
+PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
+	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \
+	$(PB)/cand-site-__bench_gpr.o \
+	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
+	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))
+
+$(PB)/bench.o: tests/perf/bench.c tests/perf/bench.h $(RT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -c -o $@ $<
+$(PB)/gpr.o: tests/perf/gpr.S
+	@mkdir -p $(@D)
+	$(CC) -c -o $@ $<
+$(PB)/cand-glibc.o: tests/perf/cand.c tests/perf/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
+$(PB)/cand-inline.o: tests/perf/cand.c tests/perf/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -mno-red-zone -DCAND=inline -DKIND_INLINE -c -o $@ $<
+$(PB)/cand-empty.o: tests/perf/cand.c tests/perf/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -DCAND=empty -DKIND_EMPTY -c -o $@ $<
+$(PB)/cand-site-%.o: tests/perf/cand.c tests/perf/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -mno-red-zone -DCAND=$* -DKIND_SITE=$* -c -o $@ $<
+$(PB)/cand-gcc-%.o: tests/perf/cand.c tests/perf/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+		-DCAND=gcc_$* -DKIND_GCC -c -o $@ $<
+
+$(PB)/bench: $(PERF_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB)
+
+# `make bench` runs every part's benchmark; this one alone is
+# `make bench-memset`.
+bench: bench-memset
+bench-memset: $(PB)/bench
+	@mkdir -p $(BENCH_OUT)
+	$(PB)/bench -o $(BENCH_OUT) $(BENCH_ARGS)
+	gnuplot -e "dir='$(BENCH_OUT)'; n=$$(awk '/^size/ { print (NF - 1) / 2; exit }' $(BENCH_OUT)/plot.dat)" tests/perf/plot.gp
+	@cat $(BENCH_OUT)/summary.txt
+	tests/perf/startup.sh 10000 21 | tee $(BENCH_OUT)/startup.txt
+
+.PHONY: bench-memset
+
+$(PB)/tune: tests/perf/tune-main.c runtime/tune.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -o $@ $< $(RT_LIB)
+
+tune: $(PB)/tune
+	$(PB)/tune
+.PHONY: tune
