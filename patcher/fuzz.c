@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz.c - libFuzzer target: any bytes as a file given to check, dump
+ * (text, --json, --stats) and patch --dry-run.  The tool must end in
+ * an exit code for every input, never a crash or a sanitizer report.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patcher.h"
+
+static FILE *sink;
+
+static void one(const uint8_t *data, size_t size, int what)
+{
+	static const char *const cpus[] = { "erms", "inline", "native" };
+	struct rs_patch_opts o = { .dry_run = true };
+	struct rs_elf f;
+	uint8_t *img;
+
+	/* A fresh private copy each time: patch edits its image. */
+	img = malloc(size ? size : 1);
+	if (!img)
+		return;
+	memcpy(img, data, size);
+	if (!rs_elf_mem(&f, "fuzz", img, size)) {
+		switch (what) {
+		case 0:
+			rs_check(&f, sink);
+			break;
+		case 1:
+			rs_dump(&f, sink, false, false);
+			rs_dump(&f, sink, true, true);
+			break;
+		default:
+			o.cpu = cpus[size % 3];
+			rs_patch(&f, &o, sink);
+		}
+	}
+	rs_elf_close(&f);
+	free(img);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int what;
+
+	if (!sink) {
+		sink = fopen("/dev/null", "w");
+		rs_decode_init();
+		rs_err_quiet = true;
+	}
+	for (what = 0; what < 3; what++)
+		one(data, size, what);
+	return 0;
+}

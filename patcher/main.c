@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - `repstos check|patch|dump|tune`: argument parsing and exit
+ * codes.
+ *
+ * Exit 0: done, clean.  1: problems found (check), or patch refused
+ * because check found problems.  2: unusable input or usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "patcher.h"
+#include "../runtime/policy.h"
+#include "../runtime/tune.h"
+
+static void usage(FILE *out)
+{
+	unsigned i;
+	int v;
+
+	fprintf(out,
+		"usage: repstos check FILE...\n"
+		"       repstos patch --cpu=PROFILE [--dry-run] FILE [-o OUT]\n"
+		"       repstos dump [--json] [--stats] FILE\n"
+		"       repstos tune [TUNING-FILE]\n"
+		"\n"
+		"FILE: an x86-64 ELF object, executable, PIE or shared object.\n"
+		"PROFILE: a variant for every site:");
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		fprintf(out, " %s", rs_variant_names[v]);
+	fprintf(out, ";\n  native (what the runtime would choose on this CPU); or a CPU:");
+	for (i = 0; repstos_cpu_profile_name(i); i++)
+		fprintf(out, " %s", repstos_cpu_profile_name(i));
+	fprintf(out, "\nTUNING-FILE: where the runtime and --cpu=native read this "
+		"machine's\n  measurements (default $REPSTOS_TUNING, else %s).\n",
+		"/etc/repstos/tuning");
+	fprintf(out, "Exit: 0 clean, 1 problems found, 2 unusable input or usage.\n");
+}
+
+static int bad_usage(const char *msg)
+{
+	fprintf(stderr, "repstos: %s\n", msg);
+	usage(stderr);
+	return RS_EXIT_BAD;
+}
+
+/* The default file's directory may not exist yet. */
+static void make_parent(const char *path)
+{
+	char dir[4096];
+	char *slash;
+
+	if (strlen(path) >= sizeof(dir))
+		return;
+	strcpy(dir, path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		mkdir(dir, 0755);
+	}
+}
+
+/* Time the routines here and record what the runtime should use. */
+static int cmd_tune(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : repstos_tuning_path();
+	struct repstos_tuning t;
+	char text[512];
+
+	if (argc > 2)
+		return bad_usage("tune takes at most one file");
+	if (repstos_tune(stdout, &t)) {
+		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
+		return RS_EXIT_BAD;
+	}
+	if (repstos_tuning_format(text, sizeof(text), repstos_cpu(), &t) < 0) {
+		fprintf(stderr, "repstos: tune: result does not fit\n");
+		return RS_EXIT_BAD;
+	}
+	fputs(text, stdout);
+	if (!*path)
+		return RS_EXIT_OK;
+	make_parent(path);
+	if (repstos_tune_write(path, &t)) {
+		fprintf(stderr, "repstos: %s: %s\n", path, strerror(errno));
+		return RS_EXIT_BAD;
+	}
+	printf("wrote %s\n", path);
+	return RS_EXIT_OK;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	int i, worst = RS_EXIT_OK;
+
+	if (optind >= argc)
+		return bad_usage("check: no FILE");
+	for (i = optind; i < argc; i++) {
+		struct rs_elf f;
+		int r = RS_EXIT_BAD;
+
+		if (!rs_elf_open(&f, argv[i])) {
+			r = rs_check(&f, stdout);
+			rs_elf_close(&f);
+		}
+		if (r > worst)
+			worst = r;
+	}
+	return worst;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, stats = false;
+	struct rs_elf f;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'j')
+			json = true;
+		else if (c == 's')
+			stats = true;
+		else
+			return bad_usage("dump: unknown option");
+	}
+	if (optind + 1 != argc)
+		return bad_usage("dump: exactly one FILE");
+	if (rs_elf_open(&f, argv[optind]))
+		return RS_EXIT_BAD;
+	r = rs_dump(&f, stdout, json, stats);
+	rs_elf_close(&f);
+	return r;
+}
+
+static int cmd_patch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rs_patch_opts o = { 0 };
+	struct rs_elf f;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "o:n", opts, NULL)) != -1) {
+		if (c == 'c')
+			o.cpu = optarg;
+		else if (c == 'n')
+			o.dry_run = true;
+		else if (c == 'o')
+			o.output = optarg;
+		else
+			return bad_usage("patch: unknown option");
+	}
+	if (!o.cpu)
+		return bad_usage("patch: --cpu=PROFILE is required");
+	if (optind + 1 != argc)
+		return bad_usage("patch: exactly one FILE");
+	if (rs_elf_open(&f, argv[optind]))
+		return RS_EXIT_BAD;
+	r = rs_patch(&f, &o, stdout);
+	rs_elf_close(&f);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+	int r;
+
+	if (argc < 2)
+		return bad_usage("no command");
+	cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return RS_EXIT_OK;
+	}
+	if (rs_decode_init()) {
+		fprintf(stderr, "repstos: cannot initialize Capstone\n");
+		return RS_EXIT_BAD;
+	}
+	/* Subcommand options: getopt starts after the command word. */
+	argc--;
+	argv++;
+	optind = 1;
+	if (!strcmp(cmd, "check"))
+		r = cmd_check(argc, argv);
+	else if (!strcmp(cmd, "dump"))
+		r = cmd_dump(argc, argv);
+	else if (!strcmp(cmd, "patch"))
+		r = cmd_patch(argc, argv);
+	else if (!strcmp(cmd, "tune"))
+		r = cmd_tune(argc, argv);
+	else
+		r = bad_usage("unknown command (check, patch, dump, tune)");
+	if (fflush(stdout) && r == RS_EXIT_OK)
+		r = RS_EXIT_BAD;
+	rs_decode_fini();
+	return r;
+}

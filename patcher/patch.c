@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patch.c - `repstos patch`: rewrite every site for one CPU profile.
+ *
+ * Changes are planned as bytes at file offsets; the new file is the
+ * input copied (in the kernel where it can) to a temporary file beside
+ * the target, the changed bytes written over it, and a rename: nothing
+ * is re-laid out, a failure leaves the target as it was, and a second
+ * run with the same profile finds nothing to change.
+ *
+ * Executables and shared objects: sites become `call <routine>` or
+ * `rep stosb`, and the module record is marked static so the runtime
+ * leaves the module alone.  Objects: a call that becomes inline loses its
+ * relocation (R_X86_64_NONE, kept as a slot for a later patch back), a
+ * call to a variant has its relocation retargeted, and a routine symbol
+ * the object lacks is added as an undefined hidden global by appending a
+ * grown .symtab and .strtab at the end of the file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "patcher.h"
+#include "../runtime/policy.h"
+#include "../runtime/sitecode.h"
+
+/* One change to the file: a few bytes at an offset. */
+struct edit {
+	uint64_t off;
+	uint8_t len;
+	uint8_t b[23];
+};
+
+struct plan {
+	struct rs_elf *f;
+	const struct rs_patch_opts *o;
+	FILE *out;
+	int forced;			/* variant, or -1: ask the policy */
+	const struct repstos_cpu *cpu;
+	struct repstos_cpu native;
+	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
+	enum repstos_variant module;
+	/* executables: routine addresses */
+	bool have[REPSTOS_VARIANT_COUNT];
+	uint64_t addr[REPSTOS_VARIANT_COUNT];
+	/* objects: routine symbol indexes, new ones appended */
+	long symidx[REPSTOS_VARIANT_COUNT];
+	size_t nadd;
+	int add[REPSTOS_VARIANT_COUNT];
+	uint8_t *tail;
+	size_t tail_len;
+	struct edit *edit;
+	size_t nedit, edit_cap;
+	bool oom;
+	size_t changed;		/* sites */
+	bool record;		/* the module record changes */
+};
+
+/* Record a change; the image itself stays as read. */
+static void put(struct plan *p, uint64_t off, const void *b, size_t len)
+{
+	struct edit *e;
+
+	if (p->nedit == p->edit_cap) {
+		size_t cap = p->edit_cap ? 2 * p->edit_cap : 1024;
+		struct edit *n = realloc(p->edit, cap * sizeof(*n));
+
+		if (!n) {
+			p->oom = true;
+			return;
+		}
+		p->edit = n;
+		p->edit_cap = cap;
+	}
+	e = &p->edit[p->nedit++];
+	e->off = off;
+	e->len = len;
+	memcpy(e->b, b, len);
+}
+
+/* --cpu=native chooses as the runtime would here: the policy for this
+ * CPU, overridden by the tuning file `repstos tune` wrote for it. */
+static void native_tuning(struct plan *p)
+{
+	const char *path = repstos_tuning_path();
+	int other;
+
+	repstos_cpu_detect(&p->native);
+	p->cpu = &p->native;
+	if (repstos_tuning_load(path, p->cpu, &p->tuning, &other) < 0)
+		fprintf(stderr, "repstos: %s: malformed tuning file, ignored\n",
+			path);
+}
+
+static int profile(struct plan *p)
+{
+	const char *name = p->o->cpu;
+	int v;
+
+	p->forced = -1;
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(name, rs_variant_names[v]))
+			p->forced = v;
+	if (p->forced >= 0)
+		return 0;
+	if (!strcmp(name, "native")) {
+		native_tuning(p);
+	} else {
+		p->cpu = repstos_cpu_profile(name);
+		if (p->cpu)
+			repstos_policy_tuning(p->cpu, &p->tuning);
+	}
+	if (!p->cpu) {
+		rs_err(p->f->path, "unknown --cpu profile '%s' (see repstos --help)",
+		       name);
+		return -1;
+	}
+	p->module = (enum repstos_variant)p->tuning.variant;
+	return 0;
+}
+
+static int wanted(const struct plan *p, const struct rs_site *s)
+{
+	if (p->forced >= 0)
+		return p->forced;
+	return repstos_policy_site_tuned(&p->tuning, p->module, 0, &s->e);
+}
+
+/* Where each wanted routine is: an address, or a symbol index in a .o. */
+static int find_routine(struct plan *p, int v)
+{
+	const char *name = rs_variant_syms[v];
+	const struct rs_sym *s;
+
+	if (p->have[v] || p->symidx[v] >= 0)
+		return 0;
+	s = rs_sym_by_name(p->f, name);
+	if (p->f->rel) {
+		if (s) {
+			p->symidx[v] = s->index;
+		} else {
+			p->symidx[v] = p->f->nsym + p->nadd;
+			p->add[p->nadd++] = v;
+		}
+		return 0;
+	}
+	if (!s || s->shndx == SHN_UNDEF) {
+		rs_err(p->f->path, "no symbol %s (stripped, or not linked with librepstos.a): cannot patch sites to call it",
+		       name);
+		return -1;
+	}
+	p->have[v] = true;
+	p->addr[v] = s->value;
+	return 0;
+}
+
+static void put_rela(struct plan *p, size_t sec, const struct rs_rela *r,
+		     uint64_t info, int64_t addend)
+{
+	const GElf_Shdr *rsh = &p->f->sec[p->f->sec[sec].rela].sh;
+	uint64_t q = rsh->sh_offset + r->index * sizeof(Elf64_Rela);
+
+	put(p, q + offsetof(Elf64_Rela, r_info), &info, 8);
+	put(p, q + offsetof(Elf64_Rela, r_addend), &addend, 8);
+}
+
+static const char *variant_text(int v)
+{
+	return v >= 0 ? rs_variant_names[v] : "routine?";
+}
+
+static const char *current_text(const struct rs_site *s)
+{
+	if (s->form == RS_FORM_STUB)
+		return "stub";
+	return variant_text(s->variant);
+}
+
+/* Rewrite one site in the image; -1 when it cannot be done. */
+static int patch_site(struct plan *p, const struct rs_site *s, int v)
+{
+	struct rs_elf *f = p->f;
+	const uint8_t *at = rs_sec_bytes(f, s->sec, s->off, s->e.len);
+	uint8_t want[REPSTOS_SITE_MAX_LEN];
+	const struct rs_rela *r = NULL;
+	struct rs_relas *rs;
+	uint64_t info = 0;
+	int64_t addend = 0;
+	bool reloc_ok = true;
+	int bad;
+
+	if (v != REPSTOS_VARIANT_INLINE && find_routine(p, v))
+		return -1;
+	if (f->rel) {
+		if (rs_relas(f, s->sec, &rs))
+			return -1;
+		r = rs_rela_at(rs, s->off + 1);
+		if (v != REPSTOS_VARIANT_INLINE) {
+			info = ELF64_R_INFO(p->symidx[v], R_X86_64_PLT32);
+			addend = -4;
+		}
+		if (r)
+			reloc_ok = GELF_R_INFO(r->sym, r->type) == info &&
+				   r->addend == addend;
+		else if (v != REPSTOS_VARIANT_INLINE) {
+			char where[256];
+
+			rs_where(f, s->sec, s->off, where, sizeof(where));
+			rs_err(f->path, "%s: no relocation slot to make this site a call",
+			       where);
+			return -1;
+		}
+	}
+	/*
+	 * The runtime's own encoder, so both write exactly the same bytes.
+	 * In a .o the rel32 is the relocation's business: 0 in place.
+	 */
+	if (v == REPSTOS_VARIANT_INLINE)
+		bad = repstos_encode_inline(want, s->e.len);
+	else
+		bad = repstos_encode_call(want, s->e.len, s->addr,
+					  f->rel ? s->addr + 5 : p->addr[v]);
+	if (bad) {
+		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
+		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
+		return -1;
+	}
+	if (!memcmp(want, at, s->e.len) && reloc_ok)
+		return 0;
+	p->changed++;
+	if (p->o->dry_run) {
+		char where[256];
+
+		rs_where(f, s->sec, s->off, where, sizeof(where));
+		fprintf(p->out, "%s: %s: %s -> %s\n", f->path, where,
+			current_text(s), variant_text(v));
+	}
+	put(p, at - f->img, want, s->e.len);
+	if (r && !reloc_ok)
+		put_rela(p, s->sec, r, info, addend);
+	return 0;
+}
+
+static void put_shdr_place(struct plan *p, size_t sec, uint64_t off,
+			   uint64_t size)
+{
+	uint64_t q = p->f->eh.e_shoff + sec * sizeof(Elf64_Shdr);
+
+	put(p, q + offsetof(Elf64_Shdr, sh_offset), &off, 8);
+	put(p, q + offsetof(Elf64_Shdr, sh_size), &size, 8);
+}
+
+/*
+ * Append the grown string and symbol tables after the end of the file
+ * and point their section headers there.  The new symbols are globals,
+ * so they go after every local and sh_info (first global) is unchanged.
+ */
+static int add_symbols(struct plan *p)
+{
+	struct rs_elf *f = p->f;
+	const GElf_Shdr *sym = &f->sec[f->symtab].sh;
+	size_t strsec = sym->sh_link, xsec = 0, i, names = 0, strsz, symsz, xsz = 0;
+	const GElf_Shdr *str = &f->sec[strsec].sh;
+	uint64_t stroff, symoff, xoff = 0, end;
+
+	if (!p->nadd)
+		return 0;
+	/* Past 65279 sections, symbols' section indexes live in a side table
+	 * that grows with the symbol table (a zero for an undefined one). */
+	for (i = 1; i < f->nsec; i++)
+		if (f->sec[i].sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    f->sec[i].sh.sh_link == f->symtab)
+			xsec = i;
+	if (str->sh_type != SHT_STRTAB) {
+		rs_err(f->path, "symbol table's string table is not SHT_STRTAB");
+		return -1;
+	}
+	if (xsec && f->sec[xsec].sh.sh_size != f->nsym * 4) {
+		rs_err(f->path, "SHT_SYMTAB_SHNDX size does not match the symbol table");
+		return -1;
+	}
+	for (i = 0; i < p->nadd; i++)
+		names += strlen(rs_variant_syms[p->add[i]]) + 1;
+	strsz = str->sh_size + names;
+	symsz = (f->nsym + p->nadd) * sizeof(Elf64_Sym);
+	stroff = (f->size + 7) & ~7ull;
+	symoff = (stroff + strsz + 7) & ~7ull;
+	end = symoff + symsz;
+	if (xsec) {
+		xoff = end;
+		xsz = (f->nsym + p->nadd) * 4;
+		end += xsz;
+	}
+	p->tail_len = end - f->size;
+	p->tail = calloc(1, p->tail_len);
+	if (!p->tail) {
+		rs_err(f->path, "out of memory");
+		return -1;
+	}
+	memcpy(p->tail + stroff - f->size, f->img + str->sh_offset, str->sh_size);
+	memcpy(p->tail + symoff - f->size, f->img + sym->sh_offset,
+	       f->nsym * sizeof(Elf64_Sym));
+	if (xsec)
+		memcpy(p->tail + xoff - f->size,
+		       f->img + f->sec[xsec].sh.sh_offset, f->nsym * 4);
+	names = str->sh_size;
+	for (i = 0; i < p->nadd; i++) {
+		const char *name = rs_variant_syms[p->add[i]];
+		Elf64_Sym ns = {
+			.st_name = names,
+			.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE),
+			.st_other = STV_HIDDEN,
+			.st_shndx = SHN_UNDEF,
+		};
+
+		memcpy(p->tail + stroff - f->size + names, name, strlen(name) + 1);
+		names += strlen(name) + 1;
+		memcpy(p->tail + symoff - f->size + (f->nsym + i) * sizeof(ns),
+		       &ns, sizeof(ns));
+	}
+	put_shdr_place(p, strsec, stroff, strsz);
+	put_shdr_place(p, f->symtab, symoff, symsz);
+	if (xsec)
+		put_shdr_place(p, xsec, xoff, xsz);
+	return 0;
+}
+
+/* Mark the module static with the profile name, so the runtime keeps it. */
+static int mark_static(struct plan *p)
+{
+	struct rs_elf *f = p->f;
+	struct repstos_module_info mi, was;
+	const char *why;
+
+	if (f->rel)
+		return 0;
+	if (rs_module_read(f, &mi, &why)) {
+		rs_err(f->path, "%s", why);
+		return -1;
+	}
+	was = mi;
+	mi.flags |= REPSTOS_MOD_STATIC;
+	memset(mi.profile, 0, sizeof(mi.profile));
+	strncpy(mi.profile, p->o->cpu, sizeof(mi.profile) - 1);
+	if (!memcmp(&mi, &was, sizeof(mi)))
+		return 0;
+	p->record = true;
+	if (p->o->dry_run)
+		fprintf(p->out, "%s: %s: mark static, profile %s\n", f->path,
+			REPSTOS_MODULE_SECTION, mi.profile);
+	put(p, f->sec[f->module].sh.sh_offset, &mi, 16);
+	put(p, f->sec[f->module].sh.sh_offset + 16, mi.profile, 16);
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *b, size_t n, uint64_t off)
+{
+	while (n) {
+		ssize_t k = pwrite(fd, b, n, off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* The input's bytes into fd: in the kernel when it can, else by write. */
+static int copy_input(struct plan *p, int fd)
+{
+	int in = open(p->f->path, O_RDONLY);
+	loff_t ioff = 0, ooff = 0;
+	ssize_t k = 0;
+
+	if (in >= 0) {
+		while ((uint64_t)ioff < p->f->size) {
+			k = copy_file_range(in, &ioff, fd, &ooff,
+					    p->f->size - ioff, 0);
+			if (k <= 0)
+				break;
+		}
+		close(in);
+		if ((uint64_t)ioff == p->f->size)
+			return 0;
+	}
+	return write_all(fd, p->f->img, p->f->size, 0);
+}
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * The edits, one pwrite per page they touch: the page's span is taken
+ * from the image and the edits laid over it.  A site every few hundred
+ * bytes makes one write per page, not one per site.
+ */
+static int write_edits(struct plan *p, int fd)
+{
+	static uint8_t span[8192];
+	size_t i = 0, j;
+
+	qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
+	while (i < p->nedit) {
+		uint64_t start = p->edit[i].off, end = start + p->edit[i].len;
+
+		for (j = i + 1; j < p->nedit &&
+		     p->edit[j].off / 4096 == start / 4096; j++)
+			if (p->edit[j].off + p->edit[j].len > end)
+				end = p->edit[j].off + p->edit[j].len;
+		memcpy(span, p->f->img + start, end - start);
+		for (; i < j; i++)
+			memcpy(span + (p->edit[i].off - start), p->edit[i].b,
+			       p->edit[i].len);
+		if (write_all(fd, span, end - start, start))
+			return -1;
+	}
+	return 0;
+}
+
+/* The whole new file into a temporary beside dst, then rename over it. */
+static int write_file(struct plan *p, const char *dst)
+{
+	struct rs_elf *f = p->f;
+	char *dcopy = strdup(dst), *tmp = NULL;
+	struct stat st;
+	int fd = -1, ret = -1;
+
+	if (!dcopy || stat(f->path, &st) ||
+	    asprintf(&tmp, "%s/.repstos.XXXXXX", dirname(dcopy)) < 0) {
+		rs_err(f->path, "cannot prepare the output: %s", strerror(errno));
+		tmp = NULL;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rs_err(dst, "cannot create a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	if (copy_input(p, fd) || write_edits(p, fd) ||
+	    write_all(fd, p->tail, p->tail_len, f->size) ||
+	    fchmod(fd, st.st_mode & 07777) || close(fd)) {
+		fd = -1;
+		rs_err(dst, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, dst)) {
+		rs_err(dst, "cannot rename into place: %s", strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(dcopy);
+	return ret;
+}
+
+static int plan_sites(struct plan *p, const struct rs_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		int v = wanted(p, &t->site[i]);
+
+		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
+			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
+			return -1;
+		}
+		if (patch_site(p, &t->site[i], v))
+			return -1;
+	}
+	return 0;
+}
+
+int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
+{
+	struct plan p = { .f = f, .o = o, .out = out };
+	struct rs_table t;
+	unsigned problems;
+	int ret = RS_EXIT_BAD, v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		p.symidx[v] = -1;
+	if (strlen(o->cpu) >= sizeof(((struct repstos_module_info *)0)->profile)) {
+		rs_err(f->path, "profile name '%s' is too long", o->cpu);
+		return RS_EXIT_BAD;
+	}
+	if (profile(&p) || rs_table_load(f, &t))
+		return RS_EXIT_BAD;
+	/* The fuzz target mutes what would go to stderr. */
+	problems = rs_check_table(f, &t, rs_err_quiet ? out : stderr);
+	if (problems) {
+		rs_err(f->path, "%u problem%s: not patching", problems,
+		       problems == 1 ? "" : "s");
+		ret = RS_EXIT_PROBLEM;
+		goto out;
+	}
+	if (plan_sites(&p, &t) || add_symbols(&p) || mark_static(&p))
+		goto out;
+	if (p.oom) {
+		rs_err(f->path, "out of memory");
+		goto out;
+	}
+	ret = RS_EXIT_OK;
+	if (o->dry_run) {
+		fprintf(out, "%s: would change %zu of %zu sites%s (%s)\n",
+			f->path, p.changed, t.n,
+			p.record ? " and the module record" : "", o->cpu);
+	} else if (!p.changed && !p.record && !o->output) {
+		fprintf(out, "%s: nothing to change (%s)\n", f->path, o->cpu);
+	} else if (write_file(&p, o->output ? o->output : f->path)) {
+		ret = RS_EXIT_BAD;
+	} else {
+		fprintf(out, "%s: patched %zu of %zu sites%s (%s)%s%s\n", f->path,
+			p.changed, t.n, p.record ? ", marked static" : "",
+			o->cpu, o->output ? " -> " : "",
+			o->output ? o->output : "");
+	}
+out:
+	free(p.edit);
+	free(p.tail);
+	rs_table_free(&t);
+	return ret;
+}

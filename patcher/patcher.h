@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * patcher.h - the `repstos` ELF tool's internal interfaces.
+ *
+ * Layout follows objtool: elf.c reads the file into memory and indexes
+ * sections, symbols and relocations; sites.c walks the site table and
+ * resolves every entry to a place in the text; decode.c classifies the
+ * bytes at a site with Capstone; check.c, patch.c and dump.c are the
+ * subcommands; lines.c maps sites to source lines with libdw.
+ *
+ * Everything works on an in-memory image of the file, so the fuzz
+ * target runs the same code on a buffer, and patch only ever writes a
+ * complete new file.
+ */
+#ifndef PATCHER_H
+#define PATCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <gelf.h>
+
+#include "../runtime/repstos_site.h"
+
+#define RS_STR_(x)	#x
+#define RS_STR(x)	RS_STR_(x)
+
+/* Exit codes of every subcommand. */
+#define RS_EXIT_OK	0
+#define RS_EXIT_PROBLEM	1
+#define RS_EXIT_BAD	2
+
+struct rs_sec {
+	const char *name;
+	GElf_Shdr sh;
+	size_t rela;		/* index of the SHT_RELA section for it, or 0 */
+};
+
+struct rs_sym {
+	const char *name;
+	uint64_t value;		/* st_value */
+	uint64_t size;
+	size_t index;		/* index in its symbol table */
+	unsigned shndx;
+	unsigned char type, bind, other;
+};
+
+struct rs_func {
+	unsigned shndx;
+	uint64_t start, end;	/* offsets in section shndx */
+	const struct rs_sym *sym;
+};
+
+struct rs_rela {
+	uint64_t offset;
+	int64_t addend;
+	uint32_t type;
+	uint32_t sym;
+	size_t index;		/* index in its SHT_RELA section */
+};
+
+/* The relocations of one section, sorted by offset, loaded on demand. */
+struct rs_relas {
+	bool loaded;
+	size_t n;
+	struct rs_rela *r;
+};
+
+struct rs_elf {
+	const char *path;
+	uint8_t *img;		/* the whole file, private to us */
+	size_t size;
+	bool mapped;		/* img is our private mapping, to unmap */
+	Elf *elf;
+	GElf_Ehdr eh;
+	bool rel;		/* ET_REL: sites are still relocations */
+
+	size_t nsec;
+	struct rs_sec *sec;
+	struct rs_relas *relas;	/* per section */
+
+	size_t symtab;		/* section of the symbol table used, or 0 */
+	bool full_symtab;	/* .symtab, not only .dynsym */
+	size_t nsym;
+	struct rs_sym *sym;	/* index == symbol table index */
+	size_t nfunc;
+	struct rs_func *func;	/* functions with a size, by (shndx, start) */
+
+	size_t module;		/* repstos_module section, or 0 */
+};
+
+extern bool rs_err_quiet;	/* the fuzz target mutes messages */
+void rs_err(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* elf.c */
+int rs_elf_open(struct rs_elf *f, const char *path);
+int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size);
+void rs_elf_close(struct rs_elf *f);
+const uint8_t *rs_sec_bytes(const struct rs_elf *f, size_t sec, uint64_t off,
+			    uint64_t len);
+uint64_t rs_sec_start(const struct rs_elf *f, size_t sec);
+int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec);
+const struct rs_sym *rs_func_at(const struct rs_elf *f, size_t sec, uint64_t off);
+const struct rs_sym *rs_sym_by_name(const struct rs_elf *f, const char *name);
+int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out);
+const struct rs_rela *rs_rela_at(const struct rs_relas *rs, uint64_t off);
+void rs_where(const struct rs_elf *f, size_t sec, uint64_t off, char *buf,
+	      size_t len);
+
+/* decode.c */
+enum rs_form {
+	RS_FORM_BAD = 0,	/* not a contract form */
+	RS_FORM_STUB,		/* call to the module's dispatch stub */
+	RS_FORM_CALL,		/* call to a variant routine */
+	RS_FORM_INLINE,		/* rep stosb + NOPs */
+};
+
+int rs_decode_init(void);
+void rs_decode_fini(void);
+/* Decode len bytes at addr: 1 and *target set when it is a call form,
+ * 2 for the inline form, 0 and a reason in *why otherwise. */
+int rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
+		   uint64_t *target, const char **why);
+/* Text of the instructions in p[0..len), "; "-separated. */
+void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
+	       size_t size);
+bool rs_decode_endbr_jmp_rip(const uint8_t *p, size_t len);
+
+/* sites.c */
+struct rs_site {
+	size_t entry;		/* index over all table sections */
+	size_t tsec;		/* table section and offset of the entry */
+	uint64_t toff;
+	struct repstos_site e;	/* the entry as stored */
+	bool known;		/* version known and location resolved */
+	const char *bad;	/* why the entry could not be resolved */
+	size_t sec;		/* the site's section and offset */
+	uint64_t off;
+	uint64_t addr;		/* run-time address (section-relative in a .o) */
+	const struct rs_sym *func;
+	enum rs_form form;
+	int variant;		/* RS_FORM_CALL/INLINE: enum repstos_variant */
+	uint64_t target;	/* call forms: target address (not in a .o) */
+	const char *target_name;
+	const char *form_why;	/* RS_FORM_BAD: the reason */
+	bool guessed;		/* stripped file: form told by the target's shape */
+	const struct rs_rela *call_rel;	/* .o: relocation of the rel32 */
+};
+
+struct rs_table {
+	size_t n;
+	struct rs_site *site;
+};
+
+extern const char *const rs_variant_names[REPSTOS_VARIANT_COUNT];
+extern const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT];
+extern const char *const rs_op_names[REPSTOS_OP_COUNT];
+extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
+
+int rs_variant_by_sym(const char *name);
+int rs_table_load(struct rs_elf *f, struct rs_table *t);
+void rs_table_free(struct rs_table *t);
+/* The module record: 0 and *mi, -1 when absent, -2 when malformed
+ * (*why says how). */
+int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
+		   const char **why);
+
+/* lines.c */
+struct rs_lines;
+struct rs_lines *rs_lines_open(struct rs_elf *f);
+bool rs_lines_find(struct rs_lines *l, size_t sec, uint64_t off,
+		   const char **file, int *line);
+void rs_lines_close(struct rs_lines *l);
+
+/* The subcommands, on a loaded file; they return an RS_EXIT_* code. */
+int rs_check(struct rs_elf *f, FILE *out);
+unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out);
+int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats);
+
+struct rs_patch_opts {
+	const char *cpu;	/* profile name */
+	const char *output;	/* -o, or NULL for in place */
+	bool dry_run;
+};
+int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
+
+#endif

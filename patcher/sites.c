@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sites.c - walk the site table and resolve every entry: where the site
+ * is, which function holds it, and which contract form its bytes are.
+ *
+ * In an executable or shared object an entry's `site` field is an offset
+ * from the field itself.  In a .o it is an R_X86_64_PC32 relocation
+ * against the text section (site = S + A), and the call at the site is an
+ * R_X86_64_PLT32 relocation whose symbol names the target.  A .o built
+ * with SHF_LINK_ORDER entries has one table section per text section.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patcher.h"
+
+#define X_NAME(e, name, sym)	[REPSTOS_VARIANT_##e] = name,
+#define X_SYM(e, name, sym)	[REPSTOS_VARIANT_##e] = #sym,
+const char *const rs_variant_names[REPSTOS_VARIANT_COUNT] = {
+	REPSTOS_VARIANTS(X_NAME)
+};
+const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT] = {
+	REPSTOS_VARIANTS(X_SYM)
+};
+#undef X_NAME
+#undef X_SYM
+
+const char *const rs_op_names[REPSTOS_OP_COUNT] = {
+	[REPSTOS_OP_MEMSET] = "memset",
+	[REPSTOS_OP_ZERO] = "zero",
+	[REPSTOS_OP_CLEAR] = "clear",
+};
+
+const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
+	[REPSTOS_SIZE_UNKNOWN] = "unknown",
+	[REPSTOS_SIZE_BOUNDED] = "bounded",
+	[REPSTOS_SIZE_CONST] = "const",
+};
+
+#define STUB_NAME	RS_STR(REPSTOS_STUB_SYMBOL)
+
+int rs_variant_by_sym(const char *name)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(name, rs_variant_syms[v]))
+			return v;
+	return -1;
+}
+
+/* Addresses of the stub and the routines, from the symbol table. */
+struct targets {
+	bool have_stub;
+	uint64_t stub;
+	bool have[REPSTOS_VARIANT_COUNT];
+	uint64_t addr[REPSTOS_VARIANT_COUNT];
+};
+
+static void find_targets(const struct rs_elf *f, struct targets *tg)
+{
+	const struct rs_sym *s;
+	int v;
+
+	memset(tg, 0, sizeof(*tg));
+	s = rs_sym_by_name(f, STUB_NAME);
+	if (s && s->shndx != SHN_UNDEF) {
+		tg->have_stub = true;
+		tg->stub = s->value;
+	}
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		s = rs_sym_by_name(f, rs_variant_syms[v]);
+		if (s && s->shndx != SHN_UNDEF) {
+			tg->have[v] = true;
+			tg->addr[v] = s->value;
+		}
+	}
+}
+
+/* .o: the site is the PC32 relocation's S + A. */
+static int locate_rel(struct rs_elf *f, struct rs_site *s)
+{
+	const struct rs_sym *sym;
+	const struct rs_rela *r;
+	struct rs_relas *rs;
+
+	if (rs_relas(f, s->tsec, &rs))
+		return -1;
+	r = rs_rela_at(rs, s->toff);
+	if (!r) {
+		s->bad = "entry has no relocation for its site field";
+		return 0;
+	}
+	if (r->type != R_X86_64_PC32) {
+		s->bad = "site field relocation is not R_X86_64_PC32";
+		return 0;
+	}
+	sym = &f->sym[r->sym];
+	if (sym->shndx == SHN_UNDEF || sym->shndx >= f->nsec) {
+		s->bad = "site field relocation is against an undefined symbol";
+		return 0;
+	}
+	s->sec = sym->shndx;
+	s->off = sym->value + (uint64_t)r->addend;
+	s->addr = s->off;
+	return 1;
+}
+
+/* Executable or shared object: the site is &field + field. */
+static void locate_exec(struct rs_elf *f, struct rs_site *s)
+{
+	uint64_t field = f->sec[s->tsec].sh.sh_addr + s->toff;
+
+	s->addr = field + (int64_t)s->e.site;
+	if (!rs_addr_sec(f, s->addr, s->e.len, &s->sec)) {
+		s->bad = "site address is outside every section";
+		return;
+	}
+	s->off = s->addr - f->sec[s->sec].sh.sh_addr;
+}
+
+/* .o: the call's target is the symbol of its PLT32/PC32 relocation. */
+static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
+{
+	const struct rs_rela *r;
+	struct rs_relas *rs;
+	const char *name;
+
+	if (rs_relas(f, s->sec, &rs))
+		return -1;
+	r = rs_rela_at(rs, s->off + 1);
+	s->call_rel = r;
+	if (!r || r->type == R_X86_64_NONE) {
+		s->form_why = "call without a relocation (target unknown)";
+		return 0;
+	}
+	if ((r->type != R_X86_64_PLT32 && r->type != R_X86_64_PC32) ||
+	    r->addend != -4) {
+		s->form_why = "call relocation is not PLT32/PC32 with addend -4";
+		return 0;
+	}
+	name = f->sym[r->sym].name;
+	s->target_name = name;
+	if (!strcmp(name, STUB_NAME)) {
+		s->form = RS_FORM_STUB;
+	} else if ((s->variant = rs_variant_by_sym(name)) >= 0) {
+		s->form = RS_FORM_CALL;
+	} else {
+		s->form_why = "call target is not the stub or a variant routine";
+	}
+	return 0;
+}
+
+/*
+ * A stripped file keeps only .dynsym, where hidden routines never are.
+ * Then the stub is known by its shape (endbr64; jmp *ptr(%rip)) and a
+ * routine by starting with endbr64 inside this module's text: the call
+ * stays in the module, which is what the contract needs most.
+ */
+static void classify_guess(struct rs_elf *f, struct rs_site *s)
+{
+	static const uint8_t endbr[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const uint8_t *p;
+	size_t sec;
+
+	s->guessed = true;
+	if (!rs_addr_sec(f, s->target, 16, &sec) ||
+	    !(f->sec[sec].sh.sh_flags & SHF_EXECINSTR) ||
+	    !strncmp(f->sec[sec].name, ".plt", 4)) {
+		s->form_why = "call target is not in this module's text (or is a PLT entry)";
+		return;
+	}
+	p = rs_sec_bytes(f, sec, s->target - f->sec[sec].sh.sh_addr, 16);
+	if (rs_decode_endbr_jmp_rip(p, 16)) {
+		s->form = RS_FORM_STUB;
+		s->target_name = STUB_NAME "?";
+	} else if (!memcmp(p, endbr, 4)) {
+		s->form = RS_FORM_CALL;
+		s->variant = -1;
+		s->target_name = "routine?";
+	} else {
+		s->form_why = "call target does not look like the stub or a routine";
+	}
+}
+
+static void classify_call_exec(struct rs_elf *f, struct rs_site *s,
+			       const struct targets *tg)
+{
+	const struct rs_sym *fn;
+	size_t sec;
+	int v;
+
+	if (tg->have_stub && s->target == tg->stub) {
+		s->form = RS_FORM_STUB;
+		s->target_name = STUB_NAME;
+		return;
+	}
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		if (tg->have[v] && s->target == tg->addr[v]) {
+			s->form = RS_FORM_CALL;
+			s->variant = v;
+			s->target_name = rs_variant_syms[v];
+			return;
+		}
+	}
+	if (!tg->have_stub && !f->full_symtab) {
+		classify_guess(f, s);
+		return;
+	}
+	s->form_why = "call target is not the stub or a variant routine";
+	if (!rs_addr_sec(f, s->target, 1, &sec))
+		return;
+	if (!strncmp(f->sec[sec].name, ".plt", 4))
+		s->form_why = "call goes through the PLT (lazy binding clobbers r11)";
+	fn = rs_func_at(f, sec, s->target - f->sec[sec].sh.sh_addr);
+	if (fn)
+		s->target_name = fn->name;
+}
+
+static int resolve(struct rs_elf *f, struct rs_site *s, const struct targets *tg)
+{
+	const uint8_t *p;
+	int r;
+
+	s->variant = -1;
+	if (s->e.version != REPSTOS_SITE_VERSION) {
+		s->bad = "unknown entry version";
+		return 0;
+	}
+	if (s->e.len < REPSTOS_SITE_LEN) {
+		s->bad = "site length below 5";
+		return 0;
+	}
+	if (f->rel) {
+		r = locate_rel(f, s);
+		if (r <= 0)
+			return r;
+	} else {
+		locate_exec(f, s);
+		if (s->bad)
+			return 0;
+	}
+	p = rs_sec_bytes(f, s->sec, s->off, s->e.len);
+	if (!p) {
+		s->bad = "site bytes are outside its section";
+		return 0;
+	}
+	s->known = true;
+	s->func = rs_func_at(f, s->sec, s->off);
+	r = rs_decode_site(p, s->e.len, s->addr, &s->target, &s->form_why);
+	if (r == 2) {
+		s->form = RS_FORM_INLINE;
+		s->variant = REPSTOS_VARIANT_INLINE;
+	} else if (r == 1 && f->rel) {
+		return classify_call_rel(f, s);
+	} else if (r == 1) {
+		classify_call_exec(f, s, tg);
+	}
+	return 0;
+}
+
+static bool is_table(const struct rs_sec *s)
+{
+	return !strcmp(s->name, REPSTOS_SITES_SECTION) &&
+	       s->sh.sh_type == SHT_PROGBITS;
+}
+
+int rs_table_load(struct rs_elf *f, struct rs_table *t)
+{
+	struct targets tg;
+	size_t i, n = 0, k = 0, ntab = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 1; i < f->nsec; i++) {
+		const struct rs_sec *s = &f->sec[i];
+
+		if (!is_table(s))
+			continue;
+		ntab++;
+		if (s->sh.sh_size % REPSTOS_SITE_ENTRY_SIZE) {
+			rs_err(f->path, "malformed %s section: size %llu is not a multiple of %d",
+			       s->name, (unsigned long long)s->sh.sh_size,
+			       REPSTOS_SITE_ENTRY_SIZE);
+			return -1;
+		}
+		n += s->sh.sh_size / REPSTOS_SITE_ENTRY_SIZE;
+	}
+	if (!ntab) {
+		rs_err(f->path, "no %s section: not built with repstos",
+		       REPSTOS_SITES_SECTION);
+		return -1;
+	}
+	t->site = calloc(n ? n : 1, sizeof(*t->site));
+	if (!t->site) {
+		rs_err(f->path, "out of memory");
+		return -1;
+	}
+	t->n = n;
+	if (!f->rel)
+		find_targets(f, &tg);
+	for (i = 1; i < f->nsec; i++) {
+		uint64_t off;
+
+		if (!is_table(&f->sec[i]))
+			continue;
+		for (off = 0; off < f->sec[i].sh.sh_size;
+		     off += REPSTOS_SITE_ENTRY_SIZE, k++) {
+			struct rs_site *s = &t->site[k];
+
+			s->entry = k;
+			s->tsec = i;
+			s->toff = off;
+			memcpy(&s->e, rs_sec_bytes(f, i, off, sizeof(s->e)),
+			       sizeof(s->e));
+			if (resolve(f, s, &tg)) {
+				rs_table_free(t);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void rs_table_free(struct rs_table *t)
+{
+	free(t->site);
+	t->site = NULL;
+	t->n = 0;
+}
+
+int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
+		   const char **why)
+{
+	const uint8_t *p;
+
+	if (!f->module) {
+		*why = "no " REPSTOS_MODULE_SECTION " record (not linked with librepstos.a?)";
+		return -1;
+	}
+	p = rs_sec_bytes(f, f->module, 0, sizeof(*mi));
+	if (!p || f->sec[f->module].sh.sh_size != sizeof(*mi)) {
+		*why = "malformed " REPSTOS_MODULE_SECTION " record: size is not 32";
+		return -2;
+	}
+	memcpy(mi, p, sizeof(*mi));
+	if (memcmp(mi->magic, REPSTOS_MODULE_MAGIC, sizeof(mi->magic))) {
+		*why = "malformed " REPSTOS_MODULE_SECTION " record: bad magic";
+		return -2;
+	}
+	if (mi->version != REPSTOS_MODULE_VERSION) {
+		*why = "unknown " REPSTOS_MODULE_SECTION " record version";
+		return -2;
+	}
+	return 0;
+}

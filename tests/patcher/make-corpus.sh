@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make-corpus.sh - regenerate the fuzz seed corpus in tests/patcher/corpus:
+# small real files (objects with and without DWARF, a PIE, a shared
+# object, a stripped executable, a patched object) and broken ones.
+# Run by hand after a contract change; the files are committed, named
+# without .o/.so (which .gitignore ignores).
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+C=$TOP/tests/patcher/corpus
+SRC=$TOP/tests/patcher/src
+POKE="python3 $TOP/tests/patcher/elfpoke.py"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+LD="-Wl,-z,noseparate-code -Wl,--build-id=none"
+rm -f "$C"/*
+gcc -O2 -I"$TOP/runtime" -c "$SRC/sites.c" -o "$C/sites-o"
+gcc -O2 -g1 -I"$TOP/runtime" -fPIC -c "$SRC/lib.c" -o "$C/lib-g1-o"
+gcc -O2 -I"$TOP/runtime" -c "$SRC/main.c" -o "$T/main.o"
+gcc -O2 -I"$TOP/runtime" -fPIC -c "$SRC/lib.c" -o "$T/lib.o"
+gcc -pie $LD -o "$C/pie" "$T/main.o" "$C/sites-o" "$TOP/runtime/librepstos.a"
+gcc -shared $LD -o "$C/lib-so" "$T/lib.o" "$TOP/runtime/librepstos.a"
+# The runtime archive carries DWARF: keep the corpus small.
+strip --strip-debug "$C/pie" "$C/lib-so"
+gcc -no-pie -s $LD -o "$C/exe-stripped" "$T/main.o" "$C/sites-o" "$TOP/runtime/librepstos.a"
+cp "$C/sites-o" "$C/sites-inline-o"
+"$TOP/patcher/repstos" patch --cpu=inline "$C/sites-inline-o" >/dev/null
+cp "$C/sites-o" "$C/sites-erms-o"
+"$TOP/patcher/repstos" patch --cpu=erms "$C/sites-erms-o" >/dev/null
+# Broken: a bad entry version, a site field that is no PC32, a truncated file.
+cp "$C/sites-o" "$C/bad-version-o"
+E0=$($POKE entries "$C/bad-version-o" | awk 'NR == 1 { print $1 }')
+$POKE poke "$C/bad-version-o" $((E0 + 4)) 07
+cp "$C/sites-o" "$C/bad-reloc-o"
+$POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" repstos_sites 0) + 8)) 01
+head -c 3000 "$C/lib-so" >"$C/truncated-so"
+printf 'not an ELF file\n' >"$C/text"
+ls -l "$C"
+du -sh "$C"

@@ -1,0 +1,23 @@
+# tests/patcher: the `repstos` ELF tool (issue 4).  Shell scripts that
+# build their inputs from tests/patcher/src with runtime/librepstos.a
+# (and plugin/repstos.so when it is built), in build/patcher-tests/.
+
+DEB_PKGS += python3 binutils
+
+PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh \
+	tests/patcher/patch.sh tests/patcher/badinput.sh \
+	tests/patcher/asan.sh tests/patcher/fuzz.sh
+
+TESTS += $(PATCHER_TESTS)
+
+# Scripts need no building; these only make sure what they run is built.
+$(PATCHER_TESTS): $(PATCHER_BIN) $(RT_LIB)
+tests/patcher/asan.sh: $(PATCHER_ASAN_BIN)
+ifneq ($(PATCHER_CLANG),)
+tests/patcher/fuzz.sh: $(PATCHER_FUZZ_BIN)
+endif
+
+# The tuning file, --cpu=native with it, and the runtime rescuing a file
+# patched for a CPU with more than this one.
+TESTS += tests/patcher/tune.sh
+tests/patcher/tune.sh: $(PATCHER_BIN) $(B)/tests/runtime/sites

@@ -1,0 +1,58 @@
+#!/bin/sh
+# repstos tune, the tuning file, --cpu=native, and a file statically
+# patched for a CPU with more than this one: the runtime rewrites the
+# calls of routines it cannot run and leaves every other site alone.
+# REPSTOS_CPU=zen3 makes the runtime choose as on a CPU without AVX-512.
+d=build/tests/runtime
+r=patcher/repstos
+t=$(mktemp -d build/tune.XXXXXX)
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+$r tune $t/tuning > $t/tune.log 2>&1 || fail "repstos tune exited $?"
+grep -q '^cpu ' $t/tuning && grep -q '^variant ' $t/tuning &&
+	ok "repstos tune wrote $(grep '^variant' $t/tuning)" ||
+	fail "no tuning file written"
+
+out=$(REPSTOS_TUNING=$t/tuning REPSTOS_DEBUG=1 $d/sites quick 2>&1) ||
+	fail "sites under the tuning file: $out"
+echo "$out" | grep -q 'variant [a-z0-9_]* (tuning file)' &&
+	ok "the runtime uses the tuning file" || fail "tuning file not used: $out"
+
+# A file for another CPU, and a malformed one, are ignored.
+sed 's/^cpu .*/cpu 1 6 55 0 1/' $t/tuning > $t/other
+out=$(REPSTOS_TUNING=$t/other REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+echo "$out" | grep -q 'for another CPU, ignored' && ! echo "$out" | grep -q '(tuning file)' &&
+	ok "a tuning file for another CPU is ignored" || fail "other CPU: $out"
+echo "cpu nonsense" > $t/bad
+out=$(REPSTOS_TUNING=$t/bad $d/sites forms 2>&1)
+echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reported" ||
+	fail "malformed: $out"
+
+# --cpu=native chooses what the runtime chooses, tuning file included.
+REPSTOS_TUNING=$t/tuning $r patch --cpu=native $d/sites -o $t/native >/dev/null ||
+	fail "patch --cpu=native"
+want=$(REPSTOS_TUNING=$t/tuning REPSTOS_DEBUG=1 $d/sites forms 2>&1 |
+	sed -n 's/.*; variant \([a-z0-9_]*\) .*/\1/p')
+got=$($r dump --stats $t/native | sed -n 's/^variant: //p' | tr ' ' '\n' |
+	paste - - | awk '$2 > 0 { print $1 }' | tr '\n' ' ')
+[ "$got" = "$want " ] && ok "--cpu=native gives '$got' as the runtime does" ||
+	fail "--cpu=native gives '$got', the runtime '$want'"
+
+# Patched for AVX-512, run as on Zen 3: the runtime rescues the sites.
+if grep -q avx512bw /proc/cpuinfo; then
+	$r patch --cpu=avx512 $d/sites -o $t/avx512 >/dev/null || fail "patch --cpu=avx512"
+	out=$(REPSTOS_CPU=zen3 REPSTOS_DEBUG=1 $t/avx512 quick 2>&1); rc=$?
+	[ $rc -eq 0 ] && echo "$out" | grep -q "statically patched for 'avx512'.*3 calling a routine this CPU lacks rewritten" &&
+		ok "a static avx512 file, run without AVX-512: sites rewritten, correct" ||
+		fail "rescue (exit $rc): $out"
+	out=$(REPSTOS_DEBUG=1 $t/avx512 forms 2>&1)
+	echo "$out" | grep -q "left as they are" && ! echo "$out" | grep -q "rewritten" &&
+		ok "the same file on this CPU is left as it is" || fail "static: $out"
+else
+	echo "skip: no AVX-512 here to patch for"
+fi
+rm -rf $t
+echo "$fails failures"
+[ $fails -eq 0 ]
