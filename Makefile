@@ -32,7 +32,7 @@ ALL		:=
 TESTS		:=
 CLEAN_FILES	:=
 
-.PHONY: all test run-tests demo bench deps clean
+.PHONY: all test run-tests demo bench deps clean install uninstall
 all: build-all
 
 include runtime/runtime.mk
@@ -65,3 +65,41 @@ deps:
 
 clean:
 	rm -rf $(B) $(CLEAN_FILES)
+
+# make install PREFIX=/usr/local DESTDIR=...
+VERSION		:= 0.1
+PREFIX		?= /usr/local
+BINDIR		:= $(PREFIX)/bin
+LIBDIR		:= $(PREFIX)/lib
+INCDIR		:= $(PREFIX)/include
+PLUGINDIR	:= $(LIBDIR)/repstos
+PCDIR		:= $(LIBDIR)/pkgconfig
+MANDIR		:= $(PREFIX)/share/man
+D		:= $(DESTDIR)
+
+INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc \
+	$(PLUGINDIR)/repstos.so $(LIBDIR)/librepstos.a \
+	$(INCDIR)/repstos.h $(INCDIR)/repstos_site.h $(PCDIR)/repstos.pc \
+	$(MANDIR)/man1/repstos.1 $(MANDIR)/man1/repstos-cc.1 \
+	$(MANDIR)/man7/repstos.7
+
+SUBST := sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@INCDIR@|$(INCDIR)|g' -e 's|@PLUGIN@|$(PLUGINDIR)/repstos.so|g' \
+	-e 's|@RUNTIME@|$(LIBDIR)/librepstos.a|g' -e 's|@VERSION@|$(VERSION)|g'
+
+install: build-all
+	install -d $(D)$(BINDIR) $(D)$(PLUGINDIR) $(D)$(LIBDIR) $(D)$(INCDIR) \
+		$(D)$(PCDIR) $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man7
+	install -m 755 patcher/repstos $(D)$(BINDIR)/repstos
+	$(SUBST) plugin/repstos-cc > $(D)$(BINDIR)/repstos-cc
+	chmod 755 $(D)$(BINDIR)/repstos-cc
+	install -m 644 plugin/repstos.so $(D)$(PLUGINDIR)/repstos.so
+	install -m 644 runtime/librepstos.a $(D)$(LIBDIR)/librepstos.a
+	install -m 644 runtime/repstos.h runtime/repstos_site.h $(D)$(INCDIR)/
+	$(SUBST) runtime/repstos.pc.in > $(D)$(PCDIR)/repstos.pc
+	install -m 644 patcher/repstos.1 plugin/repstos-cc.1 $(D)$(MANDIR)/man1/
+	install -m 644 runtime/repstos.7 $(D)$(MANDIR)/man7/
+
+uninstall:
+	rm -f $(addprefix $(D),$(INSTALLED))
+	-rmdir $(D)$(PLUGINDIR) 2>/dev/null

@@ -1,0 +1,59 @@
+#!/bin/sh
+# make demo: build the record parser with repstos and without, show what
+# the runtime chose on this CPU, run it under every variant (same output),
+# time it against the plain build, and show the sites of one function.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=build/examples
+mkdir -p $out
+cc=plugin/repstos-cc
+repstos=patcher/repstos
+n=${DEMO_RECORDS:-2000000}
+
+say() { printf '\n== %s\n' "$*"; }
+
+say "build examples/records.c with repstos-cc and with plain gcc (-O2)"
+echo "\$ plugin/repstos-cc -O2 -g -fplugin-arg-repstos-verbose -o $out/records examples/records.c"
+$cc -O2 -g -fplugin-arg-repstos-verbose -o $out/records examples/records.c 2>&1 |
+	grep 'note: repstos' | sed "s|^$top/||"
+gcc -O2 -o $out/records-plain examples/records.c
+
+say "what the runtime saw and chose (REPSTOS_DEBUG=1)"
+REPSTOS_DEBUG=1 $out/records 1 2>&1 >/dev/null | sed "s|$top/||"
+
+say "the same output under every variant, and with text patching off"
+plain=$($out/records-plain $n)
+printf '%-24s %s\n' "plain gcc:" "$plain"
+for v in auto vec erms rep_good original inline; do
+	got=$(REPSTOS_VARIANT=$v $out/records $n)
+	printf '%-24s %s\n' "REPSTOS_VARIANT=$v:" "$got"
+	[ "$got" = "$plain" ] || { echo "MISMATCH"; exit 1; }
+done
+got=$(REPSTOS_PATCH=0 $out/records $n)
+printf '%-24s %s\n' "REPSTOS_PATCH=0:" "$got"
+[ "$got" = "$plain" ] || { echo "MISMATCH"; exit 1; }
+
+say "time, best of 5 runs of $n records (plain gcc = 1.00)"
+best() {	# best wall time of 5 runs, in seconds
+	b=
+	for i in 1 2 3 4 5; do
+		t0=$(date +%s%N)
+		env "$@" >/dev/null
+		t1=$(date +%s%N)
+		b=$(echo "$(( t1 - t0 )) $b" | awk '{ m = $1; for (i = 2; i <= NF; i++) if ($i < m) m = $i; print m }')
+	done
+	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+}
+tp=$(best $out/records-plain $n)
+for v in auto inline; do
+	t=$(best REPSTOS_VARIANT=$v $out/records $n)
+	echo "repstos $v: ${t}s, plain: ${tp}s, ratio $(echo "$tp $t" | awk '{ printf "%.2f", $1 / $2 }')x"
+done
+
+say "every site, as repstos dump shows it (built with -g: source lines)"
+echo "\$ patcher/repstos dump $out/records"
+$repstos dump $out/records | sed "s|$top/||"
+echo
+echo "\$ patcher/repstos check $out/records"
+$repstos check $out/records && echo "clean"

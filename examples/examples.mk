@@ -1,0 +1,4 @@
+# examples/: what a new user runs first.
+demo: deps
+	@$(MAKE) --no-print-directory build-all
+	@examples/demo.sh

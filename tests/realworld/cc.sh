@@ -1,0 +1,216 @@
+#!/bin/sh
+# repstos-cc, the drop-in CC, on the command shapes build systems use:
+# compile-only (-c, -S, -E, -M, -MM, -fsyntax-only, a response file
+# holding -c) must not get the runtime archive (GCC would warn "linker
+# input file unused"); links (plain, one-step, -shared, -static, -flto,
+# from stdin with -x c, a response file, -Wl,--gc-sections and
+# -Xlinker --gc-sections) must get sites and a correct program; queries
+# (-v, --version, -dumpversion, -print-file-name=) pass through unchanged;
+# REPSTOS_CC picks the compiler, also as several words.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/realworld/lib.sh
+serialize cc
+
+CCW=$REPSTOS_CC_WRAP
+W=$top/build/tests/realworld/cc
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+
+write_project .
+
+# $1: what; $2: program (with a path); must print $want and exit 0.
+runs_ok() {
+	got=$("$2" 2>&1); rc=$?
+	[ $rc -eq 0 ] && [ "$got" = "$want" ] && return 0
+	fail "$1: $2 exited $rc, printed: $(echo "$got" | head -n 3)"
+	return 1
+}
+# $1: what; $2: file; it must have sites and pass `repstos check`.
+has_sites() {
+	n=$(sites "$2")
+	[ "$n" -gt 0 ] || { fail "$1: no sites in $2"; return 1; }
+	"$REPSTOS" check "$2" >check.out 2>&1 ||
+		{ fail "$1: repstos check $2: $(head -n 3 check.out)"; return 1; }
+	return 0
+}
+# The first lines of an error log.
+errs() { head -n 4 "$1"; }
+# The archive given to a command that does not link: GCC says so.
+no_unused_input() {
+	if grep -q 'linker input file unused\|librepstos' "$2"; then
+		fail "$1: the runtime archive reached a command that does not link: $(head -n 2 "$2")"
+		return 1
+	fi
+	return 0
+}
+
+# ---- compile-only --------------------------------------------------------
+"$CCW" -O2 -c clear.c -o clear.o 2>err.c.txt && has_sites "-c" clear.o &&
+	no_unused_input "-c" err.c.txt && ok "-c: clear.o has $(sites clear.o) sites, no archive"
+"$CCW" -O2 -c main.c -o main.o 2>err.main.txt || fail "-c main.c: $(errs err.main.txt)"
+
+if "$CCW" -O2 -S clear.c -o clear.s 2>err.S.txt && no_unused_input "-S" err.S.txt; then
+	grep -q 'repstos_sites' clear.s && grep -q '__repstos' clear.s &&
+		ok "-S: clear.s holds the site table and stub calls" ||
+		fail "-S: no site table in clear.s"
+else
+	fail "-S: $(errs err.S.txt)"
+fi
+
+if "$CCW" -O2 -E clear.c -o clear.i 2>err.E.txt && no_unused_input "-E" err.E.txt &&
+   grep -q 'void fill' clear.i && ! grep -q repstos_sites clear.i; then
+	ok "-E: preprocessed output, no archive"
+else
+	fail "-E: $(errs err.E.txt)"
+fi
+# -E to stdout, from stdin.
+if echo 'int x = __LINE__;' | "$CCW" -E -x c - 2>err.E2.txt | grep -q 'int x = 1;' &&
+   no_unused_input "-E -x c -" err.E2.txt; then
+	ok "-E -x c - (stdin to stdout)"
+else
+	fail "-E -x c -: $(errs err.E2.txt)"
+fi
+
+for m in -M -MM; do
+	if "$CCW" $m main.c >deps$m.txt 2>err$m.txt && no_unused_input "$m" err$m.txt &&
+	   grep -q '^main.o: main.c' deps$m.txt; then
+		if [ $m = -M ]; then
+			grep -q '/stdio.h' deps$m.txt || fail "-M: no system headers listed"
+		else
+			! grep -q '/stdio.h' deps$m.txt || fail "-MM: system headers listed"
+		fi
+		ok "$m: dependency line, no archive"
+	else
+		fail "$m: $(errs err$m.txt)"
+	fi
+done
+# -MD -MF with -c: a compile that also writes dependencies.
+"$CCW" -O2 -MD -MF md.d -MT md.o -c clear.c -o md.o 2>err.MD.txt && grep -q '^md.o:' md.d &&
+	no_unused_input "-MD -MF -c" err.MD.txt && has_sites "-MD -c" md.o &&
+	ok "-MD -MF -MT -c: dependencies and sites" || fail "-MD -MF -c: $(errs err.MD.txt)"
+
+"$CCW" -fsyntax-only clear.c 2>err.syn.txt && no_unused_input "-fsyntax-only" err.syn.txt &&
+	ok "-fsyntax-only: no archive" || fail "-fsyntax-only: $(errs err.syn.txt)"
+
+# -x c on a file whose name says nothing of C.
+cp clear.c clear.inc
+"$CCW" -O2 -x c -c clear.inc -o xc.o 2>err.xc.txt && no_unused_input "-x c -c" err.xc.txt &&
+	has_sites "-x c" xc.o && ok "-x c -c clear.inc: sites" || fail "-x c -c: $(errs err.xc.txt)"
+
+# A response file holding -c: still compile-only.
+printf '%s\n' -O2 -c clear.c -o rsp.o >args.c
+"$CCW" @args.c 2>err.rsp.txt && no_unused_input "@args with -c" err.rsp.txt &&
+	has_sites "@args -c" rsp.o && ok "@args holding -c: compiled, no archive" ||
+	fail "@args holding -c: $(errs err.rsp.txt)"
+
+# ---- links ---------------------------------------------------------------
+"$CCW" main.o clear.o -o prog 2>err.link.txt && has_sites "link" prog &&
+	runs_ok "link" ./prog && ok "link of objects: $(sites prog) sites, program correct" ||
+	fail "link: $(errs err.link.txt)"
+
+"$CCW" -O2 main.c clear.c -o prog1 2>err.one.txt && has_sites "one-step" prog1 &&
+	runs_ok "one-step" ./prog1 && ok "one-step compile and link" ||
+	fail "one-step: $(errs err.one.txt)"
+
+# The runtime ran and took every site.
+line=$(REPSTOS_DEBUG=1 ./prog 2>&1 >/dev/null | grep '^repstos:')
+echo "$line" | grep -q "$(sites prog) sites" &&
+	ok "REPSTOS_DEBUG: the runtime saw the sites:${line#*; variant}" ||
+	fail "REPSTOS_DEBUG line does not report $(sites prog) sites: $line"
+
+# A response file for a link: the archive is still appended.
+printf '%s\n' main.o clear.o -o prog-rsp >args.link
+"$CCW" @args.link 2>err.rspl.txt && has_sites "@args link" prog-rsp &&
+	runs_ok "@args link" ./prog-rsp && ok "@args holding a link: archive appended" ||
+	fail "@args link: $(errs err.rspl.txt)"
+
+# A one-file program from stdin, -x c -.
+cat clear.c main.c | "$CCW" -O2 -x c - -o prog-stdin 2>err.stdin.txt &&
+	has_sites "-x c - link" prog-stdin && runs_ok "-x c -" ./prog-stdin &&
+	ok "-x c - (from stdin) compile and link" || fail "-x c -: $(errs err.stdin.txt)"
+
+# -shared: the library gets its own sites and runtime; the program links it.
+"$CCW" -O2 -fPIC -shared clear.c -o libclear.so 2>err.so.txt && has_sites "-shared" libclear.so &&
+	"$CCW" -O2 main.c -L. -lclear -o prog-so 2>>err.so.txt &&
+	LD_LIBRARY_PATH=. runs_ok "-shared" ./prog-so &&
+	[ "$(LD_LIBRARY_PATH=. REPSTOS_DEBUG=1 ./prog-so 2>&1 >/dev/null | grep -c 'libclear.so')" -eq 1 ] &&
+	ok "-shared: libclear.so has $(sites libclear.so) sites, patched when loaded" ||
+	fail "-shared: $(errs err.so.txt)"
+
+# -static: no dynamic loader at all.
+if "$CCW" -O2 -static main.c clear.c -o prog-static 2>err.static.txt; then
+	readelf -l prog-static | grep -q INTERP && fail "-static: prog-static has an interpreter"
+	has_sites "-static" prog-static && runs_ok "-static" ./prog-static &&
+		ok "-static: $(sites prog-static) sites, program correct"
+else
+	fail "-static: $(errs err.static.txt)"
+fi
+
+# -flto: sites come from lto1 at link time.
+"$CCW" -O2 -flto -c clear.c -o lto-clear.o 2>err.lto.txt &&
+	"$CCW" -O2 -flto -c main.c -o lto-main.o 2>>err.lto.txt &&
+	no_unused_input "-flto -c" err.lto.txt &&
+	"$CCW" -O2 -flto lto-main.o lto-clear.o -o prog-lto 2>>err.lto.txt &&
+	has_sites "-flto" prog-lto && runs_ok "-flto" ./prog-lto &&
+	ok "-flto: $(sites prog-lto) sites, program correct" || fail "-flto: $(errs err.lto.txt)"
+
+# --gc-sections: a dead function's site goes with it, the table stays exact.
+cat >gc.c <<'EOF'
+#include <string.h>
+#include <stddef.h>
+void dead_fill(char *p, size_t n) { memset(p, 1, n); }
+void dead_zero(char *p, size_t n) { memset(p, 0, n); }
+EOF
+"$CCW" -O2 -ffunction-sections -c gc.c -o gc.o 2>err.gc.txt
+"$CCW" -O2 -ffunction-sections -c clear.c -o gc-clear.o 2>>err.gc.txt
+"$CCW" main.o gc-clear.o gc.o -o prog-nogc 2>>err.gc.txt
+all=$(sites prog-nogc)
+for how in -Wl,--gc-sections "-Xlinker --gc-sections"; do
+	if "$CCW" main.o gc-clear.o gc.o $how -o prog-gc 2>>err.gc.txt; then
+		n=$(sites prog-gc)
+		has_sites "$how" prog-gc && runs_ok "$how" ./prog-gc &&
+			[ "$n" -eq $((all - 2)) ] &&
+			ok "$how: $n sites (without: $all; the 2 dead ones removed)" ||
+			fail "$how: $n sites, want $((all - 2)) (of $all)"
+	else
+		fail "$how: $(errs err.gc.txt)"
+	fi
+done
+
+# ---- queries pass through --------------------------------------------------
+for q in --version -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; do
+	a=$("$CCW" $q 2>&1); b=$(gcc $q 2>&1)
+	[ -n "$a" ] && [ "$a" = "$b" ] || fail "$q: repstos-cc printed '$a', gcc '$b'"
+done
+ok "--version, -dumpversion, -dumpmachine, -print-file-name=, -print-prog-name= as gcc"
+"$CCW" -v >v.out 2>&1 && grep -q '^gcc version' v.out && ! grep -q repstos v.out &&
+	ok "-v alone: gcc's version, untouched" || fail "-v: $(tail -n 2 v.out)"
+# -v on a real compile shows the plugin reaching cc1.
+"$CCW" -v -O2 -c clear.c -o v.o >vc.out 2>&1 && grep -q 'cc1 .*-fplugin=.*repstos.so' vc.out &&
+	ok "-v -c: cc1 runs with the plugin" || fail "-v -c: no -fplugin on the cc1 line"
+
+# ---- REPSTOS_CC ------------------------------------------------------------
+cat >logcc <<'EOF'
+#!/bin/sh
+echo "$*" >>"$LOGCC_FILE"
+exec gcc "$@"
+EOF
+chmod +x logcc
+export LOGCC_FILE=$W/logcc.log
+: >"$LOGCC_FILE"
+REPSTOS_CC=$W/logcc "$CCW" -O2 -c clear.c -o lc.o &&
+	REPSTOS_CC=$W/logcc "$CCW" main.o lc.o -o prog-lc && runs_ok "REPSTOS_CC" ./prog-lc
+c=$(sed -n 1p "$LOGCC_FILE"); l=$(sed -n 2p "$LOGCC_FILE")
+case $c in *-fplugin=*repstos.so*) ;; *) fail "REPSTOS_CC compile: no plugin: $c" ;; esac
+case $c in *librepstos.a*) fail "REPSTOS_CC compile got the archive: $c" ;; esac
+case $l in *-fplugin=*repstos.so*librepstos.a) ;; *) fail "REPSTOS_CC link: not plugin ... archive last: $l" ;; esac
+[ "$(wc -l <"$LOGCC_FILE")" -eq 2 ] && ok "REPSTOS_CC=logcc: ran it, compile without the archive, link with it last" ||
+	fail "REPSTOS_CC: $(wc -l <"$LOGCC_FILE") logged commands, want 2"
+# A compiler given as several words, as CC often is.
+REPSTOS_CC="gcc -DWANT_RUNS=2456" "$CCW" -O2 -x c - -o prog-words 2>err.words.txt <<'EOF'
+#include <stdio.h>
+int main(void) { printf("ok %d\n", WANT_RUNS); return 0; }
+EOF
+[ "$(./prog-words 2>/dev/null)" = "$want" ] && ok "REPSTOS_CC with arguments (\"gcc -D...\")" ||
+	fail "REPSTOS_CC=\"gcc -D...\": $(errs err.words.txt)"
+
+finish

@@ -1,0 +1,184 @@
+#!/bin/sh
+# `make install PREFIX=<tmp>/x` (no DESTDIR), then what a user outside the
+# tree does with the installed files only:
+#   (a) a C project built with $(pkg-config --cflags --libs repstos)
+#       (PKG_CONFIG_PATH=<tmp>/x/lib/pkgconfig), with a hand-written site
+#       from the installed <repstos.h> too;
+#   (b) the same project with CMake, -DCMAKE_C_COMPILER=<tmp>/x/bin/repstos-cc
+#       (a shared library and a program using it);
+#   (c) a plain Makefile project, make CC=<tmp>/x/bin/repstos-cc;
+#   (d) zlib's own configure: CC=<tmp>/x/bin/repstos-cc ./configure && make
+#       && make test (the source realworld.sh cached; (d) is skipped when
+#       it is absent).
+# Each gets sites (counted with the installed `repstos dump`), passes the
+# installed `repstos check`, and runs correctly.  Then `make uninstall`
+# must leave no file behind.  Last, DESTDIR staging: the files land under
+# DESTDIR but name only PREFIX, and uninstall with DESTDIR empties it.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/realworld/lib.sh
+serialize install
+
+# Logs in the tree; the installation and the projects outside it.
+W=$top/build/tests/realworld/install
+rm -rf "$W" && mkdir -p "$W" || exit 1
+T=$(mktemp -d /tmp/repstos-install.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+X=$T/x
+
+FILES="bin/repstos bin/repstos-cc lib/repstos/repstos.so lib/librepstos.a
+include/repstos.h include/repstos_site.h lib/pkgconfig/repstos.pc
+share/man/man1/repstos.1 share/man/man1/repstos-cc.1 share/man/man7/repstos.7"
+
+# The files (and symbolic links) left under a directory.
+leftovers() { find "$1" \( -type f -o -type l \) 2>/dev/null; }
+
+t=$(now)
+if ! make -C "$top" --no-print-directory install PREFIX="$X" >"$W/install.log" 2>&1; then
+	fail "make install PREFIX=$X:"; tail -n 8 "$W/install.log" | sed 's/^/    /'
+	[ -f patcher/repstos.1 ] || echo "    (patcher/repstos.1 does not exist yet)"
+	finish
+fi
+missing=""
+for f in $FILES; do [ -f "$X/$f" ] || missing="$missing $f"; done
+[ -z "$missing" ] && ok "make install PREFIX=$X: all $(echo $FILES | wc -w) files" ||
+	fail "make install: missing:$missing"
+[ -x "$X/bin/repstos-cc" ] && [ -x "$X/bin/repstos" ] || fail "installed programs not executable"
+# Nothing installed may point back into the source tree.
+grep -l "$top/" "$X/bin/repstos-cc" "$X/lib/pkgconfig/repstos.pc" &&
+	fail "installed repstos-cc or repstos.pc names the source tree"
+grep -q "$X/lib/repstos/repstos.so" "$X/bin/repstos-cc" &&
+	grep -q "$X/lib/librepstos.a" "$X/bin/repstos-cc" ||
+	fail "installed repstos-cc does not name the installed plugin and archive"
+
+# From here on, the installed tool counts and checks.
+RB=$X/bin/repstos
+REPSTOS=$RB
+# $1: what; $2: a linked file; it must have sites and pass the installed
+# check.  Sets n to its site count.
+has_sites() {
+	n=$(sites "$2")
+	[ "$n" -gt 0 ] || { fail "$1: no sites in $2"; return 1; }
+	"$RB" check "$2" >"$W/check.out" 2>&1 ||
+		{ fail "$1: repstos check $2: $(head -n 3 "$W/check.out")"; return 1; }
+	return 0
+}
+# $1: what; $2: program; it must print $want and exit 0.
+runs_ok() {
+	got=$("$2" 2>&1) ||
+		{ fail "$1: $2 exited $?: $(echo "$got" | head -n 3)"; return 1; }
+	[ "$got" = "$want" ] || { fail "$1: $2 printed $got"; return 1; }
+	return 0
+}
+
+# ---- (a) pkg-config ---------------------------------------------------------
+P=$T/proj-pc
+mkdir -p "$P" && write_project "$P"
+export PKG_CONFIG_PATH=$X/lib/pkgconfig
+if cflags=$(pkg-config --cflags repstos) && libs=$(pkg-config --libs repstos); then
+	case "$cflags $libs" in
+	*"$X/lib/repstos/repstos.so"*"$X/lib/librepstos.a"*) ;;
+	*) fail "(a) pkg-config names other files: $cflags $libs" ;;
+	esac
+	if (cd "$P" && gcc -O2 -DHAND $cflags -c main.c && gcc -O2 $cflags -c clear.c &&
+	    gcc main.o clear.o -o prog $libs) >"$W/a.log" 2>&1; then
+		has_sites "(a) pkg-config" "$P/prog" && runs_ok "(a) pkg-config" "$P/prog" &&
+			ok "(a) gcc \$(pkg-config --cflags --libs repstos), hand site via <repstos.h>: $n sites, correct"
+	else
+		fail "(a) build with pkg-config: $(head -n 5 "$W/a.log")"
+	fi
+else
+	fail "(a) pkg-config does not find repstos in $PKG_CONFIG_PATH"
+fi
+unset PKG_CONFIG_PATH
+
+# ---- (b) CMake --------------------------------------------------------------
+P=$T/proj-cmake
+mkdir -p "$P" && write_project "$P"
+cat >"$P/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(repstos_demo C)
+add_library(clear SHARED clear.c)
+add_executable(demo main.c)
+target_link_libraries(demo clear)
+EOF
+if ! command -v cmake >/dev/null; then
+	fail "(b) no cmake (Debian package cmake)"
+elif (cmake -S "$P" -B "$P/build" -DCMAKE_C_COMPILER="$X/bin/repstos-cc" &&
+      cmake --build "$P/build" -- -j2) >"$W/b.log" 2>&1; then
+	# The sites are in the library; demo itself has none (no memset
+	# in main.c, so no runtime either) and finds libclear.so by RPATH.
+	grep -q 'CMAKE_C_COMPILER.*repstos-cc' "$P/build/CMakeCache.txt" ||
+		fail "(b) CMake did not keep repstos-cc"
+	so=$(ls "$P"/build/libclear.so* 2>/dev/null | head -n 1)
+	has_sites "(b) cmake, libclear.so" "$so" && runs_ok "(b) cmake" "$P/build/demo" &&
+		ok "(b) cmake -DCMAKE_C_COMPILER=repstos-cc: libclear.so $n sites, demo correct"
+else
+	fail "(b) cmake: $(grep -i -m 5 'error' "$W/b.log")"
+fi
+
+# ---- (c) plain Makefile -------------------------------------------------------
+P=$T/proj-make
+mkdir -p "$P" && write_project "$P"
+printf 'CFLAGS = -O2\nprog: main.o clear.o\n\t$(CC) $(LDFLAGS) -o $@ main.o clear.o\n' >"$P/Makefile"
+if make -C "$P" CC="$X/bin/repstos-cc" >"$W/c.log" 2>&1; then
+	has_sites "(c) make" "$P/prog" && runs_ok "(c) make" "$P/prog" && ok "(c) make CC=repstos-cc: $n sites, correct"
+else
+	fail "(c) make CC=repstos-cc: $(tail -n 5 "$W/c.log")"
+fi
+
+# ---- (d) zlib's configure -------------------------------------------------------
+zsrc=$(ls -d "$RW"/zlib-[0-9]*/ 2>/dev/null | head -n 1)
+if [ -z "$zsrc" ]; then
+	echo "skip (d): no zlib source cached in $RW (realworld.sh fetches it)"
+else
+	Z=$T/zlib
+	cp -r "$zsrc" "$Z"
+	if (cd "$Z" && CC="$X/bin/repstos-cc" ./configure && make -j2 && make test) >"$W/d.log" 2>&1; then
+		so=$(ls "$Z"/libz.so.*.* | head -n 1)
+		n=$(sites "$so"); e=$(sites "$Z/example")
+		k=$(grep -c 'zlib.* test OK' "$W/d.log")
+		if [ "$n" -gt 0 ] && [ "$e" -gt 0 ] && [ "$k" -ge 3 ] &&
+		   "$RB" check "$so" "$Z/example" "$Z/minigzip" >/dev/null 2>&1; then
+			ok "(d) zlib: CC=repstos-cc ./configure && make && make test ($k OK): libz.so $n sites, example $e"
+		else
+			fail "(d) zlib: libz.so $n sites, example $e, $k test OKs, or repstos check failed"
+		fi
+	else
+		fail "(d) zlib with the installed repstos-cc: $(tail -n 5 "$W/d.log")"
+	fi
+fi
+
+# ---- uninstall --------------------------------------------------------------------
+if make -C "$top" --no-print-directory uninstall PREFIX="$X" >"$W/uninstall.log" 2>&1; then
+	left=$(leftovers "$X")
+	[ -z "$left" ] && ok "make uninstall PREFIX=$X: no file left ($(find "$X" -type d | wc -l) empty directories stay)" ||
+		fail "make uninstall left: $(echo $left)"
+else
+	fail "make uninstall: $(tail -n 3 "$W/uninstall.log")"
+fi
+
+# ---- DESTDIR staging ----------------------------------------------------------------
+S=$T/stage
+bad=$failed failed=0
+SP=/opt/repstos-staging-test-$$	# a PREFIX that must not be written
+if make -C "$top" --no-print-directory install PREFIX="$SP" DESTDIR="$S" >"$W/stage.log" 2>&1; then
+	missing=""
+	for f in $FILES; do [ -f "$S$SP/$f" ] || missing="$missing $f"; done
+	[ -z "$missing" ] || fail "DESTDIR install: missing:$missing"
+	[ ! -e "$SP" ] || fail "DESTDIR install wrote to $SP itself"
+	grep -rl "$S" "$S" && fail "DESTDIR install: files name the staging directory"
+	grep -q "$SP/lib/repstos/repstos.so" "$S$SP/bin/repstos-cc" &&
+		grep -q "libdir=$SP/lib" "$S$SP/lib/pkgconfig/repstos.pc" ||
+		fail "DESTDIR install: repstos-cc or repstos.pc do not name PREFIX $SP"
+	make -C "$top" --no-print-directory uninstall PREFIX="$SP" DESTDIR="$S" >>"$W/stage.log" 2>&1 ||
+		fail "make uninstall DESTDIR=$S"
+	left=$(leftovers "$S")
+	[ -z "$left" ] || fail "make uninstall DESTDIR=$S left: $(echo $left)"
+	[ $failed -ne 0 ] || ok "DESTDIR=$S PREFIX=$SP: staged files name only PREFIX; uninstall empties the stage"
+else
+	fail "make install DESTDIR=$S: $(tail -n 3 "$W/stage.log")"
+fi
+[ $bad -eq 0 ] || failed=1
+rm -rf "$SP"	# there only if the DESTDIR install wrote it
+echo "install test: $(($(now) - t)) s"
+finish

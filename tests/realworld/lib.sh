@@ -1,0 +1,163 @@
+# tests/realworld/lib.sh - shared by the real-world, install, man-page and
+# repstos-cc tests (sourced; the tests run from the top of the tree).
+# Each test prints what it checks; `fail` records a failure, `finish`
+# ends with exit 0 (pass) or 1 (fail), `skip` exits 77 with its reason.
+
+top=$PWD
+REPSTOS=$top/patcher/repstos
+REPSTOS_CC_WRAP=$top/plugin/repstos-cc
+RW=$top/build/realworld
+failed=0
+
+# These tests run make and configure scripts of their own: none of the
+# outer make's flags or command-line variables (CC=..., -s, -j) may leak
+# into them through the environment.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS \
+	CFLAGS CPPFLAGS LDFLAGS LIBS CC REPSTOS_CC REPSTOS_VARIANT \
+	REPSTOS_PATCH REPSTOS_DEBUG
+
+# Two runs of one test in one tree (two `make test` at once) would build
+# in the same directories: the second waits for the first.
+serialize() {
+	mkdir -p "$top/build/tests/realworld" &&
+		exec 9>"$top/build/tests/realworld/$1.lock" &&
+		flock 9
+}
+
+fail() { echo "FAIL: $*"; failed=1; }
+ok() { echo "ok: $*"; }
+note() { echo "  $*"; }
+finish() { [ $failed -eq 0 ] && { echo "PASS"; exit 0; }; echo "FAILED"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# Seconds since the epoch, for the step timings.
+now() { date +%s; }
+
+# Sites in one linked file or object, from `repstos dump --stats` (its
+# first line reads "FILE: KIND, N sites, ..."); 0 when the file has no
+# site table at all (nothing in it was linked with the runtime).
+sites() {
+	n=$("$REPSTOS" dump --stats "$1" 2>/dev/null | head -n 1 |
+		sed 's/^.*: //' | grep -o '[0-9][0-9]* sites\{0,1\}' | head -n 1)
+	echo "${n%% *}" | grep . || echo 0
+}
+
+# True when FILE has a site-table section.
+has_table() {
+	readelf -S -W "$1" 2>/dev/null | grep -q ' repstos_sites '
+}
+
+# The ELF executables and shared objects (not objects, not scripts)
+# under a directory, one a line.
+linked_elf_files() {
+	find "$1" -type f \( -perm -u+x -o -name '*.so' -o -name '*.so.*' \) |
+	sort | while read -r f; do
+		case $(readelf -h "$f" 2>/dev/null | awk '$1 == "Type:" { print $2 }') in
+		EXEC|DYN) echo "$f" ;;
+		esac
+	done
+}
+
+# Make sure Debian's archive is a deb-src source (a fresh machine has
+# none), then unpack the source package $1 under $RW (cached there: a
+# second run fetches nothing).  Prints the source directory; returns 1
+# with the reason on stderr when apt cannot fetch it.
+fetch_source() {
+	pkg=$1
+	dir=$(ls -d "$RW/$pkg"-[0-9]*/ 2>/dev/null | head -n 1)
+	if [ -n "$dir" ]; then echo "${dir%/}"; return 0; fi
+	command -v apt-get >/dev/null || { echo "no apt-get on this machine" >&2; return 1; }
+	command -v dpkg-source >/dev/null ||
+		{ echo "no dpkg-source (package dpkg-dev) to unpack $pkg" >&2; return 1; }
+	mkdir -p "$RW" || return 1
+	if ! grep -rqs -e '^Types:.*deb-src' -e '^deb-src' \
+			/etc/apt/sources.list /etc/apt/sources.list.d/; then
+		codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
+		echo "adding a deb-src entry for Debian's archive ($codename)" >&2
+		printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$codename" "$codename" \
+			>/etc/apt/sources.list.d/repstos-deb-src.sources ||
+			{ echo "cannot write a deb-src entry (not root?)" >&2; return 1; }
+		apt-get update -qq >/dev/null 2>&1 ||
+			{ echo "apt-get update failed (no network?)" >&2; return 1; }
+	fi
+	log=$RW/fetch-$pkg.log
+	if ! (cd "$RW" && apt-get source -qq "$pkg") >"$log" 2>&1; then
+		# The package lists may be stale: refresh once and retry.
+		apt-get update -qq >/dev/null 2>&1
+		(cd "$RW" && apt-get source -qq "$pkg") >"$log" 2>&1 ||
+			{ echo "apt-get source $pkg failed: $(grep -E '^(E|W):' "$log" | head -n 1)" >&2; return 1; }
+	fi
+	dir=$(ls -d "$RW/$pkg"-[0-9]*/ 2>/dev/null | head -n 1)
+	[ -n "$dir" ] || { echo "apt-get source $pkg unpacked nothing under $RW" >&2; return 1; }
+	echo "${dir%/}"
+}
+
+# A small C project outside the tree, in directory $1: clear.c holds
+# variable-size memsets (they become sites), main.c checks every byte
+# they write and the guard bytes around, over many sizes and alignments,
+# and prints $want.  Built with -DHAND, main.c also clears a buffer
+# with REPSTOS_CLEAR from <repstos.h>.
+write_project() {
+	(cd "$1" || exit 1
+	cat >clear.c <<'EOF'
+#include <string.h>
+#include <stddef.h>
+void fill(unsigned char *p, int c, size_t n) { memset(p, c, n); }
+void zero(void *p, size_t n) { memset(p, 0, n); }
+EOF
+	cat >main.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+void fill(unsigned char *p, int c, size_t n);
+void zero(void *p, size_t n);
+#ifdef HAND
+/* A hand-written clearing site from the installed header. */
+#include <repstos.h>
+static int hand(void)
+{
+	static unsigned char key[333];
+	volatile size_t n = sizeof key;
+	size_t i;
+	for (i = 0; i < sizeof key; i++) key[i] = 0x5a;
+	REPSTOS_CLEAR(key, n);
+	for (i = 0; i < sizeof key; i++) if (key[i]) return 1;
+	return 0;
+}
+#else
+static int hand(void) { return 0; }
+#endif
+/* Every size up to 300 and a few large ones, at 8 alignments: the bytes
+   written hold the value and the guards either side are untouched. */
+int main(void)
+{
+	static const size_t big[] = { 511, 1024, 2049, 4096, 65537, 1 << 20 };
+	size_t max = (1 << 20) + 64, n, i, k;
+	unsigned char *buf = malloc(max);
+	int off, bad = 0, runs = 0;
+	if (!buf) return 2;
+	for (k = 0; k < 301 + sizeof big / sizeof big[0]; k++) {
+		n = k < 301 ? k : big[k - 301];
+		for (off = 0; off < 8; off++) {
+			for (i = 0; i < n + 32; i++) buf[i] = 0xee;
+			fill(buf + 16 + off, (int)(k & 0xff) | 0x100, n);
+			for (i = 0; i < n + 32; i++) {
+				int in = i >= 16 + (size_t)off && i < 16 + off + n;
+				if (buf[i] != (in ? (unsigned char)k : 0xee)) bad++;
+			}
+			zero(buf + 16 + off, n);
+			for (i = 16 + off; i < 16 + off + n; i++) if (buf[i]) bad++;
+			runs++;
+		}
+	}
+	free(buf);
+	bad += hand();
+	if (bad) { printf("bad %d\n", bad); return 1; }
+	printf("ok %d\n", runs);
+	return 0;
+}
+EOF
+	)
+	want="ok 2456"
+}

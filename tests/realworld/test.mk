@@ -1,0 +1,18 @@
+# tests/realworld: real code bases (Debian's zlib and lz4 built with
+# CC=plugin/repstos-cc through their own build systems), `make install`
+# acceptance, the man pages, repstos-cc's edge cases.
+#
+# Order matters: install.sh reuses the zlib source realworld.sh fetched.
+
+DEB_PKGS += cmake groff man-db
+
+REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
+	tests/realworld/manpages.sh tests/realworld/cc.sh
+
+TESTS += $(REALWORLD_TESTS)
+$(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+
+# `make realworld`: only the real code bases (a skip is not an error).
+.PHONY: realworld
+realworld: tests/realworld/realworld.sh
+	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
