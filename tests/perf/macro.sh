@@ -11,14 +11,11 @@ top=$(pwd)
 dir=$top/build/tests/perf/macro
 [ -x plugin/repstos-cc ] && [ -f plugin/repstos.so ] || {
 	echo "macro: needs plugin/repstos.so and plugin/repstos-cc (make)"; exit 77; }
+# The source comes the way tests/realworld fetches its packages (one
+# place that knows how to add Debian's deb-src entry).
+. tests/realworld/lib.sh
+src=$(fetch_source libzstd) || exit 1	# the source package of zstd
 mkdir -p $dir && cd $dir || exit 1
-if ! ls -d zstd-*/ >/dev/null 2>&1; then
-	grep -rqs '^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ ||
-		echo 'deb-src http://deb.debian.org/debian bookworm main' \
-			> /etc/apt/sources.list.d/repstos-src.list
-	apt-get update -qq && apt-get source -qq zstd >/dev/null || exit 1
-fi
-src=$(ls -d zstd-*/ | head -n 1)
 for kind in plain repstos; do
 	[ -x $dir/zstd-$kind ] && continue
 	rm -rf build-$kind && cp -r $src build-$kind || exit 1
@@ -28,15 +25,18 @@ for kind in plain repstos; do
 		make -s -C build-$kind/programs CC="$cc" zstd >/dev/null || exit 1
 	cp build-$kind/programs/zstd $dir/zstd-$kind
 done
-# input: the zstd sources themselves, 8 MiB of text
+# input: the zstd sources themselves (up to 8 MiB of C)
 [ -f input ] || { cat $(find $src -name '*.[ch]') | head -c 8388608 > input; }
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
+	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1); $(nproc) cpus"
+echo "zstd $(basename $src): $($top/patcher/repstos dump zstd-repstos | head -n 1 | sed 's/^[^:]*: //')"
 echo "zstd -b1 -B4096 (4 KiB blocks), $reps interleaved runs; MB/s medians:"
 for kind in plain repstos; do : > $kind.txt; done
 i=0
 while [ $i -lt $reps ]; do
 	for kind in plain repstos; do
 		./zstd-$kind -q -b1 -i1 -B4096 input 2>&1 | tr '\r' '\n' |
-			sed -n 's/.*, *\([0-9.]*\) MB\/s *, *\([0-9.]*\) MB\/s.*/\1 \2/p' |
+			sed -n 's/.* \([0-9.]*\) MB\/s *\([0-9.]*\) MB\/s.*/\1 \2/p' |
 			tail -n 1 >> $kind.txt
 	done
 	i=$((i + 1))

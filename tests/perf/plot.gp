@@ -14,7 +14,7 @@ set xlabel 'size (bytes)'
 set format x '%.0s%cB'
 titles = "'aligned, fill 0x5a' 'aligned, fill 0' 'misaligned (+3), fill 0x5a' 'misaligned (+3), fill 0'"
 
-set terminal pngcairo size 1600,1100 font ',9'
+set terminal pngcairo size 1600,1100 font ",9" noenhanced
 set datafile missing '?'
 set output dir.'/bench.png'
 set multiplot layout 2,2 title 'memset ns/call (median), hot cache, size unknown to the compiler'

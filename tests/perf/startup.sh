@@ -30,6 +30,11 @@ bin=$dir/sites$n
 [ $bin -nt $src ] && [ $bin -nt runtime/librepstos.a ] ||
 	${CC:-gcc} -O2 -mno-red-zone -Iruntime -o $bin $src runtime/librepstos.a || exit 1
 text=$(size -A $bin | awk '$1 == ".text" { print $2 }')
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
+	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)" \
+	"model $(sed -n 's/^model[^a-z:]*: //p' /proc/cpuinfo | head -n 1);" \
+	"$(nproc) cpus; $(uname -r)"
 echo "start-up with $n sites ($(( text / 1024 )) KiB of text), $reps runs per route, medians:"
 for route in auto mprotect; do
 	i=0

@@ -65,3 +65,12 @@ $(PB)/tune: tests/perf/tune-main.c runtime/tune.h $(RT_LIB)
 tune: $(PB)/tune
 	$(PB)/tune
 .PHONY: tune
+
+# A real program plain and with repstos, side by side (zstd -b, small
+# blocks); `make bench` runs it with the others.
+bench: bench-macro
+bench-macro: $(PLUGIN_SO) $(RT_LIB)
+	@mkdir -p $(BENCH_OUT)
+	tests/perf/macro.sh | tee $(BENCH_OUT)/macro.txt
+
+.PHONY: bench-macro
