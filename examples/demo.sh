@@ -57,3 +57,13 @@ $repstos dump $out/records | sed "s|$top/||"
 echo
 echo "\$ patcher/repstos check $out/records"
 $repstos check $out/records && echo "clean"
+
+say "deployment without run-time patching: fix every site for this CPU ahead of time"
+echo "\$ patcher/repstos patch --cpu=native $out/records -o $out/records.native"
+$repstos patch --cpu=native $out/records -o $out/records.native | sed "s|$top/||"
+$repstos dump --stats $out/records.native | sed -n 's/^form: /form: /p; s/^variant: /variant: /p'
+REPSTOS_DEBUG=1 $out/records.native 1 2>&1 >/dev/null
+
+say "sites written by hand, for code built without the plugin (examples/handsite.c)"
+gcc -O2 -Iruntime -o $out/handsite examples/handsite.c runtime/librepstos.a
+$out/handsite 9
