@@ -176,6 +176,24 @@ for how in -Wl,--gc-sections "-Xlinker --gc-sections"; do
 	fi
 done
 
+# A dead function in an object whose other function lives: its site and
+# its code go too (ld keeps the table's first input section, so the
+# runtime's empty one must come first: repstos-cc sees to it).
+cat >gcmix.c <<'EOF'
+#include <string.h>
+#include <stddef.h>
+void dead_in_live(char *p, size_t n) { memset(p, 2, n); }
+int main(int argc, char **argv) { char b[64]; memset(b, 0, (size_t)argc); return b[0]; }
+EOF
+if "$CCW" -O2 -ffunction-sections gcmix.c -Wl,--gc-sections -o prog-gcmix 2>err.gcmix.txt; then
+	n=$(sites prog-gcmix)
+	[ "$n" -eq 1 ] && ! nm prog-gcmix | grep -q dead_in_live && ./prog-gcmix &&
+		ok "--gc-sections: a dead function beside a live one goes, with its site ($n left)" ||
+		fail "--gc-sections: dead_in_live kept ($n sites)"
+else
+	fail "--gc-sections mixed: $(errs err.gcmix.txt)"
+fi
+
 # ---- queries pass through --------------------------------------------------
 for q in --version -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; do
 	a=$("$CCW" $q 2>&1); b=$(gcc $q 2>&1)
