@@ -178,17 +178,6 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 	}
 }
 
-enum repstos_variant repstos_policy_module(const struct repstos_cpu *cpu,
-					   const char **why)
-{
-	struct repstos_tuning t;
-
-	repstos_policy_tuning(cpu, &t);
-	if (why)
-		*why = t.source;
-	return (enum repstos_variant)t.variant;
-}
-
 enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       enum repstos_variant module,
 					       int forced,
@@ -199,16 +188,6 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 	if (e->size_kind != REPSTOS_SIZE_UNKNOWN && e->size_min >= t->inline_min)
 		return REPSTOS_VARIANT_INLINE;
 	return module;
-}
-
-enum repstos_variant repstos_policy_site(const struct repstos_cpu *cpu,
-					 enum repstos_variant module, int forced,
-					 const struct repstos_site *e)
-{
-	struct repstos_tuning t;
-
-	repstos_policy_tuning(cpu, &t);
-	return repstos_policy_site_tuned(&t, module, forced, e);
 }
 
 /* ---- the tuning file -------------------------------------------------- */

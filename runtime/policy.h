@@ -2,8 +2,9 @@
 /*
  * policy.h - CPU detection and the selection policy, shared by the
  * runtime's start-up patcher and `repstos patch` (so that --cpu=native
- * chooses exactly what the runtime would).  Pure functions: no
- * constructor, no global state, no environment.
+ * chooses exactly what the runtime would).  No constructor and no
+ * global state; only repstos_tuning_path() reads the environment and
+ * repstos_tuning_load() a file.
  */
 #ifndef REPSTOS_POLICY_H
 #define REPSTOS_POLICY_H
@@ -17,18 +18,6 @@ void repstos_cpu_detect(struct repstos_cpu *cpu);
 const struct repstos_cpu *repstos_cpu_profile(const char *name);
 /* The i-th profile name, or NULL past the end (for --help listings). */
 const char *repstos_cpu_profile_name(unsigned i);
-
-/* The module-wide variant for this CPU (what the stub dispatches to);
- * *why gets a short reason for REPSTOS_DEBUG. */
-enum repstos_variant repstos_policy_module(const struct repstos_cpu *cpu,
-					   const char **why);
-
-/* The variant for one site, from what the compiler knew of its size.
- * `module` is the module-wide choice (or a forced variant; a forced
- * variant is used for every site as it is). */
-enum repstos_variant repstos_policy_site(const struct repstos_cpu *cpu,
-					 enum repstos_variant module, int forced,
-					 const struct repstos_site *e);
 
 /* Numbers the routines read at run time, per CPU. */
 struct repstos_tuning {
@@ -49,7 +38,10 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v);
 
-/* repstos_policy_site with the tuning given (a tuning file's numbers). */
+/* The variant for one site, from what the compiler knew of its size and
+ * the tuning (the policy's for the CPU, or a tuning file's): `module` is
+ * the module-wide choice, t->variant; a forced variant is used for every
+ * site as it is. */
 enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       enum repstos_variant module,
 					       int forced,
