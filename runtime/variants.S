@@ -384,7 +384,8 @@ END(__repstos_avx2)
  *     saves 0.25 ns at fixed small sizes but makes the 1..256 mix 2.2x
  *     slower (mispredictions).  256 cannot take this path: bzhi reads
  *     only the low 8 bits of the count (tests/runtime caught it).
- *   256..512: eight stores; above, 256-byte blocks of aligned 64-byte
+ *   256..320: five stores (the first 256 bytes and the last 64);
+ *   321..512: eight; above, 256-byte blocks of aligned 64-byte
  *     stores and a last unaligned 256; from __repstos_wide_rep_min on,
  *     rep stosb.
  * zmm0's upper part is left non-zero: harmless on AMD (measured: Zen 5);
@@ -455,10 +456,13 @@ ENTRY(__repstos_avx512)
 	vmovdqu64 %zmm0, 64(%rdi)
 	vmovdqu64 %zmm0, 128(%rdi)
 	vmovdqu64 %zmm0, 192(%rdi)
+	vmovdqu64 %zmm0, -64(%rdi,%rcx)
+	cmp	$320, %rcx		/* [0, 256) and the last 64 cover it */
+	jbe	.La5_fin
 	vmovdqu64 %zmm0, -256(%rdi,%rcx)
 	vmovdqu64 %zmm0, -192(%rdi,%rcx)
 	vmovdqu64 %zmm0, -128(%rdi,%rcx)
-	vmovdqu64 %zmm0, -64(%rdi,%rcx)
+.La5_fin:
 	FINISH
 .La5_513:
 	cmp	__repstos_wide_rep_min(%rip), %rcx
