@@ -22,6 +22,7 @@
 #include <gelf.h>
 
 #include "../runtime/repstos_site.h"
+#include "../runtime/policy.h"
 
 #define RS_STR_(x)	#x
 #define RS_STR(x)	RS_STR_(x)
@@ -154,7 +155,8 @@ struct rs_table {
 	struct rs_site *site;
 };
 
-extern const char *const rs_variant_names[REPSTOS_VARIANT_COUNT];
+/* Variant names: the runtime's own table (runtime/policy.c). */
+#define rs_variant_names repstos_variant_names
 extern const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT];
 extern const char *const rs_op_names[REPSTOS_OP_COUNT];
 extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];

@@ -14,15 +14,10 @@
 
 #include "patcher.h"
 
-#define X_NAME(e, name, sym)	[REPSTOS_VARIANT_##e] = name,
 #define X_SYM(e, name, sym)	[REPSTOS_VARIANT_##e] = #sym,
-const char *const rs_variant_names[REPSTOS_VARIANT_COUNT] = {
-	REPSTOS_VARIANTS(X_NAME)
-};
 const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT] = {
 	REPSTOS_VARIANTS(X_SYM)
 };
-#undef X_NAME
 #undef X_SYM
 
 const char *const rs_op_names[REPSTOS_OP_COUNT] = {

@@ -96,12 +96,6 @@ static void *const routines[REPSTOS_VARIANT_COUNT] = {
 #undef REPSTOS_X_ADDR
 };
 
-static const char *const names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,
-	REPSTOS_VARIANTS(REPSTOS_X_NAME)
-#undef REPSTOS_X_NAME
-};
-
 static void warn(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "repstos: ");
@@ -481,7 +475,8 @@ static void report(void)
 		"variant %s (%s); ", module_name(),
 		cpu.vendor == REPSTOS_VENDOR_INTEL ? "intel" :
 		cpu.vendor == REPSTOS_VENDOR_AMD ? "amd" : "other",
-		cpu.family, cpu.model, feats, names[cfg.variant], cfg.why);
+		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
+		cfg.why);
 	report_outcome(stderr);
 	fputc('\n', stderr);
 }
@@ -562,7 +557,7 @@ enum repstos_variant repstos_site_variant(const struct repstos_site *e)
 
 const char *repstos_variant_name(enum repstos_variant v)
 {
-	return (unsigned)v < REPSTOS_VARIANT_COUNT ? names[v] : NULL;
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? repstos_variant_names[v] : NULL;
 }
 
 int repstos_variant_by_name(const char *name)
@@ -570,7 +565,7 @@ int repstos_variant_by_name(const char *name)
 	int v;
 
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(names[v], name))
+		if (!strcmp(repstos_variant_names[v], name))
 			return v;
 	return -1;
 }

@@ -190,13 +190,14 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 	return module;
 }
 
-/* ---- the tuning file -------------------------------------------------- */
-
-static const char *const vnames[REPSTOS_VARIANT_COUNT] = {
+/* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
+const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 #define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,
 	REPSTOS_VARIANTS(REPSTOS_X_NAME)
 #undef REPSTOS_X_NAME
 };
+
+/* ---- the tuning file -------------------------------------------------- */
 
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t)
@@ -207,7 +208,7 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\ninline_min %u\n",
 		cpu->vendor, cpu->family, cpu->model, cpu->stepping,
 		cpu->features, (unsigned)t->variant < REPSTOS_VARIANT_COUNT ?
-		vnames[t->variant] : "vec", t->vec_rep_min, t->wide_rep_min,
+		repstos_variant_names[t->variant] : "vec", t->vec_rep_min, t->wide_rep_min,
 		t->inline_min);
 
 	return n < 0 || (unsigned)n >= len ? -1 : n;
@@ -272,16 +273,16 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			have_cpu = 1;
 		} else if ((q = word(p, "variant"))) {
 			for (i = 0; i < REPSTOS_VARIANT_COUNT; i++) {
-				size_t l = strlen(vnames[i]);
+				size_t l = strlen(repstos_variant_names[i]);
 
-				if (!strncmp(q, vnames[i], l) &&
+				if (!strncmp(q, repstos_variant_names[i], l) &&
 				    (q[l] == '\n' || q[l] == ' ' || !q[l]))
 					break;
 			}
 			if (i == REPSTOS_VARIANT_COUNT)
 				return -1;
 			n.variant = i;
-			q += strlen(vnames[i]);
+			q += strlen(repstos_variant_names[i]);
 		} else if ((q = word(p, "vec_rep_min"))) {
 			if (!(q = number(q, 10, &v)))
 				return -1;

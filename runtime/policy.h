@@ -11,6 +11,10 @@
 
 #include "repstos.h"
 
+/* Variant names, by enum repstos_variant: the one table the runtime and
+ * the tool share. */
+extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
+
 /* Fill *cpu from CPUID on this machine. */
 void repstos_cpu_detect(struct repstos_cpu *cpu);
 
