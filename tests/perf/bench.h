@@ -28,6 +28,7 @@ struct bench_cand {
 	const char *name;	/* column name in the CSV */
 	const char *what;	/* one line for the summary */
 	bench_run_fn *run;
+	int variant;		/* the routine's enum repstos_variant, or -1 */
 };
 
 #endif

@@ -8,7 +8,8 @@
 PB := $(B)/tests/perf
 PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/perf
 BENCH_ARGS ?=
-BENCH_OUT ?= tests/perf/results
+# One folder of results per CPU: tests/perf/results/VENDOR-FAMILY-MODEL.
+BENCH_OUT ?= $(shell $(PB)/bench -p 2>/dev/null)
 
 # Every variant routine gets a site candidate: their symbols, read from
 # the one list in the contract header.
@@ -44,12 +45,13 @@ $(PB)/cand-gcc-%.o: tests/perf/cand.c tests/perf/bench.h
 		-DCAND=gcc_$* -DKIND_GCC -c -o $@ $<
 
 $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
-	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB) -lm
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
 bench: bench-memset
 bench-memset: $(PB)/bench
+	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
 	@mkdir -p $(BENCH_OUT)
 	$(PB)/bench -o $(BENCH_OUT) $(BENCH_ARGS)
 	gnuplot -e "dir='$(BENCH_OUT)'; n=$$(awk '/^size/ { print (NF - 1) / 2; exit }' $(BENCH_OUT)/plot.dat)" tests/perf/plot.gp
