@@ -50,6 +50,7 @@ extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
+HIDDEN unsigned long long __repstos_short_rep_max = 128;
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;

@@ -57,6 +57,10 @@ static const struct profile profiles[] = {
 	{ "zen4", { REPSTOS_VENDOR_AMD, 0x19, 0x11, 0,
 		    F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
 		    F(AVX512F) | F(AVX512BW) | F(BMI2) } },
+	/* Zen 4 as KVM guests often see it: AVX-512 not exposed. */
+	{ "zen4-noavx512", { REPSTOS_VENDOR_AMD, 0x19, 0x11, 0,
+			     F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
+			     F(BMI2) } },
 	{ "zen5", { REPSTOS_VENDOR_AMD, 0x1a, 0x02, 0,
 		    F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
 		    F(AVX512F) | F(AVX512BW) | F(BMI2) } },
@@ -168,7 +172,11 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 	switch (v) {
 	case REPSTOS_VARIANT_AVX2:
 		return (f & REPSTOS_CPU_AVX2) != 0;
+	case REPSTOS_VARIANT_STOSB_AVX2:
+		return (f & (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS)) ==
+		       (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS);
 	case REPSTOS_VARIANT_AVX512:
+	case REPSTOS_VARIANT_AVX512_SPLIT:
 		return (f & (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |
 			     REPSTOS_CPU_BMI2)) ==
 		       (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |

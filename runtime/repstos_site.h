@@ -111,7 +111,9 @@
 	X(REP_GOOD, "rep_good", __repstos_rep_good)			\
 	X(VEC, "vec", __repstos_vec)					\
 	X(AVX2, "avx2", __repstos_avx2)					\
-	X(AVX512, "avx512", __repstos_avx512)
+	X(AVX512, "avx512", __repstos_avx512)				\
+	X(AVX512_SPLIT, "avx512_split", __repstos_avx512_split)	\
+	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2)
 
 #ifndef __ASSEMBLER__
 

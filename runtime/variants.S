@@ -262,9 +262,10 @@ END(__repstos_vec)
  * "avx2": "vec" with 32-byte stores, VEX-encoded throughout (no SSE/AVX
  * transition on Intel whatever state the caller's uppers are in):
  *   0..31 as "vec" (16-byte stores as VEX.128, which leave ymm0's upper
- *   half zero), 32..64 two 32-byte stores, 65..128 four, 129..256 eight;
- *   above, 128-byte blocks of aligned 32-byte stores and a last
- *   unaligned 128; from __repstos_wide_rep_min on, rep stosb.
+ *   half zero), 32..64 two 32-byte stores, 65..128 four, 129..256 eight,
+ *   257..384 twelve; above, 128-byte blocks of aligned
+ *   32-byte stores and a last unaligned 128; from __repstos_wide_rep_min
+ *   on, rep stosb.
  * From 32 bytes on ymm0's upper half is left non-zero ("dirty"): no
  * vzeroupper, which would clear every other ymm's upper half too.
  * Needs AVX2; the policy chooses it only where the CPU has it.
@@ -301,11 +302,29 @@ ENTRY(__repstos_avx2)
 	vmovdqu	%ymm0, -32(%rdi,%rcx)
 	FINISH
 .Lv2_257:
+	cmp	$384, %rcx
+	ja	.Lv2_385
+	/* 257..384: the first 256 bytes and the last 128, with no loop (the
+	 * loop's overlapping last block cost 0.3 ns at 300 B on Zen 4) */
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, 32(%rdi)
+	vmovdqu	%ymm0, 64(%rdi)
+	vmovdqu	%ymm0, 96(%rdi)
+	vmovdqu	%ymm0, 128(%rdi)
+	vmovdqu	%ymm0, 160(%rdi)
+	vmovdqu	%ymm0, 192(%rdi)
+	vmovdqu	%ymm0, 224(%rdi)
+	vmovdqu	%ymm0, -128(%rdi,%rcx)
+	vmovdqu	%ymm0, -96(%rdi,%rcx)
+	vmovdqu	%ymm0, -64(%rdi,%rcx)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	FINISH
+.Lv2_385:
 	cmp	__repstos_wide_rep_min(%rip), %rcx
 	jae	.Lv2_rep
 	/* rax = end; rdi = first 32-aligned address after the head store;
 	 * rcx = end - 128, the last block's start, stored unaligned.  At
-	 * least one aligned block fits, as n > 256. */
+	 * least one aligned block fits, as n > 384. */
 	lea	(%rdi,%rcx), %rax
 	vmovdqu	%ymm0, (%rdi)
 	add	$32, %rdi
@@ -496,6 +515,67 @@ ENTRY(__repstos_avx512)
 	rep stosb
 	ret
 END(__repstos_avx512)
+
+/*
+ * "avx512_split": "avx512" with one size test at 64 bytes.  Below it, one
+ * masked store; from 64 to 255, four unmasked 64-byte stores placed with
+ * no branch (as in "avx512").  On Zen 4 "avx512"'s three masked-off
+ * stores still cost when the destination is not 64-byte aligned (a
+ * 64-byte store that crosses a cache line is split): 3.5 ns at 16 bytes
+ * misaligned against 1.9 here and glibc's 3.0.  Larger sizes and the
+ * page-end case are "avx512"'s.
+ */
+ENTRY(__repstos_avx512_split)
+	vpbroadcastb %eax, %zmm0
+	cmp	$255, %rcx
+	ja	.La5_big
+	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 64), %eax
+	ja	.La5_near		/* [S, S+64) may cross a page */
+	cmp	$64, %rcx
+	jae	.La5s_64
+	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm0, (%rdi){%k1}
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	FINISH
+.La5s_64:
+	/* 64..255: at S, S+q, S+min(q, 64) and S+max(n-128, 0) with
+	 * q = n - 64, which cover [S, S+n) with no further branch */
+	lea	-64(%rcx), %rax
+	vmovdqu64 %zmm0, (%rdi)
+	vmovdqu64 %zmm0, (%rdi,%rax)
+	cmp	$64, %rax
+	cmova	.Lsixtyfour(%rip), %rax
+	vmovdqu64 %zmm0, (%rdi,%rax)
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.Lzero(%rip), %rax
+	vmovdqu64 %zmm0, (%rdi,%rax)
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	FINISH
+END(__repstos_avx512_split)
+
+/*
+ * "stosb_avx2": rep stosb below __repstos_short_rep_max bytes, "avx2"
+ * from there.  Where the microcode starts a
+ * short rep stosb fast (measured: Zen 4, 2.5 ns flat up to 127 bytes;
+ * on Zen 3 it is 14.5 ns, so the policy never picks these there), it
+ * costs one well-predicted branch and no size-dependent ones: sizes
+ * that vary call to call, as the published distributions do, pay no
+ * misprediction below the threshold, where the store routines pay one
+ * per change of size class.
+ */
+ENTRY(__repstos_stosb_avx2)
+	cmp	__repstos_short_rep_max(%rip), %rcx
+	jae	__repstos_avx2
+	rep stosb
+	ret
+END(__repstos_stosb_avx2)
+
 
 /*
  * long __repstos_poke(void *page, size_t plen, void *dst, const void *src,

@@ -6,7 +6,9 @@
 bin=build/tests/runtime/sites
 mode=${SITES_MODE:-full}
 list=""
-for v in original inline erms rep_good vec avx2 avx512 auto; do
+# the variants as the contract header lists them, and the policy's choice
+for v in $(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/\1/p' \
+	   runtime/repstos_site.h) auto; do
 	list="$list $v:1 $v:0"
 done
 echo $list | tr ' ' '\n' | xargs -P 2 -I{} sh -c '
