@@ -517,46 +517,44 @@ ENTRY(__repstos_avx512)
 END(__repstos_avx512)
 
 /*
- * "avx512_split": "avx512" with one size test at 64 bytes.  Below it, one
- * masked store; from 64 to 255, four unmasked 64-byte stores placed with
- * no branch (as in "avx512").  On Zen 4 "avx512"'s three masked-off
- * stores still cost when the destination is not 64-byte aligned (a
- * 64-byte store that crosses a cache line is split): 3.5 ns at 16 bytes
- * misaligned against 1.9 here and glibc's 3.0.  Larger sizes and the
- * page-end case are "avx512"'s.
+ * "avx512_split": "avx512" split by size for CPUs whose 64-byte stores
+ * cost twice when they cross a cache line (measured: Zen 4):
+ *   0..63: one masked 64-byte store, no size branch (sizes that vary
+ *     below 64 bytes cost no misprediction); "avx512"'s three further
+ *     masked-off stores cost 3.5 ns at 16 bytes at offset 3, glibc's
+ *     memset 3.0, this 1.9;
+ *   64..256: "avx2"'s 32-byte stores (2.2-3.0 ns misaligned, where
+ *     "avx512"'s 64-byte ones took 3.3-3.5);
+ *   257 and up: "avx512"'s where the destination is 64-byte aligned
+ *     (4.6 ns at 512 bytes, "avx2" 4.9), else "avx2"'s (4.9 ns at 512
+ *     bytes at offset 3, "avx512" 5.4); a site's alignment seldom
+ *     changes from call to call, so the test is well predicted.
+ * Needs what "avx512" needs.
  */
 ENTRY(__repstos_avx512_split)
 	vpbroadcastb %eax, %zmm0
-	cmp	$255, %rcx
-	ja	.La5_big
+	cmp	$256, %rcx
+	ja	.Las_big
 	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	.La5_near		/* [S, S+64) may cross a page */
 	cmp	$64, %rcx
-	jae	.La5s_64
+	jae	.Las_64
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm0, (%rdi){%k1}
 	vmovd	%xmm0, %eax
 	movzbl	%al, %eax
 	FINISH
-.La5s_64:
-	/* 64..255: at S, S+q, S+min(q, 64) and S+max(n-128, 0) with
-	 * q = n - 64, which cover [S, S+n) with no further branch */
-	lea	-64(%rcx), %rax
-	vmovdqu64 %zmm0, (%rdi)
-	vmovdqu64 %zmm0, (%rdi,%rax)
-	cmp	$64, %rax
-	cmova	.Lsixtyfour(%rip), %rax
-	vmovdqu64 %zmm0, (%rdi,%rax)
-	lea	-128(%rcx), %rax
-	cmp	$128, %rcx
-	cmovb	.Lzero(%rip), %rax
-	vmovdqu64 %zmm0, (%rdi,%rax)
-	vmovd	%xmm0, %eax
+.Las_64:
+	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	FINISH
+	jmp	.Lv2_65			/* ymm0 is zmm0's low half */
+.Las_big:
+	test	$63, %dil
+	jz	.La5_big		/* 64-byte aligned: "avx512"'s */
+	jmp	.Lv2_257		/* else "avx2"'s */
 END(__repstos_avx512_split)
 
 /*
