@@ -25,7 +25,7 @@ static void usage(FILE *out)
 		"usage: repstos check FILE...\n"
 		"       repstos patch --cpu=PROFILE [--dry-run] FILE [-o OUT]\n"
 		"       repstos dump [--json] [--stats] FILE\n"
-		"       repstos tune [TUNING-FILE]\n"
+		"       repstos tune [--report | TUNING-FILE]\n"
 		"\n"
 		"FILE: an x86-64 ELF object, executable, PIE or shared object.\n"
 		"PROFILE: a variant for every site:");
@@ -63,20 +63,42 @@ static void make_parent(const char *path)
 	}
 }
 
-/* Time the routines here and record what the runtime should use. */
+/*
+ * Time the routines here and record what the runtime should use; with
+ * --report, print this CPU's cost table and write nothing.  The file is
+ * keyed to the CPU detected here, so what is printed names that CPU too,
+ * whatever REPSTOS_CPU says.
+ */
 static int cmd_tune(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : repstos_tuning_path();
+	static const struct option opts[] = {
+		{ "report", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char text[REPSTOS_TUNING_MAX];
 	struct repstos_tuning t;
-	char text[512];
+	struct repstos_cpu cpu;
+	const char *path;
+	int o, report = 0;
 
-	if (argc > 2)
-		return bad_usage("tune takes at most one file");
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (o != 'r')
+			return bad_usage("tune: unknown option");
+		report = 1;
+	}
+	if (argc - optind > 1 || (report && argc > optind))
+		return bad_usage("tune takes --report, or at most one file");
+	path = argc > optind ? argv[optind] : repstos_tuning_path();
+	repstos_cpu_detect(&cpu);
 	if (repstos_tune(stdout, &t)) {
 		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
 		return RS_EXIT_BAD;
 	}
-	if (repstos_tuning_format(text, sizeof(text), repstos_cpu(), &t) < 0) {
+	if (report) {
+		repstos_tune_print_costs(stdout, &cpu, &t);
+		return RS_EXIT_OK;
+	}
+	if (repstos_tuning_format(text, sizeof(text), &cpu, &t) < 0) {
 		fprintf(stderr, "repstos: tune: result does not fit\n");
 		return RS_EXIT_BAD;
 	}

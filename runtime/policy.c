@@ -23,6 +23,7 @@
  * (runtime/tune.h).
  */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,38 +85,105 @@ const char *repstos_cpu_profile_name(unsigned i)
 	return i < NPROFILES ? profiles[i].name : NULL;
 }
 
+/* ---- the cost model ---------------------------------------------------- */
+
+unsigned repstos_size_class(unsigned long long n)
+{
+	unsigned c = 0;
+
+	while (n && c < REPSTOS_NCLASS - 1) {
+		n >>= 1;
+		c++;
+	}
+	return c;
+}
+
+unsigned long long repstos_class_lo(unsigned c)
+{
+	return c ? 1ull << (c - 1) : 0;
+}
+
+unsigned long long repstos_class_hi(unsigned c)
+{
+	return c ? (1ull << c) - 1 : 0;
+}
+
+int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v)
+{
+	unsigned c;
+
+	if ((unsigned)v >= REPSTOS_VARIANT_COUNT)
+		return 0;
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		if (!k->cns[v][c])
+			return 0;
+	return 1;
+}
+
+/* Forget the costs of forms this CPU cannot run (a row measured with
+ * AVX-512, used under a REPSTOS_CPU profile without it). */
+static void drop_unsupported(const struct repstos_cpu *cpu,
+			     struct repstos_costs *k)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!repstos_policy_supported(cpu, (enum repstos_variant)v))
+			memset(k->cns[v], 0, sizeof(k->cns[v]));
+}
+
 /*
- * The measured table: vendor, family, model range and the features the
- * chosen routine needs, to what tests/perf measured there.  Only rows
- * measured on a real machine belong here; every other CPU gets the
- * conservative rule below.
+ * The measured table: vendor, family, model ranges and the features the
+ * chosen routines need, to what tests/perf measured there
+ * (tests/perf/results/VENDOR-FAMILY-MODEL/) and, where `repstos tune
+ * --report` printed one there, the cost table.  Only rows measured on a
+ * real machine belong here; every other CPU gets the conservative rule
+ * below.  Rows are tried in order: put the one needing more first.
  *
  * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
  * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
- * tests/perf/results): "avx512" is ~2x glibc on the 1..256 mix and its
- * 64-byte store loop beats rep stosb (glibc's choice from 2 KiB) by
- * 1.5-1.8x from 4 KiB to 256 KiB; rep stosb wins again from 512 KiB
+ * tests/perf/results/amd-1a-02): "avx512" is ~2x glibc on the 1..256 mix
+ * and its 64-byte store loop beats rep stosb (glibc's choice from 2 KiB)
+ * by 1.5-1.8x from 4 KiB to 256 KiB; rep stosb wins again from 512 KiB
  * (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So rep stosb from
  * 512 KiB, and a site goes inline only when proven that large.  "vec"
- * loses to rep stosb from 2 KiB.
+ * loses to rep stosb from 2 KiB.  No cost table was measured there.
+ *
+ * AMD family 0x19 models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf (Zen 4):
+ * measured on an AMD EPYC family 0x19 model 0x11 (KVM, 2 cores, glibc
+ * 2.36; tests/perf/results/amd-19-11 and amd-19-11-as-zen4-noavx512).
+ * See the rows' own comments.
  */
 struct measured {
-	unsigned vendor, family, model_lo, model_hi;
+	unsigned vendor, family;
+	unsigned char models[4][2];	/* inclusive ranges; {0, 0} ends */
 	unsigned need;			/* features the row needs */
 	enum repstos_variant variant;
 	unsigned long long vec_rep_min, wide_rep_min;
 	unsigned inline_min;
+	const struct repstos_costs *costs;	/* or NULL */
 	const char *source;
 };
 
 #define F(x) REPSTOS_CPU_##x
+#define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }
 static const struct measured table[] = {
-	{ REPSTOS_VENDOR_AMD, 0x1a, 0x00, 0xff,
+	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(BMI2),
-	  REPSTOS_VARIANT_AVX512, 2 * KIB, 512 * KIB, 512 * KIB,
+	  REPSTOS_VARIANT_AVX512, 2 * KIB, 512 * KIB, 512 * KIB, NULL,
 	  "measured: AMD family 0x1a (EPYC model 2)" },
 };
 #undef F
+
+static int model_in(const struct measured *m, unsigned model)
+{
+	unsigned i;
+
+	for (i = 0; i < 4 && (m->models[i][0] || m->models[i][1]); i++)
+		if (model >= m->models[i][0] && model <= m->models[i][1])
+			return 1;
+	return 0;
+}
 
 static const struct measured *lookup(const struct repstos_cpu *cpu)
 {
@@ -125,11 +193,62 @@ static const struct measured *lookup(const struct repstos_cpu *cpu)
 		const struct measured *m = &table[i];
 
 		if (m->vendor == cpu->vendor && m->family == cpu->family &&
-		    cpu->model >= m->model_lo && cpu->model <= m->model_hi &&
-		    (cpu->features & m->need) == m->need)
+		    model_in(m, cpu->model) && (cpu->features & m->need) == m->need)
 			return m;
 	}
 	return NULL;
+}
+
+int repstos_policy_has_row(const struct repstos_cpu *cpu)
+{
+	return lookup(cpu) != NULL;
+}
+
+/*
+ * The conservative rule, for CPUs no row describes.  It must not be
+ * slower than glibc's memset anywhere, on CPUs nobody here measured:
+ *
+ *  - AMD from family 0x17 (Zen) with AVX2: "avx2".  AMD keeps no
+ *    upper-half state, so leaving ymm0's upper half dirty (the contract
+ *    forbids vzeroupper: it would clear every ymm register's upper half)
+ *    costs later SSE code nothing; glibc chooses its own AVX2 memset
+ *    there.  Measured on Zen 4 with AVX-512 hidden, against glibc's
+ *    avx2 memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the
+ *    published distributions, where "vec" was 0.45-0.6x from 256 bytes
+ *    to 2 KiB (16-byte stores: half the store width).
+ *  - Every other CPU, Intel included: "vec" (SSE2, correct on every
+ *    x86-64).  On Intel a dirty ymm upper half costs every later non-VEX
+ *    SSE instruction (a state transition on Haswell and Broadwell, a
+ *    false dependency from Skylake on) until some code runs vzeroupper,
+ *    and that cost lands in the caller's code, where no memset benchmark
+ *    sees it; glibc's avx2 memset pays a vzeroupper instead, which the
+ *    contract does not allow.  "vec" stores 16 bytes at a time, so from
+ *    256 bytes to 4 KiB it may trail glibc's 32-byte stores where the
+ *    CPU stores 32 bytes a cycle: `repstos tune` measures that, and a
+ *    row is the fix.
+ *  - rep stosb from 4 KiB, and only with ERMS: glibc's own threshold is
+ *    2 KiB (rep_stosb_threshold), but on the Zen 3 measured first rep
+ *    stosb at 2 KiB took 42.8 ns against glibc's 21.6, and matched it
+ *    from 4 KiB (63.6 against 64.5 ns).
+ */
+static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t)
+{
+	int avx2 = cpu->vendor == REPSTOS_VENDOR_AMD && cpu->family >= 0x17 &&
+		   (cpu->features & REPSTOS_CPU_AVX2);
+
+	t->variant = avx2 ? REPSTOS_VARIANT_AVX2 : REPSTOS_VARIANT_VEC;
+	if (!(cpu->features & REPSTOS_CPU_ERMS)) {
+		t->vec_rep_min = t->wide_rep_min = ~0ull;
+		t->inline_min = ~0u;
+		t->source = avx2 ? "auto: avx2 stores at every size (no erms)" :
+				   "auto: sized stores at every size (no erms)";
+		return;
+	}
+	t->vec_rep_min = 4 * KIB;
+	t->wide_rep_min = 4 * KIB;
+	t->inline_min = 4 * KIB;
+	t->source = avx2 ? "auto: avx2 stores, rep stosb from 4 KiB (erms)" :
+			   "auto: sized stores, rep stosb from 4 KiB (erms)";
 }
 
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
@@ -137,31 +256,21 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 {
 	const struct measured *m = lookup(cpu);
 
-	if (m) {
-		t->variant = m->variant;
-		t->vec_rep_min = m->vec_rep_min;
-		t->wide_rep_min = m->wide_rep_min;
-		t->inline_min = m->inline_min;
-		t->source = m->source;
+	memset(t, 0, sizeof(*t));
+	t->short_rep_max = 128;
+	if (!m) {
+		conservative(cpu, t);
 		return;
 	}
-	/* The conservative rule: "vec" (SSE2, correct on every x86-64, no
-	 * rep-string microcode below 4 KiB, no dirty upper halves); rep
-	 * stosb from 4 KiB where ERMS says it is a good large-size engine
-	 * (on the Zen 3 reference it matches glibc from 4 KiB), never
-	 * without ERMS. */
-	t->variant = REPSTOS_VARIANT_VEC;
-	t->wide_rep_min = ~0ull;
-	if (!(cpu->features & REPSTOS_CPU_ERMS)) {
-		t->vec_rep_min = ~0ull;
-		t->inline_min = ~0u;
-		t->source = "auto: sized stores at every size (no erms)";
-		return;
+	t->variant = m->variant;
+	t->vec_rep_min = m->vec_rep_min;
+	t->wide_rep_min = m->wide_rep_min;
+	t->inline_min = m->inline_min;
+	t->source = m->source;
+	if (m->costs) {
+		t->costs = *m->costs;
+		drop_unsupported(cpu, &t->costs);
 	}
-	t->vec_rep_min = 4 * KIB;
-	t->wide_rep_min = 4 * KIB;
-	t->inline_min = 4 * KIB;
-	t->source = "auto: sized stores, rep stosb from 4 KiB (erms)";
 }
 
 int repstos_policy_supported(const struct repstos_cpu *cpu,
@@ -186,14 +295,84 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 	}
 }
 
+/* A form's standing over classes lo..hi: its worst cost against the
+ * cheapest form's, in permille, and its total. */
+struct standing {
+	unsigned long long worst, total;
+};
+
+static struct standing standing(const struct repstos_costs *k, int v,
+				const unsigned *best, unsigned lo, unsigned hi)
+{
+	struct standing s = { 0, 0 };
+	unsigned c;
+
+	for (c = lo; c <= hi; c++) {
+		unsigned long long r = 1000ull * k->cns[v][c] / best[c];
+
+		if (r > s.worst)
+			s.worst = r;
+		s.total += k->cns[v][c];
+	}
+	return s;
+}
+
+static int better(struct standing a, struct standing b)
+{
+	return a.worst != b.worst ? a.worst < b.worst : a.total < b.total;
+}
+
+static int any_cost(const struct repstos_costs *k)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (repstos_cost_known(k, v))
+			return 1;
+	return 0;
+}
+
+/* The cheapest form over classes lo..hi (see policy.h). */
+static enum repstos_variant cheapest(const struct repstos_costs *k,
+				     enum repstos_variant module,
+				     unsigned lo, unsigned hi)
+{
+	unsigned best[REPSTOS_NCLASS], c;
+	struct standing s, top = { ~0ull, ~0ull };
+	int v, pick = -1;
+
+	for (c = lo; c <= hi; c++) {
+		best[c] = ~0u;
+		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+			if (repstos_cost_known(k, v) && k->cns[v][c] < best[c])
+				best[c] = k->cns[v][c];
+	}
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		if (!repstos_cost_known(k, v))
+			continue;
+		s = standing(k, v, best, lo, hi);
+		if (pick < 0 || better(s, top))
+			top = s, pick = v;
+	}
+	if (pick < 0)
+		return module;
+	if (repstos_cost_known(k, module) &&
+	    standing(k, module, best, lo, hi).worst <= top.worst + 30)
+		return module;
+	return (enum repstos_variant)pick;
+}
+
 enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       enum repstos_variant module,
 					       int forced,
 					       const struct repstos_site *e)
 {
-	if (forced)
+	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
 		return module;
-	if (e->size_kind != REPSTOS_SIZE_UNKNOWN && e->size_min >= t->inline_min)
+	if (any_cost(&t->costs))
+		return cheapest(&t->costs, module, repstos_size_class(e->size_min),
+				repstos_size_class(e->size_max));
+	if (e->size_min >= t->inline_min)
 		return REPSTOS_VARIANT_INLINE;
 	return module;
 }
@@ -207,19 +386,49 @@ const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 
 /* ---- the tuning file -------------------------------------------------- */
 
+static int put(char *buf, unsigned len, unsigned *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Append to buf at *at; -1 once it no longer fits. */
+static int put(char *buf, unsigned len, unsigned *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (unsigned)n >= len - *at)
+		return -1;
+	*at += (unsigned)n;
+	return 0;
+}
+
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t)
 {
-	int n = snprintf(buf, len,
+	unsigned at = 0, c;
+	int v, r;
+
+	r = put(buf, len, &at,
 		"# repstos tuning (repstos_tune): applies only to this cpu\n"
 		"cpu %x %x %x %x %x\n"
-		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\ninline_min %u\n",
+		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\n"
+		"short_rep_max %llu\ninline_min %u\n",
 		cpu->vendor, cpu->family, cpu->model, cpu->stepping,
 		cpu->features, (unsigned)t->variant < REPSTOS_VARIANT_COUNT ?
-		repstos_variant_names[t->variant] : "vec", t->vec_rep_min, t->wide_rep_min,
-		t->inline_min);
-
-	return n < 0 || (unsigned)n >= len ? -1 : n;
+		repstos_variant_names[t->variant] : "vec", t->vec_rep_min,
+		t->wide_rep_min, t->short_rep_max, t->inline_min);
+	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++) {
+		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
+			continue;
+		r = put(buf, len, &at, "cost %s", repstos_variant_names[v]);
+		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
+			r = put(buf, len, &at, " %u", t->costs.cns[v][c]);
+		if (!r)
+			r = put(buf, len, &at, "\n");
+	}
+	return r ? -1 : (int)at;
 }
 
 /* Parsing without stdio's sscanf: it runs in every program's start-up. */
@@ -257,6 +466,37 @@ static const char *number(const char *p, int base, unsigned long long *v)
 	return p == s ? NULL : skip_blank(p);
 }
 
+/* The variant whose name starts p (followed by a blank or the end of
+ * the line), or -1. */
+static int name_at(const char *p)
+{
+	int i;
+
+	for (i = 0; i < REPSTOS_VARIANT_COUNT; i++) {
+		size_t l = strlen(repstos_variant_names[i]);
+
+		if (!strncmp(p, repstos_variant_names[i], l) &&
+		    (p[l] == '\n' || p[l] == ' ' || p[l] == '\t' || !p[l]))
+			return i;
+	}
+	return -1;
+}
+
+/* A cost line's REPSTOS_NCLASS numbers after the name, each 1..2^32-1. */
+static const char *costs_at(const char *p, unsigned (*cns)[REPSTOS_NCLASS])
+{
+	unsigned long long v;
+	unsigned c;
+
+	p = skip_blank(p + strcspn(p, " \t\n"));
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		if (!(p = number(p, 10, &v)) || !v || v > 0xffffffffu)
+			return NULL;
+		(*cns)[c] = (unsigned)v;
+	}
+	return p;
+}
+
 int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			 struct repstos_tuning *t)
 {
@@ -264,7 +504,9 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 				   cpu->stepping, cpu->features };
 	struct repstos_tuning n = *t;
 	const char *p = text, *q;
-	int have_cpu = 0;
+	int have_cpu = 0, have_costs = 0;
+
+	memset(&n.costs, 0, sizeof(n.costs));
 
 	while (*p) {
 		unsigned long long v;
@@ -280,17 +522,14 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			}
 			have_cpu = 1;
 		} else if ((q = word(p, "variant"))) {
-			for (i = 0; i < REPSTOS_VARIANT_COUNT; i++) {
-				size_t l = strlen(repstos_variant_names[i]);
-
-				if (!strncmp(q, repstos_variant_names[i], l) &&
-				    (q[l] == '\n' || q[l] == ' ' || !q[l]))
-					break;
-			}
-			if (i == REPSTOS_VARIANT_COUNT)
+			if ((i = name_at(q)) < 0)
 				return -1;
 			n.variant = i;
 			q += strlen(repstos_variant_names[i]);
+		} else if ((q = word(p, "cost"))) {
+			if ((i = name_at(q)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
+				return -1;
+			have_costs = 1;
 		} else if ((q = word(p, "vec_rep_min"))) {
 			if (!(q = number(q, 10, &v)))
 				return -1;
@@ -299,6 +538,10 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			if (!(q = number(q, 10, &v)))
 				return -1;
 			n.wide_rep_min = v;
+		} else if ((q = word(p, "short_rep_max"))) {
+			if (!(q = number(q, 10, &v)))
+				return -1;
+			n.short_rep_max = v;
 		} else if ((q = word(p, "inline_min"))) {
 			if (!(q = number(q, 10, &v)) || v > ~0u)
 				return -1;
@@ -315,6 +558,9 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		return -1;
 	if (!repstos_policy_supported(cpu, (enum repstos_variant)n.variant))
 		return -1;
+	if (!have_costs)
+		n.costs = t->costs;		/* the policy's table stays */
+	drop_unsupported(cpu, &n.costs);
 	n.source = "tuning file";
 	*t = n;
 	return 1;
@@ -332,7 +578,7 @@ const char *repstos_tuning_path(void)
 int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 			struct repstos_tuning *t, int *other)
 {
-	char text[1024];
+	char text[REPSTOS_TUNING_MAX];
 	ssize_t n;
 	int fd, r;
 

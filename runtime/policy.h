@@ -23,13 +23,37 @@ const struct repstos_cpu *repstos_cpu_profile(const char *name);
 /* The i-th profile name, or NULL past the end (for --help listings). */
 const char *repstos_cpu_profile_name(unsigned i);
 
+/*
+ * The cost model.  Size class 0 is size 0; class k >= 1 holds the sizes
+ * [2^(k-1), 2^k); the last class everything from 1 MiB up.  A form's
+ * cost in a class is what one call took at a size fixed for the run
+ * (branches predicted), the worst of the class's two ends, destination
+ * aligned and not, in centi-nanoseconds; 0: not measured.  Forms are
+ * variants; REPSTOS_VARIANT_INLINE stands for rep stosb in place.
+ */
+#define REPSTOS_NCLASS 22
+struct repstos_costs {
+	unsigned cns[REPSTOS_VARIANT_COUNT][REPSTOS_NCLASS];
+};
+
+/* The class of size n. */
+unsigned repstos_size_class(unsigned long long n);
+/* The sizes at the ends of class c. */
+unsigned long long repstos_class_lo(unsigned c);
+unsigned long long repstos_class_hi(unsigned c);
+/* Does the table have every class of form v? */
+int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v);
+
 /* Numbers the routines read at run time, per CPU. */
 struct repstos_tuning {
 	unsigned long long vec_rep_min;	/* "vec" uses rep stosb from here; ~0: never */
 	unsigned long long wide_rep_min; /* "avx2", "avx512" likewise */
-	unsigned inline_min;		/* sites proven at least this large go inline */
+	unsigned long long short_rep_max; /* "stosb_avx2": rep stosb below this */
+	unsigned inline_min;		/* without costs: sites proven at least
+					 * this large go inline */
 	int variant;			/* the module-wide routine (enum repstos_variant) */
 	const char *source;		/* where the numbers come from, for reports */
+	struct repstos_costs costs;	/* per form and class; all 0: none */
 };
 
 /* The tuning for this CPU from the measured table (or the conservative
@@ -37,15 +61,26 @@ struct repstos_tuning {
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
 			   struct repstos_tuning *t);
 
+/* Does the measured table have a row for this CPU? */
+int repstos_policy_has_row(const struct repstos_cpu *cpu);
+
 /* Can this CPU run the variant's routine? ("avx2" and "avx512" need
  * instructions an x86-64 may lack; the others run everywhere.) */
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v);
 
-/* The variant for one site, from what the compiler knew of its size and
- * the tuning (the policy's for the CPU, or a tuning file's): `module` is
- * the module-wide choice, t->variant; a forced variant is used for every
- * site as it is. */
+/*
+ * The form for one site, from what the compiler knew of its size and the
+ * tuning (the policy's for the CPU, or a tuning file's).  `module` is the
+ * module-wide choice, t->variant, which every site of unknown size gets;
+ * a forced variant is used for every site as it is.  A site whose size
+ * is known (a constant, or a proven range) gets, from the cost table,
+ * the form whose worst ratio to the cheapest form over the classes the
+ * range spans is smallest (the module routine when it is within 3% of
+ * that, then the smallest total, then the lowest number: deterministic
+ * for a given table).  Without a cost table: inline when the site is
+ * proven at least inline_min bytes, else the module routine.
+ */
 enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       enum repstos_variant module,
 					       int forced,
@@ -57,12 +92,18 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
  * copied to another machine is ignored.  Text, one "key value" a line,
  * '#' comments:
  *   cpu VENDOR FAMILY MODEL STEPPING FEATURES   (hex; must all match)
- *   variant NAME   vec_rep_min N   wide_rep_min N   inline_min N
+ *   variant NAME   vec_rep_min N   wide_rep_min N   short_rep_max N
+ *   inline_min N
+ *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
  * repstos_tuning_format writes one into buf (returns its length, or -1
  * if it does not fit); repstos_tuning_parse reads one: 1 when it applies
- * to cpu and *t was set (fields it lacks keep the policy's value), 0 when
- * it is for another CPU, -1 when malformed.
+ * to cpu and *t was set (fields it lacks keep the policy's value; a file
+ * with cost lines replaces the policy's whole table), 0 when it is for
+ * another CPU, -1 when malformed.
  */
+/* Room for any tuning file's text. */
+#define REPSTOS_TUNING_MAX 4096
+
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t);
 int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,

@@ -10,7 +10,7 @@ RT_ASMS := runtime/variants.S
 RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) \
 	$(patsubst runtime/%.S,$(B)/runtime/%.o,$(RT_ASMS))
 RT_HDRS := runtime/repstos_site.h runtime/repstos.h runtime/policy.h \
-	runtime/sitecode.h runtime/tune.h
+	runtime/sitecode.h runtime/tune.h runtime/memset_dists.h
 
 # The archive, and the flags a module needs to link it.
 RT_LIB := runtime/librepstos.a
@@ -25,6 +25,9 @@ $(B)/runtime/%.o: runtime/%.c $(RT_HDRS)
 $(B)/runtime/%.o: runtime/%.S $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+# tune.c's timing loops call the routines as sites do: no red zone.
+$(B)/runtime/tune.o: RT_CFLAGS += -mno-red-zone
 
 $(RT_LIB): $(RT_OBJS)
 	@rm -f $@

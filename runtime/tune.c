@@ -1,11 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * tune.c - time the routines here and choose the tuning (runtime/tune.h).
+ * tune.c - measure this machine's cost table and choose its tuning
+ * (runtime/tune.h).
  *
- * Every routine is called the way a site calls it: `call` with the
- * contract's registers, stepping over the red zone as REPSTOS_MEMSET
- * does (this file is not built with -mno-red-zone).  The call is
- * indirect, which costs all candidates the same.
+ * Every form runs the way a site runs it: a routine by a direct `call`
+ * with the contract's registers, rep stosb in place, and glibc's memset,
+ * the reference every goal is stated against, through the PLT.
+ * Candidates are interleaved and each figure is a median, so drift
+ * moves them all alike.
+ *
+ * Three steps:
+ *  1. the rep stosb thresholds of the store loops ("vec", and the wide
+ *     routines), kept at the policy's value unless another is 2% better
+ *     over the large sizes (near the crossover the two are level, and a
+ *     threshold chosen on noise would differ from run to run);
+ *  2. the cost of every form in every size class, at both ends of the
+ *     class, destination aligned and not, the worst of the four;
+ *  3. the module routine, which every site of unknown size gets: among
+ *     the routines no more than 5% slower than glibc at any fixed size
+ *     and on any published distribution, the best geometric mean over
+ *     the distributions (the goals say 3%; the margin keeps noise from
+ *     flipping the choice); when none qualifies, the least bad.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,33 +30,58 @@
 #include <time.h>
 #include <unistd.h>
 #include "tune.h"
+#include "memset_dists.h"
 
-extern unsigned long long __repstos_vec_rep_min, __repstos_wide_rep_min
-	__attribute__((visibility("hidden")));
+extern unsigned long long __repstos_vec_rep_min, __repstos_wide_rep_min,
+	__repstos_short_rep_max __attribute__((visibility("hidden")));
 
 #define RING 65536u
 #define REPS 11
+#define BATCH_NS 100e3
 #define NEVER (~0ull)
+#define NDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
+#define BUF_SIZE ((1u << 20) + 8192)
+#define GLIBC REPSTOS_VARIANT_COUNT	/* a form number for the reference */
+#define NFORM (REPSTOS_VARIANT_COUNT + 1)
 
 static unsigned char *buf;
 static uint32_t *ring;
+static size_t ring_pos;		/* batches go on where the last one ended:
+				 * replaying one stretch of the ring from
+				 * batch to batch lets the branch predictor
+				 * learn it */
 
-static void run_call(void *fn, unsigned char *dst, size_t iters)
-{
-	size_t i;
+/* ---- running one form ------------------------------------------------- */
 
-	for (i = 0; i < iters; i++) {
-		void *d = dst;
-		unsigned long n = ring[i & (RING - 1)], a = 0x5a;
-
-		__asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"
-				     "call *%[fn]\n\t"
-				     "lea 128(%%rsp), %%rsp"
-				     : "+D"(d), "+c"(n), "+a"(a)
-				     : [fn] "r"(fn)
-				     : "memory", "cc", "xmm0");
-	}
+/*
+ * One loop per routine, each calling its routine directly, as a patched
+ * site does (this file is built with -mno-red-zone, as the plugin builds
+ * the code it compiles), and one for glibc, a plain `call memset@plt`:
+ * each as a real program would run it.
+ */
+#define REPSTOS_X_RUN(e, name, sym)					\
+static void run_##e(unsigned char *dst, size_t iters)			\
+{									\
+	size_t i;							\
+									\
+	for (i = 0; i < iters; i++) {					\
+		void *d = dst;						\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned long a = 0x5a;					\
+									\
+		__asm__ __volatile__("call " #sym			\
+				     : "+D"(d), "+c"(n), "+a"(a)	\
+				     : : "memory", "cc", "xmm0");	\
+	}								\
 }
+REPSTOS_VARIANTS(REPSTOS_X_RUN)
+#undef REPSTOS_X_RUN
+
+static void (*const runners[REPSTOS_VARIANT_COUNT])(unsigned char *, size_t) = {
+#define REPSTOS_X_RUNNER(e, name, sym) [REPSTOS_VARIANT_##e] = run_##e,
+	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
+#undef REPSTOS_X_RUNNER
+};
 
 static void run_inline(unsigned char *dst, size_t iters)
 {
@@ -49,10 +89,20 @@ static void run_inline(unsigned char *dst, size_t iters)
 
 	for (i = 0; i < iters; i++) {
 		void *d = dst;
-		unsigned long n = ring[i & (RING - 1)], a = 0x5a;
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)], a = 0x5a;
 
 		__asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n), "+a"(a)
 				     : : "memory", "cc");
+	}
+}
+
+static void run_libc(unsigned char *dst, size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		memset(dst, 0x5a, ring[(ring_pos + i) & (RING - 1)]);
+		__asm__ __volatile__("" : : : "memory");
 	}
 }
 
@@ -64,16 +114,22 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* fn NULL: inline rep stosb.  ns per call. */
-static double once(void *fn, size_t iters)
+/* ns per call of form f (a variant, INLINE meaning in place, or GLIBC). */
+static double once(unsigned f, unsigned off, size_t iters)
 {
 	double t0 = now();
 
-	if (fn)
-		run_call(fn, buf + 3, iters);
+	double t;
+
+	if (f == GLIBC)
+		run_libc(buf + off, iters);
+	else if (f == REPSTOS_VARIANT_INLINE)
+		run_inline(buf + off, iters);
 	else
-		run_inline(buf + 3, iters);
-	return (now() - t0) / (double)iters;
+		runners[f](buf + off, iters);
+	t = (now() - t0) / (double)iters;
+	ring_pos += iters;
+	return t;
 }
 
 static int cmpd(const void *a, const void *b)
@@ -83,181 +139,433 @@ static int cmpd(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median ns per call of each of n candidates, interleaved. */
-static void measure(void *const *fns, unsigned n, double *med)
+static double median(double *v, unsigned n);
+
+static double median(double *v, unsigned n)
 {
-	double t[8][REPS];
+	qsort(v, n, sizeof(double), cmpd);
+	return v[n / 2];
+}
+
+/*
+ * Median ns per call of each of the n forms, interleaved, on the ring as
+ * it is, destination at buf + off; and, when ratio is not NULL, the
+ * median over the repetitions of forms[n - 1]'s time over each form's,
+ * which cancels the drift between repetitions (tests/perf/bench.c does
+ * the same).
+ */
+static void measure(const unsigned *forms, unsigned n, unsigned off,
+		    double *med, double *ratio)
+{
+	double t[NFORM][REPS], q[REPS];
 	size_t iters;
 	unsigned r, c;
 
-	once(fns[0], 64);
-	iters = (size_t)(200e3 / (once(fns[0], 64) + 0.5)) + 4;
+	once(forms[0], off, 16);
+	iters = (size_t)(BATCH_NS / (once(forms[0], off, 16) + 0.5)) + 2;
 	for (r = 0; r < REPS; r++)
 		for (c = 0; c < n; c++) {
 			unsigned k = (c + r) % n;
 
-			t[k][r] = once(fns[k], iters);
+			t[k][r] = once(forms[k], off, iters);
 		}
-	for (c = 0; c < n; c++) {
-		qsort(t[c], REPS, sizeof(double), cmpd);
-		med[c] = t[c][REPS / 2];
+	for (c = 0; ratio && c < n; c++) {
+		for (r = 0; r < REPS; r++)
+			q[r] = t[n - 1][r] / t[c][r];
+		ratio[c] = median(q, REPS);
 	}
+	for (c = 0; c < n; c++)
+		med[c] = median(t[c], REPS);
 }
 
-static void fill_ring(uint32_t size)
+static uint64_t xorshift(uint64_t *s)
 {
-	uint64_t s = 0x2545f4914f6cdd1dull;
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return *s;
+}
+
+static void fill_fixed(uint32_t size)
+{
 	unsigned i;
 
+	for (i = 0; i < RING; i++)
+		ring[i] = size;
+}
+
+/* Sizes drawn from published distribution k, as tests/perf/bench does. */
+static void fill_dist(unsigned k)
+{
+	const struct repstos_dist_point *p = repstos_dists[k].p;
+	unsigned n = repstos_dists[k].n, total = 0, i, j;
+	uint64_t s = 0x2545f4914f6cdd1dull;
+
+	for (j = 0; j < n; j++)
+		total += p[j].weight;
 	for (i = 0; i < RING; i++) {
-		if (size) {
-			ring[i] = size;
-			continue;
-		}
-		/* the small-size mix of tests/perf/bench.c */
-		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-		ring[i] = 1 + (uint32_t)(s % 16);
-		if (s % 100 >= 30)
-			ring[i] = 17 + (uint32_t)((s >> 20) % 16);
-		if (s % 100 >= 50)
-			ring[i] = 33 + (uint32_t)((s >> 20) % 32);
-		if (s % 100 >= 70)
-			ring[i] = 65 + (uint32_t)((s >> 20) % 64);
-		if (s % 100 >= 85)
-			ring[i] = 129 + (uint32_t)((s >> 20) % 128);
+		unsigned u = (unsigned)(xorshift(&s) % total);
+
+		for (j = 0; j + 1 < n && u >= p[j].weight; j++)
+			u -= p[j].weight;
+		ring[i] = p[j].size;
 	}
 }
 
-static const unsigned fixed[] = { 1, 8, 16, 32, 64, 128, 256, 1024 };
+/* ---- step 1: rep stosb thresholds ------------------------------------- */
 
-/* The size from which rep stosb (`other`) is no slower than `fn` at every
- * measured size up to 1 MiB, or NEVER. */
-static unsigned long long crossover(FILE *rep, const char *what, void *fn,
-				    void *other)
+#define NBIG 19		/* 2 KiB, 3 KiB, 4 KiB, 6 KiB .. 768 KiB, 1 MiB */
+
+static unsigned long long big_size(unsigned i)
 {
-	unsigned long long from = NEVER;
-	unsigned long long s;
+	return (2048ull << i / 2) * (i & 1 ? 3 : 2) / 2;
+}
 
-	for (s = 1u << 20; s >= 512; s /= 2) {
-		void *fns[2] = { fn, other };
-		double m[2];
+/* The threshold for `loop` among the sizes measured and never: the least
+ * total over the sizes, relative to the faster of the two at each; the
+ * policy's own value `dflt` unless another is 2% better. */
+static unsigned long long threshold(FILE *rep, const char *what,
+				    enum repstos_variant loop,
+				    unsigned long long dflt)
+{
+	unsigned forms[2] = { loop, REPSTOS_VARIANT_INLINE };
+	double m[NBIG][2], cost, best_cost = 0, dflt_cost = 0;
+	unsigned long long best = NEVER, t;
+	unsigned i, j;
 
-		fill_ring((uint32_t)s);
-		measure(fns, 2, m);
+	for (i = 0; i < NBIG; i++) {
+		double mis[2];
+
+		fill_fixed((uint32_t)big_size(i));
+		measure(forms, 2, 0, m[i], NULL);
+		measure(forms, 2, 3, mis, NULL);
+		m[i][0] += mis[0];
+		m[i][1] += mis[1];
 		if (rep)
-			fprintf(rep, "  %-28s %8llu bytes: %9.2f vs %9.2f ns\n",
-				what, s, m[0], m[1]);
-		if (m[1] > m[0] * 1.02)
-			break;
-		from = s;
+			fprintf(rep, "  %-6s %8llu bytes: loop %9.2f ns, rep stosb %9.2f ns "
+				"(aligned and +3, added)\n", what, big_size(i),
+				m[i][0], m[i][1]);
 	}
-	return from;
+	for (j = 0; j <= NBIG; j++) {
+		t = j < NBIG ? big_size(j) : NEVER;
+		cost = 0;
+		for (i = 0; i < NBIG; i++)
+			cost += m[i][big_size(i) >= t] /
+				(m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
+		if (!j || cost < best_cost)
+			best_cost = cost, best = t;
+	}
+	for (i = 0; i < NBIG; i++)
+		dflt_cost += m[i][big_size(i) >= dflt] /
+			     (m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
+	return best_cost < dflt_cost * 0.98 ? best : dflt;
+}
+
+/* ---- step 2: the cost table ------------------------------------------- */
+
+/* ns[form][class] for the four configurations of each class, and the
+ * median ratio of glibc's time to the form's. */
+struct table {
+	double ns[NFORM][REPSTOS_NCLASS][4];
+	double ratio[NFORM][REPSTOS_NCLASS][4];
+};
+
+static void measure_costs(const unsigned *forms, unsigned n, struct table *tb)
+{
+	static const unsigned offs[2] = { 0, 3 };
+	double m[NFORM], x[NFORM];
+	unsigned c, e, a, f;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		for (e = 0; e < 2; e++) {
+			/* the last class from its low end only: 1 MiB */
+			unsigned long long size = e && c < REPSTOS_NCLASS - 1 ?
+				repstos_class_hi(c) : repstos_class_lo(c);
+
+			fill_fixed((uint32_t)size);
+			for (a = 0; a < 2; a++) {
+				measure(forms, n, offs[a], m, x);
+				for (f = 0; f < n; f++) {
+					tb->ns[forms[f]][c][e * 2 + a] = m[f];
+					tb->ratio[forms[f]][c][e * 2 + a] = x[f];
+				}
+			}
+		}
+}
+
+static void set_costs(const unsigned *forms, unsigned n, const struct table *tb,
+		      struct repstos_costs *k)
+{
+	unsigned c, f, i;
+
+	memset(k, 0, sizeof(*k));
+	for (f = 0; f < n; f++) {
+		if (forms[f] == GLIBC)
+			continue;
+		for (c = 0; c < REPSTOS_NCLASS; c++) {
+			double w = 0;
+
+			for (i = 0; i < 4; i++)
+				w = tb->ns[forms[f]][c][i] > w ? tb->ns[forms[f]][c][i] : w;
+			w = w * 100 + 0.5;
+			k->cns[forms[f]][c] = (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
+		}
+	}
+}
+
+/* ---- step 3: the module routine --------------------------------------- */
+
+struct verdict {
+	double worst;		/* glibc/form at fixed sizes, second lowest */
+	unsigned worst_class;
+	double dist[NDIST];	/* glibc/form per distribution */
+	double dist_min, geo;
+};
+
+/* The second lowest of the form's ratios over every class and
+ * configuration: a real weakness shows at both ends of a class or in
+ * neighbouring classes, a single low point is usually noise (glibc's
+ * time at a small fixed size is bimodal from run to run). */
+static void judge_fixed(const struct table *tb, unsigned f, struct verdict *v)
+{
+	double lo = 1e9;
+	unsigned c, i;
+
+	v->worst = 1e9;
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		for (i = 0; i < 4; i++) {
+			double r = tb->ratio[f][c][i];
+
+			if (r < lo) {
+				v->worst = lo;
+				lo = r, v->worst_class = c;
+			} else if (r < v->worst) {
+				v->worst = r;
+			}
+		}
+}
+
+/* x^(1/n) by Newton's method, x > 0: no libm for the tool. */
+static double root(double x, unsigned n)
+{
+	double y = 1;
+	unsigned i, k;
+
+	for (i = 0; i < 60; i++) {
+		double p = 1;
+
+		for (k = 1; k < n; k++)
+			p *= y;
+		y -= (p * y - x) / (n * p);
+	}
+	return y;
+}
+
+static void judge_dists(const unsigned *forms, unsigned n, struct verdict *v)
+{
+	double m[NFORM], x[2][NFORM];
+	unsigned d, f, a;
+
+	for (f = 0; f + 1 < n; f++)
+		v[f].dist_min = 1e9, v[f].geo = 1;
+	for (d = 0; d < NDIST; d++) {
+		fill_dist(d);
+		for (a = 0; a < 2; a++)
+			measure(forms, n, a ? 3 : 0, m, x[a]);
+		for (f = 0; f + 1 < n; f++) {	/* forms[n - 1] is glibc */
+			double r = x[0][f] < x[1][f] ? x[0][f] : x[1][f];
+
+			v[f].dist[d] = r;
+			v[f].geo *= r;
+			if (r < v[f].dist_min)
+				v[f].dist_min = r;
+		}
+	}
+	for (f = 0; f + 1 < n; f++)
+		v[f].geo = root(v[f].geo, NDIST);
+}
+
+static int qualifies(const struct verdict *v)
+{
+	return v->worst >= 0.95 && v->dist_min >= 0.95;
+}
+
+/* Which of the n routines; see the head of this file. */
+static unsigned choose(const struct verdict *v, unsigned n)
+{
+	double top = 0;
+	unsigned i, pick = 0;
+	int any = 0;
+
+	for (i = 0; i < n; i++)
+		if (qualifies(&v[i]) && v[i].geo > top)
+			top = v[i].geo, any = 1;
+	if (any) {
+		/* within 2% of the best mean, the one safest at fixed sizes */
+		double safest = 0;
+
+		for (i = 0; i < n; i++)
+			if (qualifies(&v[i]) && v[i].geo >= top * 0.98 &&
+			    v[i].worst > safest)
+				safest = v[i].worst, pick = i;
+		return pick;
+	}
+	for (i = 0; i < n; i++) {
+		double a = v[i].worst < v[i].dist_min ? v[i].worst : v[i].dist_min;
+
+		if (a > top)
+			top = a, pick = i;
+	}
+	return pick;
+}
+
+static void report_verdicts(FILE *rep, const unsigned *forms, unsigned n,
+			    const struct verdict *v, unsigned pick)
+{
+	unsigned i, d;
+
+	fprintf(rep, "  module routine, speedup = glibc ns / routine ns (worst of "
+		"aligned and +3):\n");
+	for (i = 0; i < n; i++) {
+		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
+			i == pick ? '*' : ' ',
+			repstos_variant_name((enum repstos_variant)forms[i]),
+			v[i].worst, repstos_class_lo(v[i].worst_class),
+			repstos_class_hi(v[i].worst_class));
+		for (d = 0; d < NDIST; d++)
+			fprintf(rep, " %s %.2fx", repstos_dists[d].name, v[i].dist[d]);
+		fprintf(rep, "; geomean %.2fx%s\n", v[i].geo,
+			qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
+	}
+}
+
+/* ---- repstos_tune ------------------------------------------------------ */
+
+/* The forms this CPU runs: in place first, then the routines; the called
+ * rep stosb only stands in for "inline" where a site cannot be written. */
+static unsigned site_forms(const struct repstos_cpu *cpu, unsigned *forms)
+{
+	unsigned n = 0;
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (repstos_policy_supported(cpu, (enum repstos_variant)v))
+			forms[n++] = (unsigned)v;
+	return n;
+}
+
+static int setup(void)
+{
+	buf = NULL;
+	ring = malloc(RING * sizeof(*ring));
+	if (!ring || posix_memalign((void **)&buf, 4096, BUF_SIZE)) {
+		free(ring);
+		return -1;
+	}
+	memset(buf, 1, BUF_SIZE);
+	return 0;
 }
 
 int repstos_tune(FILE *rep, struct repstos_tuning *out)
 {
+	static struct table tb;
 	struct repstos_cpu cpu;
-	void *fns[4];
-	const char *names[4];
-	unsigned n = 0, c, f, best;
-	double mix[4], m[4], worst[4], prod[4], score[4];
-	unsigned long long saved_vec = __repstos_vec_rep_min;
-	unsigned long long saved_wide = __repstos_wide_rep_min;
-	int v;
+	unsigned forms[NFORM], routines[NFORM], n, nr = 0, i, pick;
+	struct verdict v[NFORM];
+	unsigned long long saved[3] = { __repstos_vec_rep_min,
+		__repstos_wide_rep_min, __repstos_short_rep_max };
 
-	buf = NULL;
-	ring = malloc(RING * sizeof(*ring));
-	if (!ring || posix_memalign((void **)&buf, 4096, (1u << 20) + 4096)) {
-		free(ring);
+	if (setup())
 		return -1;
-	}
-	memset(buf, 1, (1u << 20) + 4096);
-	repstos_cpu_detect(&cpu);
+	/* As the runtime sees this CPU: REPSTOS_CPU measures it as a CPU
+	 * with fewer features. */
+	cpu = *repstos_cpu();
 	repstos_policy_tuning(&cpu, out);
-	for (v = REPSTOS_VARIANT_VEC; v < REPSTOS_VARIANT_COUNT && n < 4; v++)
-		if (repstos_policy_supported(&cpu, (enum repstos_variant)v)) {
-			fns[n] = repstos_variant_routine((enum repstos_variant)v);
-			names[n++] = repstos_variant_name((enum repstos_variant)v);
-		}
-	/* The small sizes never reach the rep threshold; keep it high. */
-	__repstos_vec_rep_min = __repstos_wide_rep_min = NEVER;
+	__repstos_short_rep_max = out->short_rep_max;
 
-	fill_ring(0);
-	measure(fns, n, mix);
-	for (c = 0; c < n; c++)
-		worst[c] = 0, prod[c] = 1;
-	for (f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++) {
-		double lo = 1e30;
-
-		fill_ring(fixed[f]);
-		measure(fns, n, m);
-		for (c = 0; c < n; c++)
-			lo = m[c] < lo ? m[c] : lo;
-		for (c = 0; c < n; c++) {
-			if (m[c] / lo > worst[c])
-				worst[c] = m[c] / lo;
-			prod[c] *= m[c] / lo;
-		}
-	}
-	/* Score: the mix (sizes varying call to call, what a routine shared
-	 * by all sites sees) and the fixed sizes weigh half each, as the
-	 * geometric mean of each candidate's time over the fastest's: the
-	 * score raised to the 16th power (8 fixed sizes, no libm) is
-	 * mix^8 times the product of the fixed ratios. */
-	best = 0;
-	for (c = 0; c < n; c++) {
-		double lo = mix[0];
-		unsigned k;
-
-		for (k = 1; k < n; k++)
-			lo = mix[k] < lo ? mix[k] : lo;
-		score[c] = prod[c];
-		for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
-			score[c] *= mix[c] / lo;
-		if (score[c] < score[best])
-			best = c;
-	}
-	if (rep) {
-		for (c = 0; c < n; c++)
-			fprintf(rep, "  %-8s mix 1..256: %6.2f ns/call; fixed sizes: "
-				"at worst %.2fx the fastest; score^16 %.3g\n", names[c],
-				mix[c], worst[c], score[c]);
-		fprintf(rep, "  chosen: %s\n", names[best]);
-	}
-	out->variant = repstos_variant_by_name(names[best]);
-
-	/* rep stosb against the chosen routine's loop, and against a call. */
 	if (cpu.features & REPSTOS_CPU_ERMS) {
-		unsigned long long x = crossover(rep, "loop vs rep stosb (called)",
-						 fns[best], repstos_variant_routine(REPSTOS_VARIANT_INLINE));
-
-		if (out->variant == REPSTOS_VARIANT_VEC)
-			out->vec_rep_min = x;
-		else
-			out->wide_rep_min = x;
-		out->inline_min = (unsigned)(x > ~0u ? ~0u : x);
-		if (out->variant != REPSTOS_VARIANT_VEC) {
-			x = crossover(rep, "vec loop vs rep stosb (called)",
-				      repstos_variant_routine(REPSTOS_VARIANT_VEC),
-				      repstos_variant_routine(REPSTOS_VARIANT_INLINE));
-			out->vec_rep_min = x;
-		}
+		__repstos_vec_rep_min = __repstos_wide_rep_min = NEVER;
+		out->vec_rep_min = threshold(rep, "vec", REPSTOS_VARIANT_VEC,
+					     out->vec_rep_min);
+		if (repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2))
+			out->wide_rep_min = threshold(rep, "avx2",
+						      REPSTOS_VARIANT_AVX2,
+						      out->wide_rep_min);
 	}
+	__repstos_vec_rep_min = out->vec_rep_min;
+	__repstos_wide_rep_min = out->wide_rep_min;
+
+	n = site_forms(&cpu, forms);
+	forms[n++] = GLIBC;
+	measure_costs(forms, n, &tb);
+	set_costs(forms, n, &tb, &out->costs);
+
+	for (i = 0; i < n; i++)
+		if (forms[i] != GLIBC && forms[i] != REPSTOS_VARIANT_INLINE)
+			routines[nr++] = forms[i];
+	for (i = 0; i < nr; i++)
+		judge_fixed(&tb, routines[i], &v[i]);
+	routines[nr] = GLIBC;
+	judge_dists(routines, nr + 1, v);
+	pick = choose(v, nr);
+	out->variant = (int)routines[pick];
+	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
 	out->source = "measured by repstos_tune";
 	if (rep)
-		fprintf(rep, "  vec_rep_min %llu, wide_rep_min %llu, inline_min %u\n",
-			out->vec_rep_min, out->wide_rep_min, out->inline_min);
-	__repstos_vec_rep_min = saved_vec;
-	__repstos_wide_rep_min = saved_wide;
+		report_verdicts(rep, routines, nr, v, pick);
+
+	__repstos_vec_rep_min = saved[0];
+	__repstos_wide_rep_min = saved[1];
+	__repstos_short_rep_max = saved[2];
 	free(buf);
 	free(ring);
 	return 0;
 }
 
+static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_ENUM_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = #e,
+	REPSTOS_VARIANTS(REPSTOS_X_ENUM_NAME)
+#undef REPSTOS_X_ENUM_NAME
+};
+
+void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
+			      const struct repstos_tuning *t)
+{
+	unsigned c;
+	int v;
+
+	fprintf(f, "cost table, ns per call (worst of both ends of the class, "
+		"aligned and +3):\n%-13s", "class from");
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		fprintf(f, " %6llu", repstos_class_lo(c));
+	fputc('\n', f);
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
+			continue;
+		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
+			repstos_variant_name((enum repstos_variant)v));
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, " %6.2f", t->costs.cns[v][c] / 100.0);
+		fputc('\n', f);
+	}
+	fprintf(f, "as a cost table for runtime/policy.c:\n");
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
+			continue;
+		fprintf(f, "\t[REPSTOS_VARIANT_%s] = {", variant_enum_names[v]);
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t", t->costs.cns[v][c],
+				c + 1 < REPSTOS_NCLASS ? "," : "");
+		fprintf(f, " },\n");
+	}
+	fprintf(f, "runtime/policy.c: %s\n", repstos_policy_has_row(cpu) ?
+		"has a measured row for this CPU" :
+		"no row for this CPU (the conservative rule applies without "
+		"a tuning file)");
+}
+
 int repstos_tune_write(const char *path, const struct repstos_tuning *t)
 {
 	struct repstos_cpu cpu;
-	char text[512], tmp[4096];
+	char text[REPSTOS_TUNING_MAX], tmp[4096];
 	FILE *f;
 	int n, e;
 

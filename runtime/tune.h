@@ -10,7 +10,7 @@
  *   if (repstos_tune(stderr, &t) == 0)
  *           repstos_tune_write("/etc/repstos/tuning", &t);
  *
- * The measurement takes about a second and should run on an idle
+ * The measurement takes a few seconds and should run on an idle
  * machine; its figures are medians of interleaved repetitions.
  */
 #ifndef REPSTOS_TUNE_H
@@ -24,16 +24,22 @@ extern "C" {
 #endif
 
 /*
- * Time the module-wide candidates this CPU supports ("vec", "avx2",
- * "avx512") on a small-size mix and on fixed small sizes, pick the
- * fastest on the mix unless it loses a fixed size by more than 5% to
- * another, then find from which size rep stosb beats the chosen routine's
- * store loop (its rep threshold) and beats a call to it (inline_min).
- * Writes what it measured, one line each, to `report` (may be NULL).
+ * Measure this machine (about 1-3 s): the rep stosb thresholds of the
+ * store loops, the cost of every form this CPU runs in every size class
+ * (the table per-site choices are made from), and the module routine
+ * every site of unknown size gets: among the routines no more than 5%
+ * slower than glibc's memset at any fixed size and on any published
+ * distribution (runtime/memset_dists.h), the best geometric mean over
+ * the distributions.  Writes what it measured to `report` (may be NULL).
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
  * it could not measure (no memory).
  */
 int repstos_tune(FILE *report, struct repstos_tuning *out);
+
+/* The cost table of *t as a table of ns, and whether runtime/policy.c
+ * has a row for cpu. */
+void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
+			      const struct repstos_tuning *t);
 
 /* Write *t as the tuning file for this CPU at path, atomically (a
  * temporary file renamed).  Returns 0, or -1 with errno set. */

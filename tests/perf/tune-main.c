@@ -14,13 +14,16 @@
 int main(int argc, char **argv)
 {
 	struct repstos_tuning t;
-	char text[512];
+	struct repstos_cpu cpu;
+	char text[REPSTOS_TUNING_MAX];
 
+	repstos_cpu_detect(&cpu);
 	if (repstos_tune(stdout, &t)) {
 		fprintf(stderr, "tune: cannot measure\n");
 		return 1;
 	}
-	repstos_tuning_format(text, sizeof(text), repstos_cpu(), &t);
+	repstos_tune_print_costs(stdout, &cpu, &t);
+	repstos_tuning_format(text, sizeof(text), &cpu, &t);
 	fputs(text, stdout);
 	if (argc > 1 && repstos_tune_write(argv[1], &t)) {
 		fprintf(stderr, "tune: %s: %s\n", argv[1], strerror(errno));

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The form each site gets is a function of the cost table alone: with a
+# tuning file whose table is fixed, every site of tests/policy/sizes.c
+# (constant, bounded and unknown sizes) gets the form the table makes
+# cheapest, and `repstos patch --cpu=native` chooses exactly what the
+# runtime does, for that table and for the measured rows of policy.c.
+bin=build/tests/policy/sizes
+tool=patcher/repstos
+t=$(mktemp -d build/tests/policy/costs.XXXXXX) || exit 1
+fails=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect MODULE: the forms, in table order, for the fixed table.
+expect() {
+	cat <<END
+const 16 16 vec
+const 300 300 erms
+const 3000 3000 inline
+const 100000 100000 inline
+bounded 0 100 vec
+bounded 4000 4999 inline
+unknown 0 4294967295 $1
+END
+}
+
+for module in vec erms; do
+	$bin tuning $t/tuning-$module $module || fail "writing the tuning file"
+	got=$(REPSTOS_TUNING=$t/tuning-$module $bin forms)
+	[ "$got" = "$(expect $module)" ] &&
+		ok "runtime, module $module: every site in its cheapest form" ||
+		{ fail "runtime, module $module:"; echo "$got"; }
+	REPSTOS_TUNING=$t/tuning-$module $bin run >/dev/null ||
+		fail "runtime, module $module: wrong bytes"
+
+	REPSTOS_TUNING=$t/tuning-$module $tool patch --cpu=native $bin \
+		-o $t/native-$module >/dev/null || fail "patch --cpu=native"
+	got=$($t/native-$module forms)
+	[ "$got" = "$(expect $module)" ] &&
+		ok "patch --cpu=native, module $module: the runtime's forms" ||
+		{ fail "patch --cpu=native, module $module:"; echo "$got"; }
+	$t/native-$module run >/dev/null || fail "patched, module $module: wrong bytes"
+done
+
+# A measured row of the policy: patch --cpu=PROFILE and the runtime under
+# REPSTOS_CPU=PROFILE agree, where this CPU has what the profile has (the
+# runtime keeps only the features both have; the tool takes the profile's).
+for cpu in zen4-noavx512 zen4 zen5; do
+	out=$(REPSTOS_CPU=$cpu REPSTOS_TUNING= REPSTOS_DEBUG=1 $bin forms 2>&1)
+	want=$(echo "$out" | grep -v '^repstos:')
+	have=$(echo "$out" | sed -n 's/.*\[\(.*\)\].*/\1/p')
+	$tool patch --cpu=$cpu $bin -o $t/$cpu >/dev/null 2>&1 ||
+		{ fail "patch --cpu=$cpu"; continue; }
+	got=$(REPSTOS_PATCH=0 $t/$cpu forms)
+	case $cpu in
+	zen4-noavx512) need="avx2 bmi2" ;;
+	*) need="avx512f avx512bw bmi2" ;;
+	esac
+	missing=""
+	for f in $need; do
+		echo " $have " | grep -q " $f " || missing="$missing $f"
+	done
+	if [ -n "$missing" ]; then
+		echo "skip: $cpu: this CPU lacks$missing"
+	elif [ "$got" = "$want" ]; then
+		ok "patch --cpu=$cpu and REPSTOS_CPU=$cpu agree on every site"
+	else
+		fail "patch --cpu=$cpu and REPSTOS_CPU=$cpu differ:"
+		echo "$want" | paste - /dev/null; echo "$got"
+	fi
+done
+
+rm -rf $t
+echo "$fails failures"
+[ $fails -eq 0 ]

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sizes.c - one site of each kind of size knowledge, for tests/policy:
+ *   sizes tuning FILE   write a tuning file for this CPU whose cost table
+ *                       is fixed (below), so the forms each site must get
+ *                       are known whatever the machine measures
+ *   sizes forms         print each site's size knowledge and the form its
+ *                       bytes hold now, one line a site, in table order
+ *   sizes run           call every site and check the bytes it stored
+ * Built with the plugin and min-const=1, so constant sizes become sites.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "repstos.h"
+#include "sitecode.h"
+#include "policy.h"
+
+static unsigned char buf[1 << 17];
+
+__attribute__((noinline)) void const_16(void) { memset(buf, 1, 16); }
+__attribute__((noinline)) void const_300(void) { memset(buf, 2, 300); }
+__attribute__((noinline)) void const_3000(void) { memset(buf, 3, 3000); }
+__attribute__((noinline)) void const_100000(void) { memset(buf, 4, 100000); }
+
+__attribute__((noinline)) void bounded_100(unsigned n)
+{
+	if (n > 100)
+		n = 100;
+	memset(buf, 5, n);
+}
+
+__attribute__((noinline)) void bounded_4000(unsigned n)
+{
+	memset(buf, 6, 4000 + n % 1000);
+}
+
+__attribute__((noinline)) void unknown(size_t n)
+{
+	memset(buf, 7, n);
+}
+
+/*
+ * The fixed table, centi-ns by class: "vec" cheapest below 64 bytes,
+ * "erms" from 64 to 2047, rep stosb in place from 2048; "original" and
+ * "rep_good" never.  Only routines every x86-64 runs, so the expected
+ * forms hold on any CI machine.
+ */
+static void fixed_costs(struct repstos_costs *k)
+{
+	static const struct repstos_costs none;	/* not memset: no site */
+	unsigned c;
+
+	*k = none;
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		int small = c <= repstos_size_class(63);
+		int mid = !small && c <= repstos_size_class(2047);
+
+		k->cns[REPSTOS_VARIANT_VEC][c] = small ? 100 : mid ? 500 : 10000;
+		k->cns[REPSTOS_VARIANT_ERMS][c] = small ? 300 : mid ? 200 : 5000;
+		k->cns[REPSTOS_VARIANT_INLINE][c] = 1000;
+		k->cns[REPSTOS_VARIANT_ORIGINAL][c] = 9999;
+		k->cns[REPSTOS_VARIANT_REP_GOOD][c] = 9999;
+	}
+}
+
+static int write_tuning(const char *path, const char *module)
+{
+	struct repstos_tuning t;
+	struct repstos_cpu cpu;
+	char text[REPSTOS_TUNING_MAX];
+	FILE *f = fopen(path, "w");
+	int n;
+
+	repstos_cpu_detect(&cpu);
+	repstos_policy_tuning(&cpu, &t);
+	t.variant = repstos_variant_by_name(module);
+	fixed_costs(&t.costs);
+	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
+	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+static const char *form_name(const struct repstos_site *e)
+{
+	uintptr_t at = repstos_site_addr(e), target = 0;
+	int v;
+
+	switch (repstos_decode((const uint8_t *)at, e->len, at, &target)) {
+	case REPSTOS_FORM_INLINE:
+		return "inline";
+	case REPSTOS_FORM_CALL:
+		if (target == (uintptr_t)__repstos_stub)
+			return "stub";
+		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+			if (target == (uintptr_t)repstos_variant_routine(v))
+				return repstos_variant_name(v);
+		return "?";
+	default:
+		return "garbage";
+	}
+}
+
+static int print_forms(void)
+{
+	static const char *const kind[] = { "unknown", "bounded", "const" };
+	const struct repstos_site *e;
+
+	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
+		printf("%s %u %u %s\n", kind[e->size_kind % 3], e->size_min,
+		       e->size_max, form_name(e));
+	return 0;
+}
+
+static int check(size_t n, int c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (buf[i] != c) {
+			printf("byte %zu of %zu is %d, not %d\n", i, n, buf[i], c);
+			return 1;
+		}
+	return 0;
+}
+
+static int run(void)
+{
+	int bad = 0;
+
+	const_16(), bad |= check(16, 1);
+	const_300(), bad |= check(300, 2);
+	const_3000(), bad |= check(3000, 3);
+	const_100000(), bad |= check(100000, 4);
+	bounded_100(77), bad |= check(77, 5);
+	bounded_4000(999), bad |= check(4999, 6);
+	unknown(12345), bad |= check(12345, 7);
+	puts(bad ? "run: wrong bytes" : "run: every site stored what it should");
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "tuning"))
+		return write_tuning(argv[2], argv[3]);
+	if (argc == 2 && !strcmp(argv[1], "forms"))
+		return print_forms();
+	if (argc == 2 && !strcmp(argv[1], "run"))
+		return run();
+	fprintf(stderr, "usage: sizes tuning FILE MODULE | forms | run\n");
+	return 2;
+}

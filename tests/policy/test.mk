@@ -1,0 +1,11 @@
+# tests/policy: the per-site choice from a cost table, in the runtime and
+# in `repstos patch`, on a program built with the plugin.
+PT := $(B)/tests/policy
+
+$(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB) $(RT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O2 -g -Iruntime -fplugin=$(PLUGIN_SO) \
+		-fplugin-arg-repstos-min-const=1 -o $@ $< $(RT_LIB)
+
+TESTS += tests/policy/costs.sh
+tests/policy/costs.sh: $(PT)/sizes $(PATCHER_BIN)
