@@ -386,11 +386,8 @@ const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 
 /* ---- the tuning file -------------------------------------------------- */
 
-static int put(char *buf, unsigned len, unsigned *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Append to buf at *at; -1 once it no longer fits. */
-static int put(char *buf, unsigned len, unsigned *at, const char *fmt, ...)
+int repstos_text_put(char *buf, unsigned len, unsigned *at,
+		     const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -410,7 +407,7 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 	unsigned at = 0, c;
 	int v, r;
 
-	r = put(buf, len, &at,
+	r = repstos_text_put(buf, len, &at,
 		"# repstos tuning (repstos_tune): applies only to this cpu\n"
 		"cpu %x %x %x %x %x\n"
 		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\n"
@@ -422,32 +419,34 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++) {
 		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
 			continue;
-		r = put(buf, len, &at, "cost %s", repstos_variant_names[v]);
+		r = repstos_text_put(buf, len, &at, "cost %s",
+				     repstos_variant_names[v]);
 		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
-			r = put(buf, len, &at, " %u", t->costs.cns[v][c]);
+			r = repstos_text_put(buf, len, &at, " %u",
+					     t->costs.cns[v][c]);
 		if (!r)
-			r = put(buf, len, &at, "\n");
+			r = repstos_text_put(buf, len, &at, "\n");
 	}
 	return r ? -1 : (int)at;
 }
 
 /* Parsing without stdio's sscanf: it runs in every program's start-up. */
-static const char *skip_blank(const char *p)
+const char *repstos_text_blank(const char *p)
 {
 	while (*p == ' ' || *p == '\t')
 		p++;
 	return p;
 }
 
-static const char *word(const char *p, const char *w)
+const char *repstos_text_word(const char *p, const char *w)
 {
 	size_t n = strlen(w);
 
 	return !strncmp(p, w, n) && (p[n] == ' ' || p[n] == '\t') ?
-		skip_blank(p + n) : NULL;
+		repstos_text_blank(p + n) : NULL;
 }
 
-static const char *number(const char *p, int base, unsigned long long *v)
+const char *repstos_text_number(const char *p, int base, unsigned long long *v)
 {
 	const char *s = p;
 
@@ -461,9 +460,11 @@ static const char *number(const char *p, int base, unsigned long long *v)
 			d = (unsigned)(*p - 'a' + 10);
 		else
 			break;
+		if (*v > (~0ull - d) / (unsigned)base)
+			return NULL;	/* does not fit: not a number we wrote */
 		*v = *v * (unsigned)base + d;
 	}
-	return p == s ? NULL : skip_blank(p);
+	return p == s ? NULL : repstos_text_blank(p);
 }
 
 /* The variant whose name starts p (followed by a blank or the end of
@@ -488,9 +489,10 @@ static const char *costs_at(const char *p, unsigned (*cns)[REPSTOS_NCLASS])
 	unsigned long long v;
 	unsigned c;
 
-	p = skip_blank(p + strcspn(p, " \t\n"));
+	p = repstos_text_blank(p + strcspn(p, " \t\n"));
 	for (c = 0; c < REPSTOS_NCLASS; c++) {
-		if (!(p = number(p, 10, &v)) || !v || v > 0xffffffffu)
+		p = repstos_text_number(p, 10, &v);
+		if (!p || !v || v > 0xffffffffu)
 			return NULL;
 		(*cns)[c] = (unsigned)v;
 	}
@@ -512,38 +514,38 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		unsigned long long v;
 		int i;
 
-		p = skip_blank(p);
-		if ((q = word(p, "cpu"))) {
+		p = repstos_text_blank(p);
+		if ((q = repstos_text_word(p, "cpu"))) {
 			for (i = 0; i < 5; i++) {
-				if (!(q = number(q, 16, &v)))
+				if (!(q = repstos_text_number(q, 16, &v)))
 					return -1;
 				if (v != want[i])
 					return 0;
 			}
 			have_cpu = 1;
-		} else if ((q = word(p, "variant"))) {
+		} else if ((q = repstos_text_word(p, "variant"))) {
 			if ((i = name_at(q)) < 0)
 				return -1;
 			n.variant = i;
 			q += strlen(repstos_variant_names[i]);
-		} else if ((q = word(p, "cost"))) {
+		} else if ((q = repstos_text_word(p, "cost"))) {
 			if ((i = name_at(q)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
 				return -1;
 			have_costs = 1;
-		} else if ((q = word(p, "vec_rep_min"))) {
-			if (!(q = number(q, 10, &v)))
+		} else if ((q = repstos_text_word(p, "vec_rep_min"))) {
+			if (!(q = repstos_text_number(q, 10, &v)))
 				return -1;
 			n.vec_rep_min = v;
-		} else if ((q = word(p, "wide_rep_min"))) {
-			if (!(q = number(q, 10, &v)))
+		} else if ((q = repstos_text_word(p, "wide_rep_min"))) {
+			if (!(q = repstos_text_number(q, 10, &v)))
 				return -1;
 			n.wide_rep_min = v;
-		} else if ((q = word(p, "short_rep_max"))) {
-			if (!(q = number(q, 10, &v)))
+		} else if ((q = repstos_text_word(p, "short_rep_max"))) {
+			if (!(q = repstos_text_number(q, 10, &v)))
 				return -1;
 			n.short_rep_max = v;
-		} else if ((q = word(p, "inline_min"))) {
-			if (!(q = number(q, 10, &v)) || v > ~0u)
+		} else if ((q = repstos_text_word(p, "inline_min"))) {
+			if (!(q = repstos_text_number(q, 10, &v)) || v > ~0u)
 				return -1;
 			n.inline_min = (unsigned)v;
 		} else if (*p == '#' || *p == '\n') {

@@ -109,6 +109,23 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			 struct repstos_tuning *t);
 
+/*
+ * Text helpers the tuning file and the profile (runtime/profile.h) share:
+ * no stdio scanning, as they run in every program's start-up.
+ * repstos_text_put appends printf-style to buf at *at (0, or -1 once it
+ * no longer fits); repstos_text_blank skips blanks; repstos_text_word
+ * matches w followed by a blank and returns what follows the blanks;
+ * repstos_text_number reads a decimal or lowercase hex number (NULL when
+ * there is none or it does not fit in 64 bits) and skips the blanks
+ * after it.
+ */
+int repstos_text_put(char *buf, unsigned len, unsigned *at,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+const char *repstos_text_blank(const char *p);
+const char *repstos_text_word(const char *p, const char *w);
+const char *repstos_text_number(const char *p, int base,
+				unsigned long long *v);
+
 /* The tuning file's path: $REPSTOS_TUNING, else /etc/repstos/tuning
  * ("" when REPSTOS_TUNING is set empty: no file). */
 const char *repstos_tuning_path(void);
