@@ -377,6 +377,60 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 	return module;
 }
 
+unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
+					   enum repstos_variant v,
+					   const unsigned long long *hist)
+{
+	unsigned __int128 sum = 0;
+	unsigned c;
+
+	if (!repstos_cost_known(k, v))
+		return ~0ull;
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		sum += (unsigned __int128)hist[c] * k->cns[v][c];
+	/* ~0ull says "unknown": a real sum stops one short of it */
+	return sum >= ~0ull ? ~0ull - 1 : (unsigned long long)sum;
+}
+
+static int any_calls(const unsigned long long *hist)
+{
+	unsigned c;
+
+	for (c = 0; hist && c < REPSTOS_NCLASS; c++)
+		if (hist[c])
+			return 1;
+	return 0;
+}
+
+/*
+ * From a profile (policy.h): the least expected time over the sizes seen.
+ * The module routine keeps the site unless another form saves more than
+ * 3% of it: the table's figures move by that much from run to run, and
+ * a choice made on noise would differ from one tuning file to the next.
+ */
+enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
+						  enum repstos_variant module,
+						  int forced,
+						  const struct repstos_site *e,
+						  const unsigned long long *hist)
+{
+	unsigned long long best = ~0ull, w;
+	int v, pick = -1;
+
+	if (forced || !any_calls(hist) || !any_cost(&t->costs))
+		return repstos_policy_site_tuned(t, module, forced, e);
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+		w = repstos_policy_weighted(&t->costs, v, hist);
+		if (w != ~0ull && (pick < 0 || w < best))
+			best = w, pick = v;
+	}
+	w = repstos_policy_weighted(&t->costs, module, hist);
+	if (w != ~0ull && (unsigned __int128)w * 100 <=
+			  (unsigned __int128)best * 103)
+		return module;
+	return (enum repstos_variant)pick;
+}
+
 /* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
 const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 #define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,

@@ -87,6 +87,31 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       const struct repstos_site *e);
 
 /*
+ * The form for one site from a size profile: hist[c] calls of the site
+ * fell in size class c (runtime/profile.h).  Every form stores every
+ * size correctly, so a profile can only change speed, never what a site
+ * does: it is a hint.  With calls and a cost table, the form whose
+ * expected time over those calls, sum of hist[c] * cost[form][c], is
+ * least, among the forms the table has (the module routine when it is
+ * within 3% of that, then the lowest number); the sizes were measured
+ * one at a time, so a site whose size changes from call to call pays
+ * mispredictions the table does not show.  With no calls (hist NULL or
+ * all 0), no cost table, or a forced variant: repstos_policy_site_tuned.
+ * The runtime and `repstos patch --profile` both choose with this.
+ */
+enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
+						  enum repstos_variant module,
+						  int forced,
+						  const struct repstos_site *e,
+						  const unsigned long long *hist);
+
+/* Sum of hist[c] * cost[v][c] in centi-ns (saturated at ~0ull - 1);
+ * ~0ull when the table lacks v. */
+unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
+					   enum repstos_variant v,
+					   const unsigned long long *hist);
+
+/*
  * The tuning file (REPSTOS_TUNING, default /etc/repstos/tuning): what
  * repstos_tune() measured, keyed by the CPU it measured, so that a file
  * copied to another machine is ignored.  Text, one "key value" a line,
