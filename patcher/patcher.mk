@@ -10,9 +10,10 @@ DEB_PKGS += clang libclang-rt-14-dev
 PATCHER_BIN	:= patcher/repstos
 PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c decode.c check.c \
 	patch.c dump.c lines.c)
-PATCHER_RT_SRCS	:= runtime/cpu.c runtime/policy.c runtime/sitecode.c
+PATCHER_RT_SRCS	:= runtime/cpu.c runtime/policy.c runtime/sitecode.c \
+	runtime/profile.c
 PATCHER_HDRS	:= patcher/patcher.h runtime/repstos_site.h runtime/repstos.h \
-	runtime/policy.h runtime/sitecode.h
+	runtime/policy.h runtime/sitecode.h runtime/profile.h
 PATCHER_PKGS	:= $(shell pkg-config --cflags capstone 2>/dev/null || \
 	echo -I/usr/include/capstone)
 PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iruntime $(PATCHER_PKGS)
