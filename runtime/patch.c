@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "policy.h"
+#include "profrun.h"
 #include "sitecode.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
@@ -64,6 +65,10 @@ struct config {
 	enum route route;		/* REPSTOS_PATCH */
 	enum repstos_variant variant;	/* the module-wide choice */
 	const char *why;
+	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
+					 * calls per site and class, or NULL */
+	const char *profile;		/* its file */
+	const char *record;		/* REPSTOS_PROFILE: recording to it */
 };
 
 /* Where the sites of one run go: the mem file, or the mprotect route. */
@@ -183,15 +188,31 @@ static void read_cpu(void)
 	cpu.features &= p->features;
 }
 
+/* The profile installed for this module, if there is one it can use. */
+static void read_profile(struct config *c)
+{
+	const char *why = NULL;
+
+	if (repstos_prof_load(repstos_sites_begin(), repstos_sites_end(),
+			      &c->hist, &c->profile, &why) < 0 && c->debug)
+		fprintf(stderr, "repstos: %s: profile ignored: %s\n",
+			c->profile, why);
+}
+
+/* secure_getenv: a set-user-ID program records nothing, and reads only
+ * the profiles installed by root. */
 static void read_config(struct config *c)
 {
 	const char *d = getenv("REPSTOS_DEBUG");
+	const char *r = secure_getenv("REPSTOS_PROFILE");
 
 	c->debug = d && *d && strcmp(d, "0");
 	read_cpu();
 	read_tuning(c);
 	read_variant(c);
 	read_route(c);
+	read_profile(c);
+	c->record = r && *r ? r : NULL;
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -319,13 +340,27 @@ static int is_routine(uintptr_t target)
 	return 0;
 }
 
-/* The bytes a site should have; 0, or -1 if the entry cannot be used. */
+/* The policy's form for a site, from its installed profile if any. */
+static enum repstos_variant site_choice(const struct repstos_site *e)
+{
+	const unsigned long long *h = NULL;
+
+	if (cfg.hist)
+		h = cfg.hist[e - repstos_sites_begin()];
+	return repstos_policy_site_profiled(&cfg.tuning, cfg.variant,
+					    cfg.forced, e, h);
+}
+
+/* The bytes a site should have; 0, or -1 if the entry cannot be used.
+ * While recording, every site calls the profiling routine. */
 static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 			uint8_t *out)
 {
-	enum repstos_variant v;
+	enum repstos_variant v = site_choice(e);
 
-	v = repstos_policy_site_tuned(&cfg.tuning, cfg.variant, cfg.forced, e);
+	if (cfg.record)
+		return repstos_encode_call(out, e->len, at,
+					   (uintptr_t)__repstos_profile);
 	if (v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len);
 	return repstos_encode_call(out, e->len, at, (uintptr_t)routines[v]);
@@ -344,6 +379,24 @@ static int unrunnable(uintptr_t target)
 	return 0;
 }
 
+/* What the site holds: 0, *form and *target (of a call), or -1 when it
+ * is none of the forms this runtime writes and must be left alone. */
+static int site_form(const struct repstos_site *e, enum repstos_form *form,
+		     uintptr_t *target)
+{
+	uintptr_t at = repstos_site_addr(e);
+
+	if (e->version != REPSTOS_SITE_VERSION)
+		return -1;
+	*target = 0;
+	*form = repstos_decode((const uint8_t *)at, e->len, at, target);
+	if (*form == REPSTOS_FORM_BAD ||
+	    (*form == REPSTOS_FORM_CALL && *target != (uintptr_t)__repstos_stub &&
+	     !is_routine(*target)))
+		return -1;
+	return 0;
+}
+
 static void patch_site(struct writer *w, struct run *r,
 		       const struct repstos_site *e)
 {
@@ -353,22 +406,16 @@ static void patch_site(struct writer *w, struct run *r,
 	uint8_t want[REPSTOS_SITE_MAX_LEN];
 	enum repstos_form form;
 
-	if (e->version != REPSTOS_SITE_VERSION) {
-		stats.skipped++;
-		return;
-	}
-	form = repstos_decode((const uint8_t *)at, e->len, at, &target);
-	if (form == REPSTOS_FORM_BAD ||
-	    (form == REPSTOS_FORM_CALL && target != (uintptr_t)__repstos_stub &&
-	     !is_routine(target))) {
+	if (site_form(e, &form, &target)) {
 		stats.skipped++;
 		return;
 	}
 	/* Only the compiler's form is ours to change: anything else was
-	 * chosen by `repstos patch`, and stays, unless it cannot run here. */
+	 * chosen by `repstos patch`, and stays, unless it cannot run here
+	 * (or the sizes it sees are being recorded). */
 	rescue = form == REPSTOS_FORM_CALL && unrunnable(target);
-	if (!rescue && (form != REPSTOS_FORM_CALL ||
-			target != (uintptr_t)__repstos_stub)) {
+	if (!rescue && !cfg.record && (form != REPSTOS_FORM_CALL ||
+				       target != (uintptr_t)__repstos_stub)) {
 		stats.fixed++;
 		return;
 	}
@@ -382,6 +429,43 @@ static void patch_site(struct writer *w, struct run *r,
 	}
 	stats.rescued += rescue;
 	add_to_run(w, r, at, want, e->len);
+}
+
+/* ---- recording sizes (REPSTOS_PROFILE) -------------------------------- */
+
+static const char *module_name(void);
+
+/* What a profiled site goes on to run: what it would run unprofiled. */
+static void *profiled_routine(const struct repstos_site *e,
+			      enum repstos_form form, uintptr_t target)
+{
+	if (form == REPSTOS_FORM_INLINE)
+		return routines[REPSTOS_VARIANT_INLINE];
+	if (target != (uintptr_t)__repstos_stub && !unrunnable(target))
+		return (void *)target;
+	return routines[site_choice(e)];
+}
+
+/* Give every site the runtime may rewrite a slot, before any calls the
+ * profiling routine. */
+static void start_recording(void)
+{
+	const struct repstos_site *b = repstos_sites_begin();
+	const struct repstos_site *end = repstos_sites_end(), *e;
+	enum repstos_form form;
+	uintptr_t target;
+
+	if (repstos_prof_begin(cfg.record, stats.sites)) {
+		warn("cannot record a profile: %s", strerror(errno));
+		cfg.record = NULL;
+		return;
+	}
+	for (e = b; e < end; e++)
+		if (!site_form(e, &form, &target))
+			repstos_prof_site((unsigned)(e - b), repstos_site_addr(e),
+					  profiled_routine(e, form, target));
+	repstos_prof_ready(routines[cfg.variant], repstos_table_hash(b, end),
+			   module_name());
 }
 
 static const char *route_name(const struct writer *w)
@@ -465,6 +549,10 @@ static void report_outcome(FILE *f)
 		fprintf(f, " in %llu us (patching %llu us)", stats.nsec / 1000,
 			stats.patch_nsec / 1000);
 	}
+	if (cfg.hist)
+		fprintf(f, "; sites chosen with the profile %s", cfg.profile);
+	if (cfg.record)
+		fprintf(f, "; recording sizes to %s", cfg.record);
 }
 
 static void report(void)
@@ -500,7 +588,8 @@ static void set_routines(void)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, routines[cfg.variant],
+	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
+			 (void *)__repstos_profile : routines[cfg.variant],
 			 __ATOMIC_RELEASE);
 }
 
@@ -518,8 +607,10 @@ __attribute__((constructor(101))) static void repstos_init(void)
 
 	repstos_cpu_detect(&cpu);
 	read_config(&cfg);
-	set_routines();
 	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
+	if (cfg.record)
+		start_recording();
+	set_routines();
 	if (cfg.route == ROUTE_OFF) {
 		stats.status = is_static() ? REPSTOS_ST_STATIC :
 					     REPSTOS_ST_DISABLED;
@@ -530,7 +621,8 @@ __attribute__((constructor(101))) static void repstos_init(void)
 		 * walk only rescues calls of routines this CPU lacks. */
 		patch_sites();
 		stats.patch_nsec = now_ns() - t1;
-		if (is_static() && stats.status != REPSTOS_ST_REFUSED)
+		if (is_static() && stats.status != REPSTOS_ST_REFUSED &&
+		    !cfg.record)
 			stats.status = REPSTOS_ST_STATIC;
 	}
 	stats.tuning = cfg.tuning.source;
@@ -553,7 +645,7 @@ enum repstos_variant repstos_variant(void)
 
 enum repstos_variant repstos_site_variant(const struct repstos_site *e)
 {
-	return repstos_policy_site_tuned(&cfg.tuning, cfg.variant, cfg.forced, e);
+	return site_choice(e);
 }
 
 const char *repstos_variant_name(enum repstos_variant v)

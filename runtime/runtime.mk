@@ -5,13 +5,13 @@
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden \
 	-fno-stack-protector -Iruntime
 RT_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c runtime/patch.c \
-	runtime/tune.c runtime/profile.c
+	runtime/tune.c runtime/profile.c runtime/profrun.c
 RT_ASMS := runtime/variants.S
 RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) \
 	$(patsubst runtime/%.S,$(B)/runtime/%.o,$(RT_ASMS))
 RT_HDRS := runtime/repstos_site.h runtime/repstos.h runtime/policy.h \
 	runtime/sitecode.h runtime/tune.h runtime/memset_dists.h \
-	runtime/profile.h
+	runtime/profile.h runtime/profrun.h
 
 # The archive, and the flags a module needs to link it.
 RT_LIB := runtime/librepstos.a

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * profrun.c - size profiles in the runtime (runtime/profrun.h).
+ *
+ * Recording: every site of the module calls __repstos_profile
+ * (variants.S), which counts the call in its site's slot and calls the
+ * routine the site would run otherwise.  The slots are set up here before
+ * any site is pointed at the routine and never freed: a thread may still
+ * be in a site while the process exits.  At exit the counts are read
+ * (relaxed: each is exact, the set is as of that moment) and appended to
+ * the file as one section with one write(), so the modules of a process,
+ * and processes sharing the file, never interleave their lines.
+ *
+ * Nothing is recorded in a set-user-ID or otherwise AT_SECURE process:
+ * the start-up patcher reads REPSTOS_PROFILE with secure_getenv().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "profrun.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/* What the profiling routine reads (profile.h). */
+HIDDEN struct repstos_prof __repstos_prof;
+
+/* A site as registered, before the slots are sorted by address. */
+struct key {
+	uintptr_t ret;
+	unsigned slot;
+};
+
+static struct {
+	char *path;		/* absolute */
+	char *name;		/* the module's */
+	uint64_t hash;
+	unsigned nsites;	/* entries in the table */
+	unsigned n;		/* sites registered */
+	struct key *keys;	/* while registering */
+	struct repstos_prof_slot *slot;	/* by registration (table) order */
+	unsigned *order;	/* slot of the i-th registered, once sorted */
+} rec;
+
+static char *absolute(const char *path)
+{
+	char cwd[4096], *s;
+
+	if (path[0] == '/')
+		return strdup(path);
+	if (!getcwd(cwd, sizeof(cwd)) || asprintf(&s, "%s/%s", cwd, path) < 0)
+		return NULL;
+	return s;
+}
+
+int repstos_prof_begin(const char *path, unsigned nsites)
+{
+	size_t n = nsites ? nsites : 1;
+
+	rec.path = absolute(path);
+	rec.nsites = nsites;
+	rec.keys = calloc(n, sizeof(*rec.keys));
+	rec.slot = calloc(n, sizeof(*rec.slot));
+	rec.order = calloc(n, sizeof(*rec.order));
+	if (rec.path && rec.keys && rec.slot && rec.order)
+		return 0;
+	free(rec.path);
+	free(rec.keys);
+	free(rec.slot);
+	free(rec.order);
+	memset(&rec, 0, sizeof(rec));
+	if (!errno)
+		errno = ENOMEM;
+	return -1;
+}
+
+void repstos_prof_site(unsigned index, uintptr_t site, void *routine)
+{
+	if (!rec.path || rec.n >= rec.nsites)
+		return;
+	/* a call form's return address; the rest of a long site is NOPs */
+	rec.keys[rec.n].ret = site + REPSTOS_SITE_LEN;
+	rec.keys[rec.n].slot = rec.n;
+	rec.slot[rec.n].routine = routine;
+	rec.slot[rec.n].index = index;
+	rec.n++;
+}
+
+static int by_ret(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	return x->ret < y->ret ? -1 : x->ret > y->ret;
+}
+
+/* A forked child starts its own counts: the parent writes its own. */
+static void child_forgets(void)
+{
+	unsigned i;
+
+	for (i = 0; i < rec.n; i++)
+		memset(rec.slot[i].hist, 0, sizeof(rec.slot[i].hist));
+}
+
+/*
+ * Sort by return address for the routine's binary search.  The slots
+ * move into address order; rec.order keeps where each registered site
+ * went, so the section lists sites by table index.
+ */
+void repstos_prof_ready(void *fallback, uint64_t hash, const char *name)
+{
+	struct repstos_prof_slot *sorted;
+	uintptr_t *ret;
+	unsigned i;
+
+	if (!rec.path)
+		return;
+	rec.hash = hash;
+	rec.name = strdup(name);
+	qsort(rec.keys, rec.n, sizeof(*rec.keys), by_ret);
+	ret = calloc(rec.n + 1, sizeof(*ret));
+	sorted = calloc(rec.n + 1, sizeof(*sorted));
+	if (!ret || !sorted || !rec.name) {
+		free(ret);
+		free(sorted);
+		rec.n = 0;	/* every call takes the fallback; sections empty */
+		ret = NULL;
+		sorted = NULL;
+	}
+	for (i = 0; i < rec.n; i++) {
+		ret[i] = rec.keys[i].ret;
+		sorted[i] = rec.slot[rec.keys[i].slot];
+		rec.order[rec.keys[i].slot] = i;
+	}
+	free(rec.keys);
+	free(rec.slot);
+	rec.keys = NULL;
+	rec.slot = sorted;
+	__repstos_prof.ret = ret;
+	__repstos_prof.slot = sorted;
+	__repstos_prof.n = rec.n;
+	__repstos_prof.fallback = fallback;
+	pthread_atfork(NULL, NULL, child_forgets);
+}
+
+/* ---- the section at exit ---------------------------------------------- */
+
+/* The section's text, in a buffer of its own (NULL: no memory). */
+static char *section(unsigned *len)
+{
+	unsigned size = REPSTOS_PROFILE_HEAD_MAX + 64, at = 0, i, c;
+	char *buf;
+	int r;
+
+	size += rec.n * REPSTOS_PROFILE_SITE_MAX;
+	buf = malloc(size);
+	if (!buf)
+		return NULL;
+	r = repstos_profile_head(buf, size, &at, rec.hash, rec.nsites,
+				 rec.name ? rec.name : "?");
+	for (i = 0; !r && i < rec.n; i++) {
+		const struct repstos_prof_slot *s = &rec.slot[rec.order[i]];
+		unsigned long long h[REPSTOS_NCLASS];
+
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			h[c] = __atomic_load_n(&s->hist[c], __ATOMIC_RELAXED);
+		if (repstos_profile_calls(h))
+			r = repstos_profile_site(buf, size, &at, s->index, h);
+	}
+	if (r || repstos_profile_end(buf, size, &at, rec.hash)) {
+		free(buf);	/* cannot happen: size is the longest */
+		return NULL;
+	}
+	*len = at;
+	return buf;
+}
+
+/* Append without blocking, to a regular file only (not a FIFO or a
+ * device someone put at the path).  NULL, or why not. */
+static const char *append(const char *buf, unsigned len)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(rec.path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
+		  O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return strerror(errno);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return "not a regular file";
+	}
+	n = write(fd, buf, len);
+	close(fd);
+	if (n < 0)
+		return strerror(errno);
+	return n == (ssize_t)len ? NULL : "short write (disk full?)";
+}
+
+/* Priority 101: the last destructor of the module, so calls from the
+ * others are counted. */
+__attribute__((destructor(101))) static void repstos_prof_write(void)
+{
+	const char *why = "out of memory";
+	unsigned len;
+	char *buf;
+
+	if (!rec.path || !rec.slot)
+		return;
+	buf = section(&len);
+	if (!buf || (why = append(buf, len)))
+		fprintf(stderr, "repstos: %s: profile of %s not written: %s\n",
+			rec.path, rec.name ? rec.name : "?", why);
+	free(buf);
+}
+
+/* ---- an installed profile --------------------------------------------- */
+
+#define PROFILE_MAX (64u << 20)	/* larger is not a profile of one module */
+
+/* "profiles" beside the tuning file, into dir, opened O_PATH; or -1.
+ * Mostly there is none: one failed open, and no hashing of the table. */
+static int profiles_dir(char *dir, size_t len)
+{
+	const char *t = secure_getenv("REPSTOS_TUNING");
+	const char *slash;
+
+	if (!t)
+		t = "/etc/repstos/tuning";
+	if (!*t)
+		return -1;		/* REPSTOS_TUNING="": no files at all */
+	slash = strrchr(t, '/');
+	if (snprintf(dir, len, "%.*sprofiles",
+		     slash ? (int)(slash - t + 1) : 0, t) >= (int)len)
+		return -1;
+	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* The whole of a regular file owned by root or the real user, NUL
+ * terminated; NULL and *why otherwise. */
+static char *slurp(int fd, size_t *len, const char **why)
+{
+	struct stat st;
+	size_t n = 0;
+	ssize_t k = 1;
+	char *text;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return NULL;
+	}
+	if (st.st_uid != 0 && st.st_uid != getuid()) {
+		*why = "owned by neither root nor the user";
+		return NULL;
+	}
+	if (st.st_size > PROFILE_MAX) {
+		*why = "too large for a profile";
+		return NULL;
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text) {
+		*why = "out of memory";
+		return NULL;
+	}
+	while (n < (size_t)st.st_size && k > 0) {
+		k = read(fd, text + n, (size_t)st.st_size - n);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	text[n] = 0;
+	*len = n;
+	return text;
+}
+
+/* The rows for this module from the text, checked against its table:
+ * 1, or -1 with *why (malformed, no section for it, or one that does
+ * not fit its table). */
+static int rows_of(const char *text, size_t len, const struct repstos_site *b,
+		   unsigned n, uint64_t hash,
+		   unsigned long long (**hist)[REPSTOS_NCLASS], const char **why)
+{
+	static char msg[128];
+	struct repstos_profile p = { .hash = hash, .nsites = n };
+	unsigned i;
+	int r;
+
+	p.hist = calloc(n ? n : 1, sizeof(*p.hist));
+	if (!p.hist) {
+		*why = "out of memory";
+		return -1;
+	}
+	r = repstos_profile_parse(text, len, &p);
+	if (r < 0)
+		snprintf(msg, sizeof(msg), "line %u: %s", p.line, p.why);
+	else if (r == 0)
+		snprintf(msg, sizeof(msg), "no section for table %016llx: "
+			 "a profile of another build", (unsigned long long)hash);
+	for (i = 0; r > 0 && i < n; i++)
+		if (repstos_profile_fits(&b[i], p.hist[i])) {
+			snprintf(msg, sizeof(msg), "site %u saw sizes its table "
+				 "entry rules out: not this build's", i);
+			r = 0;
+		}
+	if (r <= 0) {
+		free(p.hist);
+		*why = msg;
+		return -1;
+	}
+	*hist = p.hist;
+	return 1;
+}
+
+int repstos_prof_load(const struct repstos_site *begin,
+		      const struct repstos_site *end,
+		      unsigned long long (**hist)[REPSTOS_NCLASS],
+		      const char **path, const char **why)
+{
+	static char installed[4096 + 32];
+	const char *use = secure_getenv("REPSTOS_PROFILE_USE");
+	uint64_t hash;
+	char *text;
+	size_t len;
+	int fd, dir, r;
+
+	*path = use;
+	if (use && *use) {
+		fd = open(use, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			*why = strerror(errno);
+			return -1;
+		}
+		hash = repstos_table_hash(begin, end);
+	} else {
+		dir = profiles_dir(installed, sizeof(installed) - 32);
+		if (dir < 0)
+			return 0;
+		hash = repstos_table_hash(begin, end);
+		len = strlen(installed);
+		snprintf(installed + len, 32, "/%016llx", (unsigned long long)hash);
+		*path = installed;
+		fd = openat(dir, installed + len + 1, O_RDONLY | O_NONBLOCK |
+			    O_CLOEXEC | O_NOCTTY);
+		close(dir);
+		if (fd < 0)
+			return 0;
+	}
+	text = slurp(fd, &len, why);
+	close(fd);
+	if (!text)
+		return -1;
+	r = rows_of(text, len, begin, (unsigned)(end - begin), hash, hist, why);
+	free(text);
+	return r;
+}
