@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "patcher.h"
+#include "../runtime/profile.h"
 
 enum size_class { SC_UNKNOWN, SC_16, SC_64, SC_256, SC_2K, SC_BIG, SC_COUNT };
 
@@ -351,6 +352,166 @@ int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats)
 	else if (stats)
 		text_stats(out, &sum);
 	rs_lines_close(l);
+	rs_table_free(&t);
+	return RS_EXIT_OK;
+}
+
+/* ---- dump --profile ----------------------------------------------------- */
+
+static void class_text(unsigned c, char *buf, size_t len)
+{
+	unsigned long long lo = repstos_class_lo(c), hi = repstos_class_hi(c);
+
+	if (c == REPSTOS_NCLASS - 1)
+		snprintf(buf, len, "%llu+", lo);
+	else if (lo == hi)
+		snprintf(buf, len, "%llu", lo);
+	else
+		snprintf(buf, len, "%llu..%llu", lo, hi);
+}
+
+/* The class that holds the pct-th percentile of the calls. */
+static unsigned percentile(const unsigned long long *h,
+			   unsigned long long calls, unsigned pct)
+{
+	unsigned __int128 cum = 0;
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS - 1; c++) {
+		cum += h[c];
+		if (cum * 100 >= (unsigned __int128)calls * pct)
+			break;
+	}
+	return c;
+}
+
+/* "top 16..31 (80%)  p50 16..31  p90 32..63": where the calls fell. */
+static void hist_text(const unsigned long long *h, unsigned long long calls,
+		      char *buf, size_t len)
+{
+	char top[32], p50[32], p90[32];
+	unsigned c, t = 0;
+
+	for (c = 1; c < REPSTOS_NCLASS; c++)
+		if (h[c] > h[t])
+			t = c;
+	class_text(t, top, sizeof(top));
+	class_text(percentile(h, calls, 50), p50, sizeof(p50));
+	class_text(percentile(h, calls, 90), p90, sizeof(p90));
+	snprintf(buf, len, "top %s (%.0f%%)  p50 %s  p90 %s", top,
+		 100.0 * (double)h[t] / (double)calls, p50, p90);
+}
+
+/* Mean ns per call of form v over the profile's calls; < 0: unknown. */
+static double mean_ns(const struct rs_choice *c, int v,
+		      const unsigned long long *h, unsigned long long calls)
+{
+	unsigned long long w = repstos_policy_weighted(&c->tuning.costs, v, h);
+
+	return w == ~0ull ? -1 : (double)w / 100.0 / (double)calls;
+}
+
+/* The chosen form against the module routine; adds to *saved (ns). */
+static void gain_text(const struct rs_choice *c, int v,
+		      const unsigned long long *h, unsigned long long calls,
+		      double *saved, char *buf, size_t len)
+{
+	double m = mean_ns(c, c->module, h, calls), x = mean_ns(c, v, h, calls);
+
+	if (m < 0 || x < 0) {
+		snprintf(buf, len, "gain ? (no cost for %s)",
+			 rs_variant_names[m < 0 ? (int)c->module : v]);
+		return;
+	}
+	*saved += (m - x) * (double)calls;
+	snprintf(buf, len, "gain %.2f ns/call (%s %.2f, %s %.2f)", m - x,
+		 rs_variant_names[c->module], m, rs_variant_names[v], x);
+}
+
+static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
+			 const struct site_text *st, const struct rs_choice *c,
+			 double *saved)
+{
+	const unsigned long long *h = c->hist[s->entry];
+	unsigned long long calls = repstos_profile_calls(h);
+	int v = rs_choice_site(c, s);
+	char sizes[128], gain[128], src[300] = "-";
+
+	if (st->file)
+		snprintf(src, sizeof(src), "%s:%d", st->file, st->line);
+	fprintf(out, "%5zu  %s  %s  %s  %s  calls %llu", s->entry, st->where,
+		src, op_name(s->e.op), st->size, calls);
+	if (!calls) {
+		fprintf(out, "  now %s  chosen %s (no calls)\n", form_text(s),
+			rs_variant_names[v]);
+		return;
+	}
+	hist_text(h, calls, sizes, sizeof(sizes));
+	if (rs_choice_costs(c))
+		gain_text(c, v, h, calls, saved, gain, sizeof(gain));
+	else
+		snprintf(gain, sizeof(gain), "gain ? (no cost table)");
+	fprintf(out, "  %s  now %s  chosen %s  %s\n", sizes, form_text(s),
+		rs_variant_names[v], gain);
+}
+
+static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
+			 const struct rs_choice *c, const char *cpu,
+			 const char *profile)
+{
+	unsigned long long calls = 0;
+	char mod[128];
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		calls += repstos_profile_calls(c->hist[i]);
+	module_text(f, mod, sizeof(mod));
+	fprintf(out, "%s: %s, %zu sites, %s, table %016llx\n", f->path,
+		type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
+	fprintf(out, "profile %s: %u section%s, %llu calls; --cpu=%s: %s, "
+		"module routine %s%s\n", profile, c->sections,
+		c->sections == 1 ? "" : "s", calls, cpu, c->tuning.source,
+		rs_variant_names[c->module], rs_choice_costs(c) ? "" :
+		"; no cost table: forms by the policy's rule");
+}
+
+int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
+		    const char *profile)
+{
+	static struct site_text st;
+	struct rs_choice c;
+	struct rs_lines *l;
+	struct rs_table t;
+	double saved = 0;
+	size_t i;
+
+	if (rs_choice_cpu(&c, f->path, cpu) || rs_table_load(f, &t))
+		return RS_EXIT_BAD;
+	if (c.forced >= 0 || rs_choice_profile(&c, f, &t, profile)) {
+		if (c.forced >= 0)
+			rs_err(f->path, "--cpu=%s forces one routine: give a CPU",
+			       cpu);
+		rs_table_free(&t);
+		return RS_EXIT_BAD;
+	}
+	profile_head(f, out, &t, &c, cpu, profile);
+	l = rs_lines_open(f);
+	for (i = 0; i < t.n; i++) {
+		const struct rs_site *s = &t.site[i];
+
+		if (!s->known) {
+			fprintf(out, "%5zu  ?  %s\n", s->entry, s->bad);
+			continue;
+		}
+		describe(f, l, s, &st);
+		profile_site(f, out, s, &st, &c, &saved);
+	}
+	if (rs_choice_costs(&c))
+		fprintf(out, "predicted: %.0f ns saved over the profiled calls "
+			"against %s at every site\n", saved,
+			rs_variant_names[c.module]);
+	rs_lines_close(l);
+	rs_choice_free(&c);
 	rs_table_free(&t);
 	return RS_EXIT_OK;
 }

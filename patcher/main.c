@@ -23,8 +23,9 @@ static void usage(FILE *out)
 
 	fprintf(out,
 		"usage: repstos check FILE...\n"
-		"       repstos patch --cpu=PROFILE [--dry-run] FILE [-o OUT]\n"
+		"       repstos patch --cpu=PROFILE [--profile=SIZES] [--dry-run] FILE [-o OUT]\n"
 		"       repstos dump [--json] [--stats] FILE\n"
+		"       repstos dump --profile=SIZES [--cpu=PROFILE] FILE\n"
 		"       repstos tune [--report | TUNING-FILE]\n"
 		"\n"
 		"FILE: an x86-64 ELF object, executable, PIE or shared object.\n"
@@ -34,7 +35,9 @@ static void usage(FILE *out)
 	fprintf(out, ";\n  native (what the runtime would choose on this CPU); or a CPU:");
 	for (i = 0; repstos_cpu_profile_name(i); i++)
 		fprintf(out, " %s", repstos_cpu_profile_name(i));
-	fprintf(out, "\nTUNING-FILE: where the runtime and --cpu=native read this "
+	fprintf(out, "\nSIZES: a size profile the runtime wrote under "
+		"REPSTOS_PROFILE=SIZES.\n");
+	fprintf(out, "TUNING-FILE: where the runtime and --cpu=native read this "
 		"machine's\n  measurements (default $REPSTOS_TUNING, else %s).\n",
 		"/etc/repstos/tuning");
 	fprintf(out, "Exit: 0 clean, 1 problems found, 2 unusable input or usage.\n");
@@ -139,8 +142,11 @@ static int cmd_dump(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "cpu", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *profile = NULL, *cpu = NULL;
 	bool json = false, stats = false;
 	struct rs_elf f;
 	int c, r;
@@ -150,14 +156,25 @@ static int cmd_dump(int argc, char **argv)
 			json = true;
 		else if (c == 's')
 			stats = true;
+		else if (c == 'p')
+			profile = optarg;
+		else if (c == 'c')
+			cpu = optarg;
 		else
 			return bad_usage("dump: unknown option");
 	}
 	if (optind + 1 != argc)
 		return bad_usage("dump: exactly one FILE");
+	if (cpu && !profile)
+		return bad_usage("dump: --cpu goes with --profile");
+	if (profile && (json || stats))
+		return bad_usage("dump: --profile shows text only");
 	if (rs_elf_open(&f, argv[optind]))
 		return RS_EXIT_BAD;
-	r = rs_dump(&f, stdout, json, stats);
+	if (profile)
+		r = rs_dump_profile(&f, stdout, cpu ? cpu : "native", profile);
+	else
+		r = rs_dump(&f, stdout, json, stats);
 	rs_elf_close(&f);
 	return r;
 }
@@ -166,6 +183,7 @@ static int cmd_patch(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "profile", required_argument, NULL, 'p' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
@@ -177,6 +195,8 @@ static int cmd_patch(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:n", opts, NULL)) != -1) {
 		if (c == 'c')
 			o.cpu = optarg;
+		else if (c == 'p')
+			o.profile = optarg;
 		else if (c == 'n')
 			o.dry_run = true;
 		else if (c == 'o')

@@ -40,11 +40,7 @@ struct plan {
 	struct rs_elf *f;
 	const struct rs_patch_opts *o;
 	FILE *out;
-	int forced;			/* variant, or -1: ask the policy */
-	const struct repstos_cpu *cpu;
-	struct repstos_cpu native;
-	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
-	enum repstos_variant module;
+	struct rs_choice choice;
 	/* executables: routine addresses */
 	bool have[REPSTOS_VARIANT_COUNT];
 	uint64_t addr[REPSTOS_VARIANT_COUNT];
@@ -81,54 +77,6 @@ static void put(struct plan *p, uint64_t off, const void *b, size_t len)
 	e->off = off;
 	e->len = len;
 	memcpy(e->b, b, len);
-}
-
-/* --cpu=native chooses as the runtime would here: the policy for this
- * CPU, overridden by the tuning file `repstos tune` wrote for it. */
-static void native_tuning(struct plan *p)
-{
-	const char *path = repstos_tuning_path();
-	int other;
-
-	repstos_cpu_detect(&p->native);
-	p->cpu = &p->native;
-	if (repstos_tuning_load(path, p->cpu, &p->tuning, &other) < 0)
-		fprintf(stderr, "repstos: %s: malformed tuning file, ignored\n",
-			path);
-}
-
-static int profile(struct plan *p)
-{
-	const char *name = p->o->cpu;
-	int v;
-
-	p->forced = -1;
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(name, rs_variant_names[v]))
-			p->forced = v;
-	if (p->forced >= 0)
-		return 0;
-	if (!strcmp(name, "native")) {
-		native_tuning(p);
-	} else {
-		p->cpu = repstos_cpu_profile(name);
-		if (p->cpu)
-			repstos_policy_tuning(p->cpu, &p->tuning);
-	}
-	if (!p->cpu) {
-		rs_err(p->f->path, "unknown --cpu profile '%s' (see repstos --help)",
-		       name);
-		return -1;
-	}
-	p->module = (enum repstos_variant)p->tuning.variant;
-	return 0;
-}
-
-static int wanted(const struct plan *p, const struct rs_site *s)
-{
-	if (p->forced >= 0)
-		return p->forced;
-	return repstos_policy_site_tuned(&p->tuning, p->module, 0, &s->e);
 }
 
 /* Where each wanted routine is: an address, or a symbol index in a .o. */
@@ -474,12 +422,32 @@ out:
 	return ret;
 }
 
+/* --profile: each site's form from the sizes it saw, by this CPU's
+ * costs; a forced routine has nothing to choose. */
+static int with_profile(struct plan *p, const struct rs_table *t)
+{
+	const struct rs_choice *c = &p->choice;
+
+	if (c->forced >= 0) {
+		rs_err(p->f->path, "--profile chooses per site from a CPU's "
+		       "costs; --cpu=%s gives every site one routine", p->o->cpu);
+		return -1;
+	}
+	if (rs_choice_profile(&p->choice, p->f, t, p->o->profile))
+		return -1;
+	if (!rs_choice_costs(c))
+		fprintf(stderr, "repstos: note: no cost table for --cpu=%s "
+			"(repstos tune measures one): the profile changes "
+			"nothing\n", p->o->cpu);
+	return 0;
+}
+
 static int plan_sites(struct plan *p, const struct rs_table *t)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		int v = wanted(p, &t->site[i]);
+		int v = rs_choice_site(&p->choice, &t->site[i]);
 
 		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
@@ -495,6 +463,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 {
 	struct plan p = { .f = f, .o = o, .out = out };
 	struct rs_table t;
+	char why[4200];
 	unsigned problems;
 	int ret = RS_EXIT_BAD, v;
 
@@ -504,8 +473,12 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 		rs_err(f->path, "profile name '%s' is too long", o->cpu);
 		return RS_EXIT_BAD;
 	}
-	if (profile(&p) || rs_table_load(f, &t))
+	if (rs_choice_cpu(&p.choice, f->path, o->cpu) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
+	if (o->profile && with_profile(&p, &t)) {
+		rs_table_free(&t);
+		return RS_EXIT_BAD;
+	}
 	/* The fuzz target mutes what would go to stderr. */
 	problems = rs_check_table(f, &t, rs_err_quiet ? out : stderr);
 	if (problems) {
@@ -521,23 +494,26 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 		goto out;
 	}
 	ret = RS_EXIT_OK;
+	snprintf(why, sizeof(why), "%s%s%s", o->cpu,
+		 o->profile ? ", profile " : "", o->profile ? o->profile : "");
 	if (o->dry_run) {
 		fprintf(out, "%s: would change %zu of %zu sites%s (%s)\n",
 			f->path, p.changed, t.n,
-			p.record ? " and the module record" : "", o->cpu);
+			p.record ? " and the module record" : "", why);
 	} else if (!p.changed && !p.record && !o->output) {
-		fprintf(out, "%s: nothing to change (%s)\n", f->path, o->cpu);
+		fprintf(out, "%s: nothing to change (%s)\n", f->path, why);
 	} else if (write_file(&p, o->output ? o->output : f->path)) {
 		ret = RS_EXIT_BAD;
 	} else {
 		fprintf(out, "%s: patched %zu of %zu sites%s (%s)%s%s\n", f->path,
 			p.changed, t.n, p.record ? ", marked static" : "",
-			o->cpu, o->output ? " -> " : "",
+			why, o->output ? " -> " : "",
 			o->output ? o->output : "");
 	}
 out:
 	free(p.edit);
 	free(p.tail);
+	rs_choice_free(&p.choice);
 	rs_table_free(&t);
 	return ret;
 }

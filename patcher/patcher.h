@@ -183,9 +183,38 @@ int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats);
 
 struct rs_patch_opts {
 	const char *cpu;	/* profile name */
+	const char *profile;	/* --profile: a size profile, or NULL */
 	const char *output;	/* -o, or NULL for in place */
 	bool dry_run;
 };
 int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
+int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
+		    const char *profile);
+
+/* choice.c: the form each site gets, from a --cpu name and a profile. */
+struct rs_choice {
+	int forced;			/* variant, or -1: ask the policy */
+	const struct repstos_cpu *cpu;
+	struct repstos_cpu native;
+	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
+	enum repstos_variant module;
+	unsigned long long (*hist)[REPSTOS_NCLASS]; /* per entry, or NULL */
+	unsigned sections;		/* the profile's for this file */
+};
+
+/* c from --cpu=name (messages name file): 0, or -1 after one line. */
+int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name);
+/* The profile at path for f's table into c: 0, or -1 after one line
+ * (unreadable, corrupt, of another build, or one the table rules out). */
+int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
+		      const struct rs_table *t, const char *path);
+/* Does the tuning have a cost table (without one a profile changes
+ * nothing)? */
+bool rs_choice_costs(const struct rs_choice *c);
+/* The variant for a site: the runtime's choice, profile and all. */
+int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
+void rs_choice_free(struct rs_choice *c);
+/* What the runtime's repstos_table_hash gives for this table. */
+uint64_t rs_table_hash(const struct rs_table *t);
 
 #endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * choice.c - what each site gets, for `patch` and `dump --profile`: the
+ * tuning for a --cpu name, and a size profile read against the file's
+ * table.  The choosing itself is the runtime's own function
+ * (repstos_policy_site_profiled), so ahead of time and at start-up a
+ * site gets the same form from the same profile and costs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "patcher.h"
+#include "../runtime/profile.h"
+
+#define PROFILE_MAX (256u << 20)
+
+/* --cpu=native chooses as the runtime would here: the policy for this
+ * CPU, overridden by the tuning file `repstos tune` wrote for it. */
+static void native_tuning(struct rs_choice *c)
+{
+	const char *path = repstos_tuning_path();
+	int other;
+
+	repstos_cpu_detect(&c->native);
+	c->cpu = &c->native;
+	if (repstos_tuning_load(path, c->cpu, &c->tuning, &other) < 0)
+		fprintf(stderr, "repstos: %s: malformed tuning file, ignored\n",
+			path);
+}
+
+int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
+{
+	int v;
+
+	memset(c, 0, sizeof(*c));
+	c->forced = -1;
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(name, rs_variant_names[v]))
+			c->forced = v;
+	if (c->forced >= 0)
+		return 0;
+	if (!strcmp(name, "native")) {
+		native_tuning(c);
+	} else {
+		c->cpu = repstos_cpu_profile(name);
+		if (c->cpu)
+			repstos_policy_tuning(c->cpu, &c->tuning);
+	}
+	if (!c->cpu) {
+		rs_err(file, "unknown --cpu profile '%s' (see repstos --help)",
+		       name);
+		return -1;
+	}
+	c->module = (enum repstos_variant)c->tuning.variant;
+	return 0;
+}
+
+/* The hash the runtime computes over its table in memory: the same
+ * entries, in the same order, as the file holds them. */
+uint64_t rs_table_hash(const struct rs_table *t)
+{
+	uint64_t h = REPSTOS_HASH_INIT;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		h = repstos_hash(h, &t->site[i].e, sizeof(t->site[i].e));
+	return h;
+}
+
+/* The profile's text, NUL-terminated; NULL after one line saying why. */
+static char *read_profile(const char *path, size_t *len)
+{
+	struct stat st;
+	char *text = NULL;
+	ssize_t k = 1;
+	size_t n = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		rs_err(path, "cannot open the profile: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > PROFILE_MAX)
+		rs_err(path, "profile refused: not a regular file of at most "
+		       "%u MiB", PROFILE_MAX >> 20);
+	else if (!(text = malloc((size_t)st.st_size + 1)))
+		rs_err(path, "out of memory");
+	while (text && n < (size_t)st.st_size && k > 0) {
+		k = read(fd, text + n, (size_t)st.st_size - n);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	close(fd);
+	if (text) {
+		text[n] = 0;
+		*len = n;
+	}
+	return text;
+}
+
+/* Every site's calls within what the compiler proved of its size. */
+static int profile_fits(const char *path, const struct rs_elf *f,
+			const struct rs_table *t,
+			unsigned long long (*hist)[REPSTOS_NCLASS])
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (repstos_profile_fits(&t->site[i].e, hist[i])) {
+			rs_err(path, "profile refused: site %zu saw sizes %s's "
+			       "table rules out: not a profile of this build",
+			       i, f->path);
+			return -1;
+		}
+	return 0;
+}
+
+int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
+		      const struct rs_table *t, const char *path)
+{
+	struct repstos_profile p = { .hash = rs_table_hash(t),
+				     .nsites = (unsigned)t->n };
+	size_t len;
+	char *text;
+	int r;
+
+	if (f->rel) {
+		rs_err(f->path, "an object file has no profile: profile the "
+		       "executable or shared object it goes into");
+		return -1;
+	}
+	if (!(text = read_profile(path, &len)))
+		return -1;
+	p.hist = calloc(t->n ? t->n : 1, sizeof(*p.hist));
+	r = p.hist ? repstos_profile_parse(text, len, &p) : -2;
+	free(text);
+	if (r == -2)
+		rs_err(path, "out of memory");
+	else if (r < 0)
+		rs_err(path, "profile refused: corrupt at line %u: %s",
+		       p.line, p.why);
+	else if (r == 0)
+		rs_err(path, "profile refused: no section for %s (table %016llx): "
+		       "a profile of another build", f->path,
+		       (unsigned long long)p.hash);
+	if (r <= 0 || profile_fits(path, f, t, p.hist)) {
+		free(p.hist);
+		return -1;
+	}
+	c->hist = p.hist;
+	c->sections = p.sections;
+	return 0;
+}
+
+bool rs_choice_costs(const struct rs_choice *c)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (repstos_cost_known(&c->tuning.costs, v))
+			return true;
+	return false;
+}
+
+int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
+{
+	if (c->forced >= 0)
+		return c->forced;
+	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e,
+					    c->hist ? c->hist[s->entry] : NULL);
+}
+
+void rs_choice_free(struct rs_choice *c)
+{
+	free(c->hist);
+	c->hist = NULL;
+}
