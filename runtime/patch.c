@@ -102,6 +102,8 @@ static void *const routines[REPSTOS_VARIANT_COUNT] = {
 #undef REPSTOS_X_ADDR
 };
 
+static const char *module_name(void);
+
 static void warn(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "repstos: ");
@@ -195,8 +197,8 @@ static void read_profile(struct config *c)
 
 	if (repstos_prof_load(repstos_sites_begin(), repstos_sites_end(),
 			      &c->hist, &c->profile, &why) < 0 && c->debug)
-		fprintf(stderr, "repstos: %s: profile ignored: %s\n",
-			c->profile, why);
+		fprintf(stderr, "repstos: %s: profile %s ignored: %s\n",
+			module_name(), c->profile, why);
 }
 
 /* secure_getenv: a set-user-ID program records nothing, and reads only
@@ -432,8 +434,6 @@ static void patch_site(struct writer *w, struct run *r,
 }
 
 /* ---- recording sizes (REPSTOS_PROFILE) -------------------------------- */
-
-static const char *module_name(void);
 
 /* What a profiled site goes on to run: what it would run unprofiled. */
 static void *profiled_routine(const struct repstos_site *e,

@@ -195,12 +195,15 @@ int repstos_profile_parse(const char *text, size_t len,
 			  struct repstos_profile *p)
 {
 	struct section s = { 0 };
-	const char *q = text, *end = text + len;
+	const char *q = text, *end = text + len, *nul;
 
 	p->sections = p->others = 0;
 	p->line = 0;
 	p->why = NULL;
-	if (memchr(text, 0, len)) {
+	if ((nul = memchr(text, 0, len))) {
+		while (nul > text)
+			p->line += *--nul == '\n';
+		p->line++;
 		p->why = "a NUL byte: not a profile";
 		return -1;
 	}
