@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sites.h - tests/profile: one site per function, all with one
+ * signature so that a table can drive them, and each module's forms.
+ */
+#ifndef PROFILE_SITES_H
+#define PROFILE_SITES_H
+
+#include <stddef.h>
+#include <stdlib.h>	/* sitecheck.h needs it */
+#include "sitecheck.h"
+
+/* noipa: one real site each, whatever the callers pass */
+#define SITE_FN __attribute__((noipa))
+
+typedef void site_fn(void *p, int c, size_t n);
+
+/* libprofdso.so's */
+site_fn l_memset, l_clear, l_const, l_never;
+void lib_forms(void);
+
+/* "MODULE INDEX FORM" for every site of the calling module. */
+static inline void print_forms(const char *module)
+{
+	const struct repstos_site *b = repstos_sites_begin(), *e;
+
+	for (e = b; e < repstos_sites_end(); e++) {
+		uintptr_t at = repstos_site_addr(e), target = 0;
+		enum repstos_form f;
+
+		f = repstos_decode((const uint8_t *)at, e->len, at, &target);
+		printf("%s %ld %s\n", module, (long)(e - b),
+		       f == REPSTOS_FORM_BAD ? "garbage" :
+		       sitecheck_name(f == REPSTOS_FORM_INLINE ? 0 : target));
+	}
+}
+
+#endif

@@ -1,0 +1,29 @@
+# tests/profile: size profiles recorded by the runtime (an executable and
+# a shared object built with the plugin), read back by `repstos patch`
+# and `repstos dump`, refused when corrupt or foreign, and the forms they
+# choose checked for every size under every variant.  tests/policy's
+# sizes program writes the fixed cost table the choices are made from.
+PRT := $(B)/tests/profile
+PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
+	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
+	-fplugin-arg-repstos-min-const=1
+PRT_DEPS := tests/profile/sites.h tests/runtime/sitecheck.h $(PLUGIN_SO) \
+	$(RT_LIB) $(RT_HDRS)
+
+$(PRT)/libprofdso.so: tests/profile/lib.c $(PRT_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -fPIC -shared -o $@ $< $(RT_LIB)
+
+$(PRT)/prog: tests/profile/prog.c $(PRT)/libprofdso.so $(PRT_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -pthread -o $@ $< -L$(PRT) -lprofdso \
+		-Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+
+$(PRT)/prog-other: tests/profile/prog.c $(PRT)/libprofdso.so $(PRT_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -DOTHER_BUILD -pthread -o $@ $< -L$(PRT) \
+		-lprofdso -Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+
+TESTS += tests/profile/profile.sh
+tests/profile/profile.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes \
+	$(PATCHER_BIN)
