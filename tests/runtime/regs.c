@@ -4,7 +4,8 @@
  * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear),
  * xmm0 (the whole ymm0/zmm0) and k1.  Every other GPR, every other
  * vector register at the widest width the CPU has, the other AVX-512
- * mask registers and MXCSR must come back as they went in.
+ * mask registers and MXCSR must come back as they went in.  The same
+ * for the profiling routine in front of each routine.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include "repstos.h"
 #include "policy.h"
+#include "profrun.h"
 
 struct regfile {
 	uint64_t gpr[16];
@@ -30,6 +32,8 @@ void regs_call_ymm(const struct regfile *in, struct regfile *out, void (*fn)(voi
 void regs_call_zmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
 
 extern void *__repstos_target __attribute__((visibility("hidden")));
+extern struct repstos_prof __repstos_prof __attribute__((visibility("hidden")));
+extern const char regs_ret_xmm[], regs_ret_ymm[], regs_ret_zmm[];
 
 enum { RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8 };
 static const char *const gpr_name[16] = {
@@ -151,6 +155,54 @@ static const size_t sizes[] = {
 	128, 129, 255, 256, 1000, 2047, 2048, 4095, 4096, 4097, 65536, 100001,
 };
 
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+/* Every size, near a page end and not, fill 0 and not: 4 calls each. */
+static void run_sizes(const char *who, void (*fn)(void))
+{
+	size_t i;
+
+	for (i = 0; i < NSIZES; i++) {
+		for (near_page = 0; near_page < 2; near_page++) {
+			run(who, fn, sizes[i], 0xa7);
+			run(who, fn, sizes[i], 0);
+		}
+	}
+}
+
+/*
+ * The profiling routine in front of routine v, as while recording: the
+ * harness's call is the one site, so every call counts in its size
+ * class and goes on to v; then with no site at all, every call goes to
+ * the fallback, v too.  The counts must be 4 a size, in the size's class.
+ */
+static void run_profiled(int v)
+{
+	static struct repstos_prof_slot slot;
+	static uintptr_t ret;
+	unsigned long long want[REPSTOS_NCLASS] = { 0 };
+	void *fn = repstos_variant_routine(v);
+	char who[64];
+	size_t i;
+
+	ret = (uintptr_t)(call_with == regs_call_zmm ? regs_ret_zmm :
+			  call_with == regs_call_ymm ? regs_ret_ymm : regs_ret_xmm);
+	memset(&slot, 0, sizeof(slot));
+	slot.routine = fn;
+	__repstos_prof = (struct repstos_prof){ &ret, &slot, 1, NULL };
+	snprintf(who, sizeof(who), "profile -> %s", repstos_variant_name(v));
+	run_sizes(who, __repstos_profile);
+	for (i = 0; i < NSIZES; i++)
+		want[repstos_size_class(sizes[i])] += 4;
+	if (memcmp(want, slot.hist, sizeof(want)))
+		fail(who, 0, "calls counted in the wrong size classes");
+	__repstos_prof = (struct repstos_prof){ &ret, &slot, 0, fn };
+	snprintf(who, sizeof(who), "profile (no site) -> %s",
+		 repstos_variant_name(v));
+	run_sizes(who, __repstos_profile);
+	memset(&__repstos_prof, 0, sizeof(__repstos_prof));
+}
+
 static void pick_width(void)
 {
 	unsigned f = repstos_cpu()->features;
@@ -170,7 +222,6 @@ static void pick_width(void)
 int main(void)
 {
 	int v, stub;
-	size_t i;
 
 	pick_width();
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
@@ -188,13 +239,9 @@ int main(void)
 			snprintf(who, sizeof(who), "%s%s",
 				 stub ? "stub -> " : "", repstos_variant_name(v));
 			__repstos_target = (void *)fn;
-			for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-				for (near_page = 0; near_page < 2; near_page++) {
-					run(who, stub ? __repstos_stub : fn, sizes[i], 0xa7);
-					run(who, stub ? __repstos_stub : fn, sizes[i], 0);
-				}
-			}
+			run_sizes(who, stub ? __repstos_stub : fn);
 		}
+		run_profiled(v);
 	}
 	printf("%u calls, %u register or byte failures\n", calls, failures);
 	return failures ? 1 : 0;

@@ -6,6 +6,9 @@
  *   void regs_call_W(const struct regfile *in, struct regfile *out,
  *                    void (*fn)(void));     W = xmm, ymm, zmm
  *
+ * regs_ret_W is where fn returns to (the profiling routine finds its
+ * "site" by that address).
+ *
  * struct regfile (regs.c): gpr[16] in the order below (rsp slot unused),
  * flags, mxcsr (+pad), k[8], then vec[32][64] at offset 0xc0.
  */
@@ -95,6 +98,8 @@ regs_call_xmm:
 	.endr
 	load_gprs
 	call	*(%rsp)
+	.globl regs_ret_xmm
+regs_ret_xmm:			/* where the call returns */
 	store_gprs
 	.irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	movdqu	%xmm\i, VEC(\i)(%rax)
@@ -111,6 +116,8 @@ regs_call_ymm:
 	.endr
 	load_gprs
 	call	*(%rsp)
+	.globl regs_ret_ymm
+regs_ret_ymm:			/* where the call returns */
 	store_gprs
 	.irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	vmovdqu	%ymm\i, VEC(\i)(%rax)
@@ -131,6 +138,8 @@ regs_call_zmm:
 	.endr
 	load_gprs
 	call	*(%rsp)
+	.globl regs_ret_zmm
+regs_ret_zmm:			/* where the call returns */
 	store_gprs
 	.irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	vmovdqu64 %zmm\i, VEC(\i)(%rax)
