@@ -195,6 +195,8 @@ static void read_profile(struct config *c)
 {
 	const char *why = NULL;
 
+	if (repstos_sites_begin() == repstos_sites_end())
+		return;
 	if (repstos_prof_load(repstos_sites_begin(), repstos_sites_end(),
 			      &c->hist, &c->profile, &why) < 0 && c->debug)
 		fprintf(stderr, "repstos: %s: profile %s ignored: %s\n",
@@ -608,8 +610,10 @@ __attribute__((constructor(101))) static void repstos_init(void)
 	repstos_cpu_detect(&cpu);
 	read_config(&cfg);
 	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
-	if (cfg.record)
+	if (cfg.record && stats.sites)	/* the module has something to count */
 		start_recording();
+	else
+		cfg.record = NULL;
 	set_routines();
 	if (cfg.route == ROUTE_OFF) {
 		stats.status = is_static() ? REPSTOS_ST_STATIC :
