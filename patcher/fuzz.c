@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz.c - libFuzzer target: any bytes as a file given to check, dump
- * (text, --json, --stats) and patch --dry-run.  The tool must end in
- * an exit code for every input, never a crash or a sanitizer report.
+ * (text, --json, --stats) and patch --dry-run, and as a size profile's
+ * text.  The tool must end in an exit code for every input, never a
+ * crash or a sanitizer report.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "patcher.h"
+#include "../runtime/profile.h"
 
 static FILE *sink;
 
@@ -41,6 +43,21 @@ static void one(const uint8_t *data, size_t size, int what)
 	free(img);
 }
 
+/* The bytes as a profile of a module of 4 sites, table hash 0. */
+static void profile(const uint8_t *data, size_t size)
+{
+	static unsigned long long hist[4][REPSTOS_NCLASS];
+	struct repstos_profile p = { .hash = 0, .nsites = 4, .hist = hist };
+	char *text = malloc(size + 1);
+
+	if (!text)
+		return;
+	memcpy(text, data, size);
+	text[size] = 0;
+	repstos_profile_parse(text, size, &p);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int what;
@@ -52,5 +69,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (what = 0; what < 3; what++)
 		one(data, size, what);
+	profile(data, size);
 	return 0;
 }

@@ -35,5 +35,7 @@ cp "$C/sites-o" "$C/bad-reloc-o"
 $POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" repstos_sites 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
 printf 'not an ELF file\n' >"$C/text"
+# a size profile (runtime/profile.h): the target reads every input as one too
+printf 'profile 1 table 0000000000000000 sites 4 name x\nsite 1 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nend 0000000000000000\n' >"$C/profile"
 ls -l "$C"
 du -sh "$C"
