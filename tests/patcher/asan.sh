@@ -13,14 +13,15 @@ fi
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
-for t in inputs broken patch badinput; do
-	if REPSTOS_TOOL=$ASAN_TOOL "$TOP/tests/patcher/$t.sh" >"$W/$t.log" 2>&1; then
-		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/$t.log")"
+for t in inputs broken patch badinput ../profile/profile; do
+	if (cd "$TOP" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \
+	   >"$W/${t##*/}.log" 2>&1; then
+		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/${t##*/}.log")"
 	else
 		bad "$t.sh under ASan+UBSan"
-		grep -v '^ok' "$W/$t.log" | head -30 | sed 's/^/    | /'
+		grep -v '^ok' "$W/${t##*/}.log" | head -30 | sed 's/^/    | /'
 	fi
-	if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$W/$t.log"; then
+	if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$W/${t##*/}.log"; then
 		bad "$t.sh: a sanitizer report"
 	fi
 done

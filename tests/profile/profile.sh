@@ -13,7 +13,7 @@
 #     REPSTOS_VARIANT, text patched or not.
 P=build/tests/profile
 bin=$P/prog
-tool=patcher/repstos
+tool=${REPSTOS_TOOL:-patcher/repstos}	# tests/patcher/asan.sh gives its own
 sizes=build/tests/policy/sizes
 t=$(mktemp -d $P/run.XXXXXX) || exit 1
 fails=0

@@ -27,3 +27,6 @@ $(PRT)/prog-other: tests/profile/prog.c $(PRT)/libprofdso.so $(PRT_DEPS)
 TESTS += tests/profile/profile.sh
 tests/profile/profile.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes \
 	$(PATCHER_BIN)
+
+# tests/patcher/asan.sh runs this script with the ASan build of the tool.
+tests/patcher/asan.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes
