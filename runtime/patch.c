@@ -360,11 +360,12 @@ static enum repstos_variant site_choice(const struct repstos_site *e)
 static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 			uint8_t *out)
 {
-	enum repstos_variant v = site_choice(e);
+	enum repstos_variant v;
 
 	if (cfg.record)
 		return repstos_encode_call(out, e->len, at,
 					   (uintptr_t)__repstos_profile);
+	v = site_choice(e);
 	if (v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len);
 	return repstos_encode_call(out, e->len, at, (uintptr_t)routines[v]);
