@@ -320,8 +320,8 @@ int repstos_prof_load(const struct repstos_site *begin,
 		      unsigned long long (**hist)[REPSTOS_NCLASS],
 		      const char **path, const char **why)
 {
-	static char installed[4096 + 32];
 	const char *use = secure_getenv("REPSTOS_PROFILE_USE");
+	char installed[4096 + 32];
 	uint64_t hash;
 	char *text;
 	size_t len;
@@ -342,12 +342,15 @@ int repstos_prof_load(const struct repstos_site *begin,
 		hash = repstos_table_hash(begin, end);
 		len = strlen(installed);
 		snprintf(installed + len, 32, "/%016llx", (unsigned long long)hash);
-		*path = installed;
 		fd = openat(dir, installed + len + 1, O_RDONLY | O_NONBLOCK |
 			    O_CLOEXEC | O_NOCTTY);
 		close(dir);
 		if (fd < 0)
 			return 0;
+		/* for the reports; kept, as the rows are */
+		*path = strdup(installed);
+		if (!*path)
+			*path = "an installed profile";
 	}
 	text = slurp(fd, &len, why);
 	close(fd);
