@@ -553,8 +553,33 @@ ENTRY(__repstos_avx512_split)
 	jmp	.Lv2_65			/* ymm0 is zmm0's low half */
 .Las_big:
 	test	$63, %dil
-	jz	.La5_big		/* 64-byte aligned: "avx512"'s */
-	jmp	.Lv2_257		/* else "avx2"'s */
+	jnz	.Lv2_257		/* not 64-byte aligned: "avx2"'s */
+	cmp	$512, %rcx
+	jbe	.La5_big		/* 257..512: "avx512"'s five or eight */
+.Las_513:
+	/* S aligned: 256-byte blocks from S itself (no head store) while a
+	 * block starts before E - 256, then the last 256 bytes */
+	cmp	__repstos_wide_rep_min(%rip), %rcx
+	jae	.La5_rep
+	lea	(%rdi,%rcx), %rax
+	lea	-256(%rax), %rcx
+.Las_loop:
+	vmovdqa64 %zmm0, (%rdi)
+	vmovdqa64 %zmm0, 64(%rdi)
+	vmovdqa64 %zmm0, 128(%rdi)
+	vmovdqa64 %zmm0, 192(%rdi)
+	add	$256, %rdi
+	cmp	%rcx, %rdi
+	jb	.Las_loop
+	vmovdqu64 %zmm0, (%rcx)
+	vmovdqu64 %zmm0, 64(%rcx)
+	vmovdqu64 %zmm0, 128(%rcx)
+	vmovdqu64 %zmm0, 192(%rcx)
+	mov	%rax, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	ret
 END(__repstos_avx512_split)
 
 /*
