@@ -68,6 +68,24 @@ tune: $(PB)/tune
 	$(PB)/tune
 .PHONY: tune
 
+# Many sites, each with its own narrow size distribution, plain and with
+# repstos, interleaved; `make bench` runs it with the others.
+bench: bench-manysite
+bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
+	@mkdir -p $(BENCH_OUT)
+	tests/perf/manysite.sh | tee $(BENCH_OUT)/manysite.txt
+
+# This CPU's cost table and module choice, ten times: the decision should
+# not change from run to run.
+bench: bench-tune
+bench-tune: $(PATCHER_BIN) $(PB)/bench
+	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
+	@mkdir -p $(BENCH_OUT)
+	tests/perf/tune-runs.sh 10 | tee $(BENCH_OUT)/tune.txt
+
+.PHONY: bench-manysite bench-tune
+
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.
 bench: bench-macro
