@@ -105,7 +105,7 @@ static void warn(const char *fmt, const char *arg)
 
 static void read_variant(struct config *c)
 {
-	const char *v = getenv("REPSTOS_VARIANT");
+	const char *v = secure_getenv("REPSTOS_VARIANT");
 	int n;
 
 	c->variant = (enum repstos_variant)c->tuning.variant;
@@ -129,7 +129,7 @@ static void read_variant(struct config *c)
 
 static void read_route(struct config *c)
 {
-	const char *v = getenv("REPSTOS_PATCH");
+	const char *v = secure_getenv("REPSTOS_PATCH");
 
 	c->route = ROUTE_AUTO;
 	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "auto"))
@@ -145,14 +145,16 @@ static void read_route(struct config *c)
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
- * (runtime/policy.c reads it; one open() when there is none). */
+ * (runtime/policy.c reads it; one open() when there is none).  A
+ * set-user-ID or otherwise secure program says nothing about it: what
+ * it could say about a file its user cannot read is an oracle. */
 static void read_tuning(struct config *c)
 {
 	const char *path = repstos_tuning_path();
 	int other, r;
 
 	r = repstos_tuning_load(path, &cpu, &c->tuning, &other);
-	if (r < 0)
+	if (r < 0 && !getauxval(AT_SECURE))
 		warn("%s: malformed tuning file, ignored", path);
 	else if (other && c->debug)
 		warn("%s: tuning file is for another CPU, ignored", path);
@@ -166,7 +168,7 @@ static void read_tuning(struct config *c)
  */
 static void read_cpu(void)
 {
-	const char *name = getenv("REPSTOS_CPU");
+	const char *name = secure_getenv("REPSTOS_CPU");
 	const struct repstos_cpu *p;
 
 	if (!name || !*name || !strcmp(name, "native"))
@@ -182,9 +184,14 @@ static void read_cpu(void)
 	cpu.features &= p->features;
 }
 
+/* Every REPSTOS_* variable is read with secure_getenv(): in a secure
+ * execution (set-user-ID, file capabilities: AT_SECURE) the user who
+ * starts the program does not choose what it runs or which file it
+ * opens, as glibc treats its own variables; such a program runs as if
+ * none were set. */
 static void read_config(struct config *c)
 {
-	const char *d = getenv("REPSTOS_DEBUG");
+	const char *d = secure_getenv("REPSTOS_DEBUG");
 
 	c->debug = d && *d && strcmp(d, "0");
 	read_cpu();

@@ -40,3 +40,11 @@ tests/runtime/dlopen.sh: $(RTT)/dlopen_main $(RTT)/libdso.so
 
 TESTS += tests/runtime/valgrind.sh
 tests/runtime/valgrind.sh: $(RTT)/sites $(RTT)/regs $(RTT)/dlopen_main $(RTT)/libdso.so
+
+# Issue 10: hardening.  harden is a probe of what the runtime decided.
+$(RTT)/harden: tests/runtime/harden.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/secure.sh
+tests/runtime/secure.sh: $(RTT)/harden
