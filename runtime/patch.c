@@ -86,7 +86,7 @@ struct run {
 };
 
 static struct repstos_cpu cpu;
-static struct repstos_stats stats;
+static struct repstos_stats stats = { .method = "" };
 static struct config cfg;
 static struct writer writer = { .fd = -1 };
 
