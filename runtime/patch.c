@@ -13,9 +13,12 @@
  *  2. mprotect(): the page goes read-write (not executable), the bytes
  *     are copied, the page goes read-execute.  Nothing on the page may
  *     run meanwhile, so that window is one assembly routine on pages of
- *     its own (__repstos_poke in variants.S), and a probe on a page of
- *     its own first checks that a written page may become executable
- *     again (SELinux execmod says no): only then is real code touched.
+ *     its own (__repstos_poke in variants.S), which blocks every signal
+ *     and opens only if no other task shares the address space; and a
+ *     probe on a page of its own first checks that a written page may
+ *     become executable again (SELinux execmod says no): only then is
+ *     real code touched.  A process with threads, or one that cannot
+ *     tell, never takes this route.
  *
  * If both are refused, sites stay calls to the stub, which jumps to the
  * chosen routine: correct, per CPU, one indirect jump slower.
@@ -24,6 +27,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +75,7 @@ struct writer {
 	int mem_errno;		/* why the mem route failed, or 0 */
 	int mprotect_ok;	/* probe passed */
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
+	int crowded;		/* ... because it may not be alone: see alone() */
 	enum route allowed;
 	uintptr_t page_mask;
 	uintptr_t last_page;	/* last page counted in stats.pages */
@@ -223,6 +228,21 @@ static int write_mem(struct writer *w, uintptr_t at, const void *src,
 	return -1;
 }
 
+/* Is this process alone in its address space, no other thread and no
+ * vfork parent?  unshare(CLONE_VM) fails with EINVAL if another task
+ * shares it and changes nothing if none does (kernel/fork.c,
+ * check_unshare_flags); a seccomp filter's EPERM means "cannot tell".
+ * Asked here for the report; __repstos_poke asks again, with signals
+ * blocked, where it counts. */
+static int alone(struct writer *w)
+{
+	if (!unshare(CLONE_VM))
+		return 1;
+	w->mprotect_errno = errno ? errno : EINVAL;
+	w->crowded = 1;
+	return 0;
+}
+
 /* Can a written page of this module become executable again?  Ask on a
  * page nothing executes before asking on one that matters. */
 static int probe_mprotect(struct writer *w)
@@ -231,6 +251,8 @@ static int probe_mprotect(struct writer *w)
 
 	if (w->mprotect_ok || w->mprotect_errno)
 		return w->mprotect_ok;
+	if (!alone(w))
+		return 0;
 	r = __repstos_poke(__repstos_probe_page, w->page_mask + 1,
 			   __repstos_probe_page, __repstos_probe_page, 1);
 	if (r == 0)
@@ -433,10 +455,17 @@ static const char *module_name(void)
 /* Why each route that was tried said no. */
 static void report_refusals(FILE *f)
 {
+	int e = writer.mprotect_errno;
+
 	if (writer.mem_errno)
 		fprintf(f, " (/proc/self/mem: %s)", strerror(writer.mem_errno));
-	if (writer.mprotect_errno)
-		fprintf(f, " (mprotect: %s)", strerror(writer.mprotect_errno));
+	if (writer.crowded && e == EINVAL)
+		fprintf(f, " (mprotect: another thread shares the address space)");
+	else if (writer.crowded)
+		fprintf(f, " (mprotect: cannot tell if single-threaded: %s)",
+			strerror(e));
+	else if (e)
+		fprintf(f, " (mprotect: %s)", strerror(e));
 }
 
 static void report_outcome(FILE *f)

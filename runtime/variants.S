@@ -506,37 +506,76 @@ END(__repstos_avx512)
  * read-execute again.  While the range is not executable nothing on it
  * may run, and the range may hold any code of this module, even libc's
  * mprotect in a static binary or the PLT; so the whole window runs here,
- * on pages of their own, with raw system calls.  Returns
+ * on pages of their own, with raw system calls.
+ *
+ * Nor may anything else run during the window: not a signal handler,
+ * not another thread, not a vfork parent sharing the address space (a
+ * library constructor that starts a thread calling into the executable
+ * made most runs die).  So every signal is blocked first, then
+ * unshare(CLONE_VM) must say that no other task shares the address
+ * space: it fails with EINVAL if one does and does nothing if none does.
+ * With signals blocked and no other task, none can appear before the
+ * window closes.  Returns
  *   0        done
- *   -errno   the first mprotect failed: nothing changed
+ *   -errno   nothing changed: another task shares the address space
+ *            (-EINVAL), unshare was refused, or the first mprotect failed
  *   errno    the second failed: the range is left read-write, fatal for
  *            code on it, so the caller probes a page of its own first
  */
 	.section .text.repstos_isolated, "ax", @progbits
 	.balign 4096
 ENTRY(__repstos_poke)
-	mov	%rcx, %r9		/* src */
-	mov	%rdx, %r10		/* dst */
+	/* 0: the old signal mask; 8: page, 16: plen, 24: dst, 32: src,
+	 * 40: n (8 later holds the result across the last system call). */
+	sub	$56, %rsp
+	.cfi_adjust_cfa_offset 56
+	mov	%rdi, 8(%rsp)
+	mov	%rsi, 16(%rsp)
+	mov	%rdx, 24(%rsp)
+	mov	%rcx, 32(%rsp)
+	mov	%r8, 40(%rsp)
+	mov	$14, %eax		/* SYS_rt_sigprocmask */
+	xor	%edi, %edi		/* SIG_BLOCK */
+	lea	.Lones(%rip), %rsi	/* every signal */
+	mov	%rsp, %rdx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_out		/* mask unchanged: nothing to undo */
+	mov	$272, %eax		/* SYS_unshare */
+	mov	$0x100, %edi		/* CLONE_VM */
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_unmask
 	mov	$10, %eax		/* SYS_mprotect */
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
 	mov	$3, %edx		/* PROT_READ | PROT_WRITE */
 	syscall
 	test	%rax, %rax
-	jnz	.Lpoke_out
-	/* rep movsb needs rsi: save it (plen) in r11, which syscall clobbers
-	 * anyway, and bring it back for the second call. */
-	mov	%rsi, %r11
-	mov	%rdi, %rdx		/* page */
-	mov	%r10, %rdi
-	mov	%r9, %rsi
-	mov	%r8, %rcx
+	jnz	.Lpoke_unmask
+	mov	24(%rsp), %rdi
+	mov	32(%rsp), %rsi
+	mov	40(%rsp), %rcx
 	rep movsb
-	mov	%rdx, %rdi
-	mov	%r11, %rsi
 	mov	$10, %eax
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
 	mov	$5, %edx		/* PROT_READ | PROT_EXEC */
 	syscall
 	neg	%rax			/* 0, or a positive errno */
+.Lpoke_unmask:
+	mov	%rax, 8(%rsp)
+	mov	$14, %eax
+	mov	$2, %edi		/* SIG_SETMASK */
+	mov	%rsp, %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	mov	8(%rsp), %rax
 .Lpoke_out:
+	add	$56, %rsp
+	.cfi_adjust_cfa_offset -56
 	ret
 END(__repstos_poke)
 	/* Fill the rest of the page: nothing else may share it. */

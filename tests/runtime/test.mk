@@ -48,3 +48,16 @@ $(RTT)/harden: tests/runtime/harden.c $(RT_LIB)
 
 TESTS += tests/runtime/secure.sh
 tests/runtime/secure.sh: $(RTT)/harden
+
+# race: code that runs on pages while the mprotect route patches them.
+$(RTT)/librace.so: tests/runtime/race_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -o $@ $< -lpthread
+
+$(RTT)/race: tests/runtime/race.c $(RTT)/librace.so $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -rdynamic -o $@ $< $(RT_LIB) -L$(RTT) -lrace \
+		-Wl,-rpath,$(abspath $(RTT)) -lpthread
+
+TESTS += tests/runtime/race.sh
+tests/runtime/race.sh: $(RTT)/race
