@@ -54,6 +54,12 @@ extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
+/* Non-zero when this CPU can run "avx2", "avx512": each routine tests its
+ * byte first and runs "vec" when it is 0, so a site that calls it runs
+ * everywhere even when its text stays as it is (a file `repstos patch`
+ * fixed for a richer CPU, with text patching off or refused).  Zero
+ * until the constructor has looked at the CPU. */
+HIDDEN unsigned char __repstos_can_avx2, __repstos_can_avx512;
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
@@ -87,6 +93,7 @@ struct writer {
 struct run {
 	uintptr_t lo, hi;	/* [lo, hi) mirrored in buf */
 	unsigned nsites;
+	unsigned nrescues;	/* of nsites: calls of a routine this CPU lacks */
 	uint8_t buf[RUN_MAX];
 };
 
@@ -287,6 +294,8 @@ static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
 static int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n)
 {
+	if (w->allowed == ROUTE_OFF)
+		return -1;
 	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
 		return 0;
 	if (w->allowed != ROUTE_MEM && write_mprotect(w, at, src, n) == 0)
@@ -311,6 +320,7 @@ static void flush_run(struct writer *w, struct run *r)
 		return;
 	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
 		stats.patched += r->nsites;
+		stats.rescued += r->nrescues;
 		count_pages(w, r->lo, r->hi);
 	} else {
 		stats.skipped += r->nsites;
@@ -318,12 +328,13 @@ static void flush_run(struct writer *w, struct run *r)
 		stats.error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
 	}
 	r->nsites = 0;
+	r->nrescues = 0;
 }
 
 /* Add a site's new bytes to the run, starting a new run if it does not
  * follow the last site closely enough. */
 static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
-		       const uint8_t *bytes, unsigned len)
+		       const uint8_t *bytes, unsigned len, int rescue)
 {
 	if (r->nsites && (at < r->hi || at + len - r->lo > RUN_MAX))
 		flush_run(w, r);
@@ -333,6 +344,7 @@ static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
 	memcpy(r->buf + (at - r->lo), bytes, len);
 	r->hi = at + len;
 	r->nsites++;
+	r->nrescues += rescue;
 }
 
 /* ---- deciding --------------------------------------------------------- */
@@ -395,6 +407,7 @@ static void patch_site(struct writer *w, struct run *r,
 	/* Only the compiler's form is ours to change: anything else was
 	 * chosen by `repstos patch`, and stays, unless it cannot run here. */
 	rescue = form == REPSTOS_FORM_CALL && unrunnable(target);
+	stats.lacking += rescue;
 	if (!rescue && (form != REPSTOS_FORM_CALL ||
 			target != (uintptr_t)__repstos_stub)) {
 		stats.fixed++;
@@ -408,8 +421,7 @@ static void patch_site(struct writer *w, struct run *r,
 		stats.kept++;
 		return;
 	}
-	stats.rescued += rescue;
-	add_to_run(w, r, at, want, e->len);
+	add_to_run(w, r, at, want, e->len, rescue);
 }
 
 static const char *route_name(const struct writer *w)
@@ -468,17 +480,35 @@ static void report_refusals(FILE *f)
 		fprintf(f, " (mprotect: %s)", strerror(e));
 }
 
+/* Sites calling a routine this CPU lacks are rewritten if text can be
+ * written; if not, they stay, and that routine runs "vec" instead. */
+static void report_static(FILE *f)
+{
+	unsigned stay = stats.lacking - stats.rescued;
+
+	fprintf(f, "statically patched for '%.16s' by repstos patch: %u sites "
+		"left as they are", (const char *)REPSTOS_MODULE_SYMBOL.profile,
+		stats.sites - stats.rescued);
+	if (stats.rescued)
+		fprintf(f, ", %u calling a routine this CPU lacks rewritten",
+			stats.rescued);
+	if (!stay)
+		return;
+	fprintf(f, ", %u of them calling a routine this CPU lacks, which "
+		"runs vec in its place", stay);
+	if (cfg.route == ROUTE_OFF) {
+		fprintf(f, ": text patching off (REPSTOS_PATCH=0)");
+	} else {
+		fprintf(f, ": writing text refused");
+		report_refusals(f);
+	}
+}
+
 static void report_outcome(FILE *f)
 {
 	switch (stats.status) {
 	case REPSTOS_ST_STATIC:
-		fprintf(f, "statically patched for '%.16s' by repstos patch: "
-			"%u sites left as they are",
-			(const char *)REPSTOS_MODULE_SYMBOL.profile,
-			stats.sites - stats.rescued);
-		if (stats.rescued)
-			fprintf(f, ", %u calling a routine this CPU lacks "
-				"rewritten", stats.rescued);
+		report_static(f);
 		break;
 	case REPSTOS_ST_DISABLED:
 		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
@@ -535,6 +565,12 @@ static void set_routines(void)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_can_avx2,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_can_avx512,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, routines[cfg.variant],
 			 __ATOMIC_RELEASE);
 }
@@ -555,17 +591,17 @@ __attribute__((constructor(101))) static void repstos_init(void)
 	read_config(&cfg);
 	set_routines();
 	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
-	if (cfg.route == ROUTE_OFF) {
-		stats.status = is_static() ? REPSTOS_ST_STATIC :
-					     REPSTOS_ST_DISABLED;
+	if (cfg.route == ROUTE_OFF && !is_static()) {
+		stats.status = REPSTOS_ST_DISABLED;
 	} else {
 		unsigned long long t1 = now_ns();
 
 		/* A static file's sites are all someone else's choice: the
-		 * walk only rescues calls of routines this CPU lacks. */
+		 * walk only rescues calls of routines this CPU lacks (with
+		 * text patching off, it only counts them). */
 		patch_sites();
 		stats.patch_nsec = now_ns() - t1;
-		if (is_static() && stats.status != REPSTOS_ST_REFUSED)
+		if (is_static())
 			stats.status = REPSTOS_ST_STATIC;
 	}
 	stats.tuning = cfg.tuning.source;

@@ -28,6 +28,17 @@ name:					\
 	.cfi_endproc;			\
 	.size name, . - name
 
+/*
+ * The first instructions of a routine that needs more than x86-64 has:
+ * unless the module's constructor found the CPU able to run it (a byte
+ * of data, set from CPUID: runtime/patch.c), run "vec" instead.  A file
+ * `repstos patch` fixed for a richer CPU thus runs anywhere, with text
+ * patching off or refused too.  A compare and a predicted branch.
+ */
+#define REQUIRE(can)			\
+	cmpb	$0, can(%rip);		\
+	je	__repstos_vec
+
 /* rdi += rcx; rcx = 0; return.  The common exit of the store routines. */
 #define FINISH				\
 	add	%rcx, %rdi;		\
@@ -267,9 +278,11 @@ END(__repstos_vec)
  *   unaligned 128; from __repstos_wide_rep_min on, rep stosb.
  * From 32 bytes on ymm0's upper half is left non-zero ("dirty"): no
  * vzeroupper, which would clear every other ymm's upper half too.
- * Needs AVX2; the policy chooses it only where the CPU has it.
+ * Needs AVX2; the policy chooses it only where the CPU has it, and on
+ * another CPU it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx2)
+	REQUIRE(__repstos_can_avx2)
 	vmovd	%eax, %xmm0
 	vpbroadcastb %xmm0, %xmm0
 	cmp	$32, %rcx
@@ -391,9 +404,11 @@ END(__repstos_avx2)
  * zmm0's upper part is left non-zero: harmless on AMD (measured: Zen 5);
  * on Intel a dirty zmm0-15 upper half keeps the core in 512-bit mode, so
  * the policy gives this routine to AMD CPUs only.  Needs AVX512F,
- * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi).
+ * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi);
+ * on a CPU without them it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx512)
+	REQUIRE(__repstos_can_avx512)
 	vpbroadcastb %eax, %zmm0
 	cmp	$255, %rcx
 	ja	.La5_big

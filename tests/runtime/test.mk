@@ -61,3 +61,6 @@ $(RTT)/race: tests/runtime/race.c $(RTT)/librace.so $(RT_LIB)
 
 TESTS += tests/runtime/race.sh
 tests/runtime/race.sh: $(RTT)/race
+
+TESTS += tests/runtime/fallback.sh
+tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
