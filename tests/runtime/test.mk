@@ -64,3 +64,6 @@ tests/runtime/race.sh: $(RTT)/race
 
 TESTS += tests/runtime/fallback.sh
 tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
+
+TESTS += tests/runtime/cet.sh
+tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
