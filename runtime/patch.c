@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "policy.h"
@@ -45,21 +46,26 @@ extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak
 extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 
 /*
- * The stub's target (variants.S jumps through it), set before any site is
- * rewritten; until then __repstos_original, correct on every x86-64.  It
- * lives here so that the stub, which every site references, pulls this
- * file and its constructor into the link.  The vector routine's rep-stosb
- * threshold sits beside it: no rep stosb until ERMS is seen.
+ * The routines' rep-stosb thresholds: no rep stosb until ERMS is seen.
+ * They live here so that variants.S, whose stub every site references,
+ * pulls this file and its constructor into the link.
  */
-HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
-/* Non-zero when this CPU can run "avx2", "avx512": each routine tests its
- * byte first and runs "vec" when it is 0, so a site that calls it runs
- * everywhere even when its text stays as it is (a file `repstos patch`
- * fixed for a richer CPU, with text patching off or refused).  Zero
- * until the constructor has looked at the CPU. */
-HIDDEN unsigned char __repstos_can_avx2, __repstos_can_avx512;
+/*
+ * The dispatch page (variants.S), alone on its page: the stub's target,
+ * set before any site is rewritten (until then __repstos_original,
+ * correct on every x86-64); and non-zero bytes when this CPU can run
+ * "avx2", "avx512": each of those routines tests its byte first and runs
+ * "vec" at 0, so a site that calls it runs anywhere even when its text
+ * stays as it is (a file `repstos patch` fixed for a richer CPU, with
+ * text patching off or refused).  Read-only once set: seal_dispatch().
+ */
+#define DISPATCH_PAGE 4096
+extern char __repstos_dispatch_page[] HIDDEN;
+extern void *REPSTOS_TARGET_SYMBOL HIDDEN;
+extern unsigned char __repstos_can_avx2 HIDDEN, __repstos_can_avx512 HIDDEN;
+static int seal_errno;		/* why the page stayed writable, or 0 */
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
@@ -544,6 +550,9 @@ static void report(void)
 		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
 		cfg.why);
 	report_outcome(stderr);
+	if (seal_errno)
+		fprintf(stderr, "; dispatch pointer left writable (%s)",
+			strerror(seal_errno));
 	fputc('\n', stderr);
 }
 
@@ -575,6 +584,21 @@ static void set_routines(void)
 			 __ATOMIC_RELEASE);
 }
 
+/* Nothing may write the dispatch page again: as RELRO does for a
+ * module's other pointers, but for values chosen at run time, so also
+ * where the link has no RELRO and in static programs.  Taking write
+ * permission away needs no permission, so a hardened policy that refuses
+ * text writing does not stop this. */
+static void seal_dispatch(void)
+{
+	uintptr_t page = (uintptr_t)__repstos_dispatch_page;
+
+	if (getauxval(AT_PAGESZ) != DISPATCH_PAGE || page % DISPATCH_PAGE)
+		seal_errno = EINVAL;
+	else if (mprotect(__repstos_dispatch_page, DISPATCH_PAGE, PROT_READ))
+		seal_errno = errno;
+}
+
 static int is_static(void)
 {
 	return (REPSTOS_MODULE_SYMBOL.flags & REPSTOS_MOD_STATIC) != 0;
@@ -590,6 +614,7 @@ __attribute__((constructor(101))) static void repstos_init(void)
 	repstos_cpu_detect(&cpu);
 	read_config(&cfg);
 	set_routines();
+	seal_dispatch();
 	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
 	if (cfg.route == ROUTE_OFF && !is_static()) {
 		stats.status = REPSTOS_ST_DISABLED;

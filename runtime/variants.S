@@ -69,6 +69,39 @@ name:					\
 	.section REPSTOS_SITES_SECTION, "ao", @progbits, REPSTOS_STUB_SYMBOL
 	.balign 4
 
+	/*
+	 * The dispatch page: the stub's target and the bytes REQUIRE tests,
+	 * alone on a page of their own.  The constructor writes them once
+	 * and then makes the page read-only (runtime/patch.c): one write to
+	 * the target would send every site still calling the stub anywhere,
+	 * and RELRO cannot cover a value chosen at run time.  Until then the
+	 * target is "original", correct on every x86-64, and the bytes are 0.
+	 */
+	.section .data.repstos_dispatch, "aw", @progbits
+	.balign 4096
+	.globl __repstos_dispatch_page
+	.hidden __repstos_dispatch_page
+__repstos_dispatch_page:
+	.globl REPSTOS_TARGET_SYMBOL
+	.hidden REPSTOS_TARGET_SYMBOL
+	.type REPSTOS_TARGET_SYMBOL, @object
+	.size REPSTOS_TARGET_SYMBOL, 8
+REPSTOS_TARGET_SYMBOL:
+	.quad	__repstos_original
+	.globl __repstos_can_avx2
+	.hidden __repstos_can_avx2
+	.type __repstos_can_avx2, @object
+	.size __repstos_can_avx2, 1
+__repstos_can_avx2:
+	.byte	0
+	.globl __repstos_can_avx512
+	.hidden __repstos_can_avx512
+	.type __repstos_can_avx512, @object
+	.size __repstos_can_avx512, 1
+__repstos_can_avx512:
+	.byte	0
+	.balign 4096, 0			/* nothing else on the page */
+
 	/* The per-module record `repstos patch` fills in (repstos_site.h). */
 	.section repstos_module, "a", @progbits
 	.balign 8

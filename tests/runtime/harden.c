@@ -9,6 +9,8 @@
  *   harden tuning FILE     write a tuning file for this CPU that picks
  *                          "original" (no policy row does), to tell
  *                          whether the runtime read it
+ *   harden relro           status, then whether the dispatch pointer is
+ *                          read-only and right (rocheck.h)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <sys/auxv.h>
 #include "repstos.h"
 #include "policy.h"
+#include "rocheck.h"
 
 __attribute__((noinline)) static int site_ok(void)
 {
@@ -105,8 +108,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "status"))
 		return status();
+	if (argc == 2 && !strcmp(argv[1], "relro"))
+		return status() | !rocheck_target(stdout);
 	if (argc == 3 && !strcmp(argv[1], "tuning"))
 		return tuning(argv[2]);
-	fprintf(stderr, "usage: harden status | tuning FILE\n");
+	fprintf(stderr, "usage: harden status | relro | tuning FILE\n");
 	return 2;
 }

@@ -67,3 +67,26 @@ tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
 
 TESTS += tests/runtime/cet.sh
 tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
+
+# relro: the dispatch pointer is read-only after start-up, however linked.
+RELRO := -Wl,-z,relro,-z,now
+RELRO_SRC := tests/runtime/harden.c tests/runtime/rocheck.h $(RT_LIB)
+$(RTT)/relro-pie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIE -pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-nopie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fno-pie -no-pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-static: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -static $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-static-pie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIE -static-pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/librelro.so: tests/runtime/relro_dso.c tests/runtime/rocheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden $(RELRO) -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/relro.sh
+tests/runtime/relro.sh: $(RTT)/relro-pie $(RTT)/relro-nopie $(RTT)/relro-static \
+	$(RTT)/relro-static-pie $(RTT)/librelro.so $(RTT)/dlopen_main
