@@ -13,13 +13,10 @@
 rt=runtime/librepstos.a
 cc=${CC:-gcc}
 src=tests/runtime/cet.c
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
+. tests/runtime/lib.sh
 marked() { readelf -n "$1" | grep -q 'x86 feature: IBT, SHSTK'; }
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 cf="-O2 -fcf-protection=full -Iruntime"
 
 missing=$(readelf -n $rt | awk '
@@ -62,5 +59,4 @@ if $cc $cf -o $tmp/plain $tmp/plain.c && marked $tmp/plain; then
 else
 	echo "note: plain gcc's executables are not marked here (start files)"
 fi
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

@@ -7,20 +7,14 @@
 # poorer; harden's ran= field tells, from zmm0, which routine really ran,
 # so the fallback shows even on a CPU that has AVX-512 (where the old
 # code ran the routine and could not fault).
-d=build/tests/runtime
+. tests/runtime/lib.sh
 r=patcher/repstos
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
-field() { echo "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 for p in avx512 avx2; do
 	$r patch --cpu=$p $d/harden -o $tmp/$p >/dev/null ||
 		{ echo "FAIL repstos patch --cpu=$p"; exit 1; }
 done
-[ "$($d/harden status | sed -n 's/.* ran=\([a-z0-9?]*\) .*/\1/p')" = unknown ] &&
+[ "$(field "$($d/harden status)" ran)" = unknown ] &&
 	here=0 || here=1	# can this CPU tell which routine ran?
 
 # check NAME FILE WANT-RAN WANT-IN-DEBUG [env...]: the file runs, its
@@ -63,5 +57,4 @@ check "avx2 file, as generic, patching off" $tmp/avx2 vec "$lacks$off" \
 [ $here = 1 ] &&
 	check "stub form, REPSTOS_VARIANT=avx512" $d/harden avx512 "call the stub" \
 		REPSTOS_VARIANT=avx512 REPSTOS_PATCH=0
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

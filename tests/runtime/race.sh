@@ -10,11 +10,9 @@
 #    20 us: the route is taken, with signals blocked across the window;
 #  - the same with no environment and no /proc (a private mount
 #    namespace with a tmpfs on /proc), where mprotect is the default.
-d=$PWD/build/tests/runtime
+. tests/runtime/lib.sh
+d=$PWD/$d	# also from the shell in a mount namespace
 runs=${RACE_RUNS:-100}
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
 
 $d/race unshare
 case $? in
@@ -51,10 +49,7 @@ many $runs "32 of 32 sites patched via 'mprotect'" REPSTOS_PATCH=mprotect
 
 # No /proc, no environment: the default falls back to mprotect.
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "$fails failures"
-	[ $fails -eq 0 ] || exit 1
-	echo "SKIP no /proc: cannot make a mount namespace (not root?)"
-	exit 77
+	finish "no /proc: cannot make a mount namespace (not root?)"
 fi
 out=$(unshare -m sh -c '
 	mount -t tmpfs none /proc || exit 2
@@ -68,9 +63,7 @@ case $rc in
    else
 	fail "no /proc, no environment: not as expected: $out"
    fi ;;
-2) echo "$fails failures"; [ $fails -eq 0 ] || exit 1
-   echo "SKIP no /proc: cannot mount over /proc ($out)"; exit 77 ;;
+2) finish "no /proc: cannot mount over /proc ($out)" ;;
 *) fail "no /proc, no environment: exit $rc: $out" ;;
 esac
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

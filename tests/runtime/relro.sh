@@ -4,10 +4,7 @@
 # a PIE, a non-PIE, a static and a static-pie executable linked with
 # -z relro -z now, and in a shared object loaded with dlopen(); and
 # sites still work through the stub (REPSTOS_PATCH=0) and patched.
-d=build/tests/runtime
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
+. tests/runtime/lib.sh
 
 for kind in pie nopie static static-pie; do
 	bin=$d/relro-$kind
@@ -28,5 +25,4 @@ for env in "" "REPSTOS_PATCH=0"; do
 		ok "dlopen ${env:-default}: $(echo "$out" | grep '^dso:')"
 	fi
 done
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

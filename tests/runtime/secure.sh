@@ -8,14 +8,9 @@
 #    nobody) ignores every REPSTOS_* variable, reads no file the user
 #    names and says nothing about one.
 # Everything it makes is in a temporary folder of its own.
-bin=$PWD/build/tests/runtime/harden
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
-field() { echo "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/runtime/lib.sh
+bin=$PWD/$d/harden
+make_tmp
 chmod 755 "$tmp"
 
 # run NAME PROGRAM ARGS...: start-up must not hang; out and err kept.
@@ -62,7 +57,7 @@ else
 	# The copy must be where set-user-ID bits count.
 	dir=$tmp
 	case $(findmnt -n -o OPTIONS -T "$dir" 2>/dev/null) in
-	*nosuid*) dir=$(mktemp -d -p "$PWD/build/tests/runtime") &&
+	*nosuid*) dir=$(mktemp -d -p "$PWD/$d") &&
 			chmod 755 "$dir" ;;
 	esac
 	cp $bin "$dir/suid" && chown nobody "$dir/suid" && chmod 4755 "$dir/suid"
@@ -74,15 +69,12 @@ else
 fi
 if [ -n "$why" ]; then
 	[ "$dir" != "$tmp" ] && [ -n "$dir" ] && rm -rf "$dir"
-	echo "$fails failures"
-	[ $fails -eq 0 ] || exit 1
-	echo "SKIP secure execution: $why"
-	exit 77
+	finish "secure execution: $why"
 fi
 suid=$dir/suid
 
 # The secure program's own choice, with nothing set.
-run "secure, nothing set" $suid status || { echo "$fails failures"; exit 1; }
+run "secure, nothing set" $suid status || finish
 base=$out
 variant=$(field "$base" variant) features=$(field "$base" features)
 ok "secure execution: $base"
@@ -126,5 +118,4 @@ run "secure, REPSTOS_DEBUG" env REPSTOS_DEBUG=1 $suid status &&
 		ok "secure: REPSTOS_DEBUG=1 ignored"
 	fi
 [ "$dir" != "$tmp" ] && rm -rf "$dir"
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish
