@@ -22,11 +22,13 @@
  * file written by repstos_tune() on the machine itself overrides both
  * (runtime/tune.h).
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "policy.h"
 
@@ -566,15 +568,29 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 	return 1;
 }
 
+/* Not in a secure execution (set-user-ID...): there the user may not
+ * name a file for the program to open. */
 const char *repstos_tuning_path(void)
 {
-	const char *path = getenv("REPSTOS_TUNING");
+	const char *path = secure_getenv("REPSTOS_TUNING");
 
 	return path ? path : "/etc/repstos/tuning";
 }
 
+/* Only a regular file, so that no path (a FIFO, a device) can make
+ * start-up wait or act; only root's or the real user's, so that nobody
+ * else's file steers the program. */
+static int trusted(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       (st.st_uid == 0 || st.st_uid == getuid());
+}
+
 /* Plain system calls, one open() when there is no file: this runs in
- * every module's start-up. */
+ * every module's start-up.  O_NONBLOCK: opening a FIFO must not wait
+ * for a writer before trusted() turns it away. */
 int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 			struct repstos_tuning *t, int *other)
 {
@@ -586,9 +602,13 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 	*other = 0;
 	if (!path || !*path)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0;
+	if (!trusted(fd)) {
+		close(fd);
+		return 0;
+	}
 	n = read(fd, text, sizeof(text) - 1);
 	close(fd);
 	if (n <= 0)
