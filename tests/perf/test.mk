@@ -1,4 +1,4 @@
-# tests/perf: benchmarks, run by `make bench` (never part of `make test`).
+# tests/perf: benchmarks, run by `make bench`; `make test` runs only smoke.sh.
 #
 #   make bench-memset               full run; results into tests/perf/results
 #                                   (`make bench` runs it with the others)
@@ -46,6 +46,11 @@ $(PB)/cand-gcc-%.o: tests/perf/cand.c tests/perf/bench.h
 
 $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB) -lm
+
+# make test runs the benchmarks once, tiny, as poorer CPUs: they must run
+# to the end (no timing is asserted).
+TESTS += tests/perf/smoke.sh
+tests/perf/smoke.sh: $(PB)/bench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
