@@ -322,6 +322,7 @@ ENTRY(__repstos_avx2)
 	cmp	$32, %rcx
 	jb	.Lv2_small
 	vpbroadcastb %xmm0, %ymm0
+.Lv2_32:				/* 32..: ymm0 and rax ready */
 	cmp	$64, %rcx
 	ja	.Lv2_65
 	vmovdqu	%ymm0, (%rdi)
@@ -599,7 +600,7 @@ ENTRY(__repstos_avx512_split)
 .Las_64:
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	jmp	.Lv2_65			/* ymm0 is zmm0's low half */
+	jmp	.Lv2_32			/* ymm0 is zmm0's low half */
 .Las_big:
 	test	$63, %dil
 	jnz	.Lv2_257		/* not 64-byte aligned: "avx2"'s */
