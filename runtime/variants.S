@@ -613,23 +613,7 @@ ENTRY(__repstos_avx512_split)
 	jae	.La5_rep
 	lea	(%rdi,%rcx), %rax
 	lea	-256(%rax), %rcx
-.Las_loop:
-	vmovdqa64 %zmm0, (%rdi)
-	vmovdqa64 %zmm0, 64(%rdi)
-	vmovdqa64 %zmm0, 128(%rdi)
-	vmovdqa64 %zmm0, 192(%rdi)
-	add	$256, %rdi
-	cmp	%rcx, %rdi
-	jb	.Las_loop
-	vmovdqu64 %zmm0, (%rcx)
-	vmovdqu64 %zmm0, 64(%rcx)
-	vmovdqu64 %zmm0, 128(%rcx)
-	vmovdqu64 %zmm0, 192(%rcx)
-	mov	%rax, %rdi
-	xor	%ecx, %ecx
-	vmovd	%xmm0, %eax
-	movzbl	%al, %eax
-	ret
+	jmp	.La5_loop		/* from S: no head store */
 END(__repstos_avx512_split)
 
 /*
