@@ -48,6 +48,6 @@ echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto
 printf '%-14s %8s %8s\n' config ns/call speedup
 for c in $configs; do
 	m=$(median $t/$c)
-	printf '%-14s %8.3f %7.2fx\n' $c $m $(echo "$plain / $m" | bc -l)
+	awk -v c=$c -v m=$m -v p=$plain 'BEGIN { printf "%-14s %8.3f %7.2fx\n", c, m, p / m }'
 done
 rm -rf $t

@@ -11,7 +11,7 @@ while [ $i -le $n ]; do
 	start=$(date +%s.%N)
 	patcher/repstos tune --report > $t.$i 2>&1 || { echo "tune failed"; exit 1; }
 	end=$(date +%s.%N)
-	echo "$end - $start" | bc > $t.$i.time
+	awk -v a=$start -v b=$end 'BEGIN { print b - a }' > $t.$i.time
 	i=$((i + 1))
 done
 cat $t.1
