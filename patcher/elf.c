@@ -34,6 +34,49 @@ void rs_err(const char *path, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* What a file that is not a regular file is, for messages. */
+const char *rs_file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return S_ISREG(mode) ? "a regular file" : "not a regular file";
+}
+
+/*
+ * Open a regular file, and only that.  stat first, so a device is never
+ * opened at all (opening one can act: a tape rewinds, a watchdog arms);
+ * O_NONBLOCK, so a FIFO swapped in meanwhile cannot block us in open();
+ * fstat after, so what was checked is what was opened.
+ */
+static int open_regular(const char *path, struct stat *st)
+{
+	int fd;
+
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode)) {
+		rs_err(path, "not a regular file (%s)", rs_file_kind(st->st_mode));
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		rs_err(path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		rs_err(path, "not a regular file (%s)", rs_file_kind(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int rs_elf_open(struct rs_elf *f, const char *path)
 {
 	struct stat st;
@@ -41,16 +84,10 @@ int rs_elf_open(struct rs_elf *f, const char *path)
 	int fd, ret;
 
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		rs_err(path, "cannot open: %s", strerror(errno));
+	f->fd = -1;
+	fd = open_regular(path, &st);
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rs_err(path, "not a regular file");
-		close(fd);
-		return -1;
-	}
 	if (st.st_size == 0) {
 		rs_err(path, "empty file, not an ELF file");
 		close(fd);
@@ -62,12 +99,16 @@ int rs_elf_open(struct rs_elf *f, const char *path)
 	 * page is copied on write and the input is never touched.
 	 */
 	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (img == MAP_FAILED) {
 		rs_err(path, "cannot map: %s", strerror(errno));
+		close(fd);
 		return -1;
 	}
 	ret = rs_elf_mem(f, path, img, st.st_size);
+	/* patch copies the input from this descriptor: the path may name
+	 * another file by then. */
+	f->fd = fd;
+	f->st = st;
 	f->mapped = true;
 	if (ret)
 		rs_elf_close(f);
@@ -282,6 +323,7 @@ int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size)
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	f->fd = -1;
 	f->path = path;
 	f->img = img;
 	f->size = size;
@@ -317,6 +359,9 @@ void rs_elf_close(struct rs_elf *f)
 		elf_end(f->elf);
 	if (f->mapped)
 		munmap(f->img, f->size);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 	f->elf = NULL;
 	f->relas = NULL;
 	f->sec = NULL;

@@ -374,21 +374,23 @@ static int write_all(int fd, const uint8_t *b, size_t n, uint64_t off)
 	return 0;
 }
 
-/* The input's bytes into fd: in the kernel when it can, else by write. */
+/*
+ * The input's bytes into fd: in the kernel when it can, else by write.
+ * From the descriptor read, not the path, which may name another file
+ * by now.
+ */
 static int copy_input(struct plan *p, int fd)
 {
-	int in = open(p->f->path, O_RDONLY);
 	loff_t ioff = 0, ooff = 0;
 	ssize_t k = 0;
 
-	if (in >= 0) {
+	if (p->f->fd >= 0) {
 		while ((uint64_t)ioff < p->f->size) {
-			k = copy_file_range(in, &ioff, fd, &ooff,
+			k = copy_file_range(p->f->fd, &ioff, fd, &ooff,
 					    p->f->size - ioff, 0);
 			if (k <= 0)
 				break;
 		}
-		close(in);
 		if ((uint64_t)ioff == p->f->size)
 			return 0;
 	}

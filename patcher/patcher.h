@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <gelf.h>
 
 #include "../runtime/repstos_site.h"
@@ -73,6 +74,8 @@ struct rs_elf {
 	uint8_t *img;		/* the whole file, private to us */
 	size_t size;
 	bool mapped;		/* img is our private mapping, to unmap */
+	int fd;			/* the file read, or -1 (an image in memory) */
+	struct stat st;		/* and its fstat */
 	Elf *elf;
 	GElf_Ehdr eh;
 	bool rel;		/* ET_REL: sites are still relocations */
@@ -96,6 +99,7 @@ void rs_err(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* elf.c */
+const char *rs_file_kind(mode_t mode);
 int rs_elf_open(struct rs_elf *f, const char *path);
 int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size);
 void rs_elf_close(struct rs_elf *f);

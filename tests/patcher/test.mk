@@ -6,7 +6,7 @@ DEB_PKGS += python3 binutils
 
 PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh \
 	tests/patcher/patch.sh tests/patcher/badinput.sh \
-	tests/patcher/asan.sh tests/patcher/fuzz.sh
+	tests/patcher/harden.sh tests/patcher/asan.sh tests/patcher/fuzz.sh
 
 TESTS += $(PATCHER_TESTS)
 
