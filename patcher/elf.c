@@ -21,6 +21,18 @@
 
 bool rs_err_quiet;
 
+/*
+ * libelf's reason for its last failure, or ours when it has none: a
+ * check of our own failed, or libelf found nothing wrong, and
+ * elf_errmsg(-1) would say "no error".
+ */
+static const char *elf_why(const char *ours)
+{
+	int e = elf_errno();
+
+	return e ? elf_errmsg(e) : ours;
+}
+
 void rs_err(const char *path, const char *fmt, ...)
 {
 	va_list ap;
@@ -168,9 +180,14 @@ static int read_sections(struct rs_elf *f)
 {
 	size_t shstrndx, i;
 
-	if (elf_getshdrnum(f->elf, &f->nsec) || f->nsec == 0 ||
-	    elf_getshdrstrndx(f->elf, &shstrndx)) {
-		rs_err(f->path, "corrupt section header table: %s", elf_errmsg(-1));
+	if (elf_getshdrnum(f->elf, &f->nsec) || f->nsec == 0) {
+		rs_err(f->path, "corrupt section header table: %s",
+		       elf_why("no sections (e_shnum 0, and no count in section 0)"));
+		return -1;
+	}
+	if (elf_getshdrstrndx(f->elf, &shstrndx)) {
+		rs_err(f->path, "corrupt section header table: %s",
+		       elf_why("cannot read the index of the section name table"));
 		return -1;
 	}
 	if (f->nsec > (f->size - f->eh.e_shoff) / sizeof(Elf64_Shdr)) {
@@ -189,7 +206,7 @@ static int read_sections(struct rs_elf *f)
 
 		if (!scn || !gelf_getshdr(scn, &s->sh)) {
 			rs_err(f->path, "section %zu: bad header: %s", i,
-			       elf_errmsg(-1));
+			       elf_why("cannot read it"));
 			return -1;
 		}
 		s->name = elf_strptr(f->elf, shstrndx, s->sh.sh_name);
@@ -280,9 +297,17 @@ static int read_symbols(struct rs_elf *f)
 		rs_err(f->path, "symbol table: bad string table link");
 		return -1;
 	}
+	if (f->sec[which].sh.sh_entsize != sizeof(Elf64_Sym)) {
+		rs_err(f->path, "corrupt symbol table %s: entry size %llu, not %zu",
+		       f->sec[which].name,
+		       (unsigned long long)f->sec[which].sh.sh_entsize,
+		       sizeof(Elf64_Sym));
+		return -1;
+	}
 	d = elf_getdata(elf_getscn(f->elf, which), NULL);
-	if (!d || f->sec[which].sh.sh_entsize != sizeof(Elf64_Sym)) {
-		rs_err(f->path, "corrupt symbol table: %s", elf_errmsg(-1));
+	if (!d) {
+		rs_err(f->path, "corrupt symbol table %s: %s", f->sec[which].name,
+		       elf_why("cannot read its contents"));
 		return -1;
 	}
 	n = d->d_size / sizeof(Elf64_Sym);
@@ -330,10 +355,12 @@ int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size)
 	if (check_ident(path, img, size))
 		return -1;
 	elf_version(EV_CURRENT);
+	elf_errno();	/* forget an earlier file's error: elf_why() reports */
 	f->elf = elf_memory((char *)img, size);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
 	    !gelf_getehdr(f->elf, &f->eh)) {
-		rs_err(path, "corrupt ELF header: %s", elf_errmsg(-1));
+		rs_err(path, "corrupt ELF header: %s",
+		       elf_why("libelf does not read it as an ELF file"));
 		return -1;
 	}
 	if (check_ehdr(f) || read_sections(f) || read_symbols(f))
@@ -486,7 +513,8 @@ int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out)
 	}
 	d = elf_getdata(elf_getscn(f->elf, rsec), NULL);
 	if (!d) {
-		rs_err(f->path, "%s: %s", f->sec[rsec].name, elf_errmsg(-1));
+		rs_err(f->path, "%s: %s", f->sec[rsec].name,
+		       elf_why("cannot read the relocations"));
 		return -1;
 	}
 	n = d->d_size / sizeof(Elf64_Rela);

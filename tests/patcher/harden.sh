@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # harden.sh - issue 10, the tool's rows: what `repstos` opens, reads and
 # replaces.  Inputs that are not regular files (a FIFO, a device) get
-# one line and exit 2, never a hang.
+# one line and exit 2, never a hang; a corrupt file's one line says what
+# was wrong, never libelf's "no error".
 #
 # Device nodes, FIFOs, setuid files and hard links live in a folder of
 # this test's own (mktemp -d); no system file is ever named.  What needs
@@ -39,5 +40,18 @@ if is_root; then
 else
 	skip "device input: mknod needs root"
 fi
+
+# D10: a libelf failure with no message of its own still says what was
+# being read, never "no error".
+new() { cp "$2" "$D/$1"; F=$D/$1; }
+new no-shnum "$EXE"; $POKE poke "$F" 60 0000
+expect_rc 2 "check with e_shnum 0" "$TOOL" check "$F"
+one_line "^$F: corrupt section header table: [a-z]"
+assert "no \"no error\" for e_shnum 0" sh -c "! grep -q 'no error' '$W/err'"
+SYMTAB=$($POKE sections "$EXE" | awk '$1 == ".symtab" { print $2 }')
+new symtab-entsize "$EXE"; $POKE shdr "$F" "$SYMTAB" entsize 7
+expect_rc 2 "check with a .symtab entry size of 7" "$TOOL" check "$F"
+one_line "^$F: corrupt symbol table .*entry size 7"
+assert "no \"no error\" for a bad entry size" sh -c "! grep -q 'no error' '$W/err'"
 
 finish
