@@ -193,13 +193,15 @@ unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 	return c.problems;
 }
 
-int rs_check(struct rs_elf *f, FILE *out)
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites)
 {
 	struct rs_table t;
 	unsigned n;
 
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
+	if (t.absent)
+		return rs_no_table(f, require_sites, out);
 	n = rs_check_table(f, &t, out);
 	rs_table_free(&t);
 	return n ? RS_EXIT_PROBLEM : RS_EXIT_OK;

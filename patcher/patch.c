@@ -476,6 +476,21 @@ out:
 	return ret;
 }
 
+/* No site table: nothing to patch, but -o still gets its copy, so that
+ * a post-pass over a whole build leaves every output it names. */
+static int patch_no_table(struct plan *p)
+{
+	const struct rs_patch_opts *o = p->o;
+
+	if (o->require_sites || !o->output || o->dry_run)
+		return rs_no_table(p->f, o->require_sites, p->out);
+	if (write_file(p, o->output))
+		return RS_EXIT_BAD;
+	fprintf(p->out, "%s: %s, copied -> %s\n", p->f->path, RS_NO_SITES,
+		o->output);
+	return RS_EXIT_OK;
+}
+
 static int plan_sites(struct plan *p, const struct rs_table *t)
 {
 	size_t i;
@@ -508,6 +523,8 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 	}
 	if (profile(&p) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
+	if (t.absent)
+		return patch_no_table(&p);
 	/* The fuzz target mutes what would go to stderr. */
 	problems = rs_check_table(f, &t, rs_err_quiet ? out : stderr);
 	if (problems) {

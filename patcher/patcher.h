@@ -157,7 +157,11 @@ struct rs_site {
 struct rs_table {
 	size_t n;
 	struct rs_site *site;
+	bool absent;		/* the file has no site table at all */
 };
+
+/* What check, dump and patch say of a file without a site table. */
+#define RS_NO_SITES	"no sites (no " REPSTOS_SITES_SECTION " section)"
 
 /* Variant names: the runtime's own table (runtime/policy.c). */
 #define rs_variant_names repstos_variant_names
@@ -168,6 +172,7 @@ extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
 int rs_variant_by_sym(const char *name);
 int rs_table_load(struct rs_elf *f, struct rs_table *t);
 void rs_table_free(struct rs_table *t);
+int rs_no_table(const struct rs_elf *f, bool require, FILE *out);
 /* The module record: 0 and *mi, -1 when absent, -2 when malformed
  * (*why says how). */
 int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
@@ -181,14 +186,20 @@ bool rs_lines_find(struct rs_lines *l, size_t sec, uint64_t off,
 void rs_lines_close(struct rs_lines *l);
 
 /* The subcommands, on a loaded file; they return an RS_EXIT_* code. */
-int rs_check(struct rs_elf *f, FILE *out);
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites);
 unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out);
-int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats);
+
+struct rs_dump_opts {
+	bool json, stats;
+	bool require_sites;	/* no site table is unusable input */
+};
+int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o);
 
 struct rs_patch_opts {
 	const char *cpu;	/* profile name */
 	const char *output;	/* -o, or NULL for in place */
 	bool dry_run;
+	bool require_sites;
 };
 int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
 

@@ -281,9 +281,8 @@ int rs_table_load(struct rs_elf *f, struct rs_table *t)
 		n += s->sh.sh_size / REPSTOS_SITE_ENTRY_SIZE;
 	}
 	if (!ntab) {
-		rs_err(f->path, "no %s section: not built with repstos",
-		       REPSTOS_SITES_SECTION);
-		return -1;
+		t->absent = true;
+		return 0;
 	}
 	t->site = calloc(n ? n : 1, sizeof(*t->site));
 	if (!t->site) {
@@ -314,6 +313,22 @@ int rs_table_load(struct rs_elf *f, struct rs_table *t)
 		}
 	}
 	return 0;
+}
+
+/*
+ * A file with no site table: a build's post-pass meets many (a program
+ * with no memset, a -fsanitize=thread build the plugin leaves alone),
+ * so it is one line and success, unless sites were required.
+ */
+int rs_no_table(const struct rs_elf *f, bool require, FILE *out)
+{
+	if (require) {
+		rs_err(f->path, "no %s section: not built with repstos",
+		       REPSTOS_SITES_SECTION);
+		return RS_EXIT_BAD;
+	}
+	fprintf(out, "%s: %s\n", f->path, RS_NO_SITES);
+	return RS_EXIT_OK;
 }
 
 void rs_table_free(struct rs_table *t)

@@ -3,7 +3,8 @@
 # harden.sh - issue 10, the tool's rows: what `repstos` opens, reads and
 # replaces.  Inputs that are not regular files (a FIFO, a device) get
 # one line and exit 2, never a hang; a corrupt file's one line says what
-# was wrong, never libelf's "no error".
+# was wrong, never libelf's "no error"; a valid file without sites is
+# "no sites" and success, unless --require-sites.
 #
 # Device nodes, FIFOs, setuid files and hard links live in a folder of
 # this test's own (mktemp -d); no system file is ever named.  What needs
@@ -53,5 +54,56 @@ new symtab-entsize "$EXE"; $POKE shdr "$F" "$SYMTAB" entsize 7
 expect_rc 2 "check with a .symtab entry size of 7" "$TOOL" check "$F"
 one_line "^$F: corrupt symbol table .*entry size 7"
 assert "no \"no error\" for a bad entry size" sh -c "! grep -q 'no error' '$W/err'"
+
+# D10: a valid file with no site table (repstos-cc's output for a program
+# with no memset, or for a -fsanitize=thread build, where the plugin
+# leaves every call alone) is "no sites" and success; --require-sites
+# keeps the old strict exit 2.
+CCW=$TOP/plugin/repstos-cc
+printf 'int main(void) { return 0; }\n' >"$D/nomemset.c"
+printf '#include <string.h>\nint main(int c, char **v)\n{\n\tchar b[256];\n\n\tmemset(b, c, c);\n\treturn b[c - 1] != c;\n}\n' >"$D/tsan.c"
+NOSITES=
+if ! have_plugin; then
+	skip "repstos-cc outputs: plugin/repstos.so is not built"
+	gcc -O2 -o "$D/nomemset" "$D/nomemset.c" "$RTLIB" && NOSITES=$D/nomemset
+else
+	"$CCW" -O2 -o "$D/nomemset" "$D/nomemset.c" && NOSITES=$D/nomemset
+	if "$CCW" -O2 -fsanitize=thread -o "$D/tsan" "$D/tsan.c" 2>"$W/tsan.err"; then
+		NOSITES="$NOSITES $D/tsan"
+	else
+		skip "-fsanitize=thread: cannot build ($(head -1 "$W/tsan.err"))"
+	fi
+fi
+json_no_sites() {
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+sys.exit(d["sites"] != [] or d["summary"]["sites"] != 0)' "$1" 2>/dev/null
+}
+for F in $NOSITES; do
+	n=$(basename "$F")
+	sum=$(md5sum <"$F")
+	expect_rc 0 "check $n (no site table)" "$TOOL" check "$F"
+	assert "check $n: one line, no sites" [ "$OUT" = "$F: no sites (no repstos_sites section)" -a -z "$ERR" ]
+	expect_rc 0 "dump $n" "$TOOL" dump "$F"
+	assert "dump $n: one line, no sites" [ "$OUT" = "$F: no sites (no repstos_sites section)" ]
+	expect_rc 0 "dump --stats $n" "$TOOL" dump --stats "$F"
+	assert "dump --stats $n: one line" [ "$(echo "$OUT" | wc -l)" -eq 1 ]
+	expect_rc 0 "dump --json $n" "$TOOL" dump --json "$F"
+	assert "dump --json $n: JSON with no sites" json_no_sites "$OUT"
+	expect_rc 0 "patch $n in place" "$TOOL" patch --cpu=vec "$F"
+	assert "patch $n: says no sites, file unchanged" \
+		[ "$(md5sum <"$F")" = "$sum" -a -n "$(echo "$OUT" | grep 'no sites')" ]
+	expect_rc 0 "patch $n -o" "$TOOL" patch --cpu=vec "$F" -o "$F.out"
+	assert "patch $n -o: an identical copy" cmp -s "$F" "$F.out"
+	for cmd in "check" "dump" "dump --json" "patch --cpu=vec"; do
+		expect_rc 2 "$cmd --require-sites $n" "$TOOL" $cmd --require-sites "$F"
+		one_line "^$F: no repstos_sites section"
+	done
+	expect_rc 0 "check $n with a file that has sites" "$TOOL" check "$EXE" "$F"
+done
+# A file that is not ELF stays unusable input.
+printf 'hello\n' >"$D/text"
+expect_rc 2 "check of a text file" "$TOOL" check "$D/text"
 
 finish
