@@ -435,6 +435,33 @@ int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec
 	return 0;
 }
 
+/*
+ * Does the loader map [addr, addr+len) of section sec as code, from the
+ * same file bytes the section holds?  Then what the tool reads there is
+ * what would run.
+ */
+bool rs_addr_loaded_code(const struct rs_elf *f, size_t sec, uint64_t addr,
+			 uint64_t len)
+{
+	const GElf_Shdr *sh = &f->sec[sec].sh;
+	uint64_t off = sh->sh_offset + (addr - sh->sh_addr);
+	size_t n, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(f->elf, &n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || addr < ph.p_vaddr ||
+		    addr - ph.p_vaddr > ph.p_filesz ||
+		    len > ph.p_filesz - (addr - ph.p_vaddr))
+			continue;
+		if (ph.p_offset + (addr - ph.p_vaddr) == off)
+			return true;
+	}
+	return false;
+}
+
 /* The function symbol containing offset off of section sec, or NULL. */
 const struct rs_sym *rs_func_at(const struct rs_elf *f, size_t sec, uint64_t off)
 {

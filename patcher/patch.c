@@ -45,9 +45,8 @@ struct plan {
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
 	enum repstos_variant module;
-	/* executables: routine addresses */
-	bool have[REPSTOS_VARIANT_COUNT];
-	uint64_t addr[REPSTOS_VARIANT_COUNT];
+	/* executables: the routines, checked against the loaded code */
+	const struct rs_routine *routine;
 	/* objects: routine symbol indexes, new ones appended */
 	long symidx[REPSTOS_VARIANT_COUNT];
 	size_t nadd;
@@ -131,31 +130,37 @@ static int wanted(const struct plan *p, const struct rs_site *s)
 	return repstos_policy_site_tuned(&p->tuning, p->module, 0, &s->e);
 }
 
-/* Where each wanted routine is: an address, or a symbol index in a .o. */
+/*
+ * Where each wanted routine is: an address the loaded code agrees with,
+ * or a symbol index in a .o.
+ */
 static int find_routine(struct plan *p, int v)
 {
-	const char *name = rs_variant_syms[v];
+	const struct rs_routine *rt = &p->routine[v];
 	const struct rs_sym *s;
 
-	if (p->have[v] || p->symidx[v] >= 0)
-		return 0;
-	s = rs_sym_by_name(p->f, name);
-	if (p->f->rel) {
-		if (s) {
-			p->symidx[v] = s->index;
-		} else {
-			p->symidx[v] = p->f->nsym + p->nadd;
-			p->add[p->nadd++] = v;
+	if (!p->f->rel) {
+		if (!rt->have) {
+			rs_err(p->f->path, "no symbol %s (stripped, or not linked with librepstos.a): cannot patch sites to call it",
+			       rt->name);
+			return -1;
+		}
+		if (rt->bad) {
+			rs_err(p->f->path, "symbol %s (0x%llx) is not the routine: %s: cannot patch sites to call it",
+			       rt->name, (unsigned long long)rt->addr, rt->bad);
+			return -1;
 		}
 		return 0;
 	}
-	if (!s || s->shndx == SHN_UNDEF) {
-		rs_err(p->f->path, "no symbol %s (stripped, or not linked with librepstos.a): cannot patch sites to call it",
-		       name);
-		return -1;
+	if (p->symidx[v] >= 0)
+		return 0;
+	s = rs_sym_by_name(p->f, rs_variant_syms[v]);
+	if (s) {
+		p->symidx[v] = s->index;
+	} else {
+		p->symidx[v] = p->f->nsym + p->nadd;
+		p->add[p->nadd++] = v;
 	}
-	p->have[v] = true;
-	p->addr[v] = s->value;
 	return 0;
 }
 
@@ -224,7 +229,7 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 		bad = repstos_encode_inline(want, s->e.len);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
-					  f->rel ? s->addr + 5 : p->addr[v]);
+					  f->rel ? s->addr + 5 : p->routine[v].addr);
 	if (bad) {
 		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
 		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
@@ -525,6 +530,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 		return RS_EXIT_BAD;
 	if (t.absent)
 		return patch_no_table(&p);
+	p.routine = t.routine;
 	/* The fuzz target mutes what would go to stderr. */
 	problems = rs_check_table(f, &t, rs_err_quiet ? out : stderr);
 	if (problems) {

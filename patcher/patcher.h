@@ -107,6 +107,8 @@ const uint8_t *rs_sec_bytes(const struct rs_elf *f, size_t sec, uint64_t off,
 			    uint64_t len);
 uint64_t rs_sec_start(const struct rs_elf *f, size_t sec);
 int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec);
+bool rs_addr_loaded_code(const struct rs_elf *f, size_t sec, uint64_t addr,
+			 uint64_t len);
 const struct rs_sym *rs_func_at(const struct rs_elf *f, size_t sec, uint64_t off);
 const struct rs_sym *rs_sym_by_name(const struct rs_elf *f, const char *name);
 int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out);
@@ -131,7 +133,23 @@ int rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
 /* Text of the instructions in p[0..len), "; "-separated. */
 void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
 	       size_t size);
-bool rs_decode_endbr_jmp_rip(const uint8_t *p, size_t len);
+bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
+			  unsigned n);
+
+/* routines.c: the stub and the routines a file's sites may call. */
+#define RS_STUB		REPSTOS_VARIANT_COUNT	/* after the routines */
+#define RS_NROUTINES	(REPSTOS_VARIANT_COUNT + 1)
+
+struct rs_routine {
+	const char *name;	/* its symbol */
+	bool have;		/* defined in the symbol table */
+	uint64_t addr;		/* there */
+	const char *bad;	/* have, but the code there is not it: why */
+};
+
+const char *rs_routine_name(int r);
+void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt);
+int rs_routine_by_bytes(const struct rs_elf *f, uint64_t addr);
 
 /* sites.c */
 struct rs_site {
@@ -158,6 +176,7 @@ struct rs_table {
 	size_t n;
 	struct rs_site *site;
 	bool absent;		/* the file has no site table at all */
+	struct rs_routine routine[RS_NROUTINES];	/* not in a .o */
 };
 
 /* What check, dump and patch say of a file without a site table. */

@@ -4,7 +4,8 @@
 # replaces.  Inputs that are not regular files (a FIFO, a device) get
 # one line and exit 2, never a hang; a corrupt file's one line says what
 # was wrong, never libelf's "no error"; a valid file without sites is
-# "no sites" and success, unless --require-sites.
+# "no sites" and success, unless --require-sites; a routine's address
+# is believed only where the code the loader maps agrees.
 #
 # Device nodes, FIFOs, setuid files and hard links live in a folder of
 # this test's own (mktemp -d); no system file is ever named.  What needs
@@ -105,5 +106,83 @@ done
 # A file that is not ELF stays unusable input.
 printf 'hello\n' >"$D/text"
 expect_rc 2 "check of a text file" "$TOOL" check "$D/text"
+
+# D9: where the routines are comes from .symtab, which the loader never
+# reads.  A value changed there must not be believed: check reports it,
+# patch refuses and writes nothing.
+le() {	# FORMAT VALUE: little-endian hex (q: 8 bytes, i: 4 signed)
+	python3 -c 'import struct, sys; print(struct.pack("<" + sys.argv[1], int(sys.argv[2], 0)).hex())' "$1" "$2"
+}
+sym_value() { $POKE sym "$1" "$2" | awk '{ print $2 }'; }
+set_sym_value() {	# FILE NAME VALUE
+	local at
+	at=$($POKE sym "$1" "$2" | awk '{ print $5 }')
+	$POKE poke "$1" $((at + 8)) "$(le q "$3")"
+}
+# calls_to FILE TARGET: every site becomes `call TARGET`, as a patch
+# that believed a bad symbol would have written.
+calls_to() {
+	local at site off
+	while read -r at site; do
+		off=$($POKE off "$1" "$site")
+		$POKE poke "$1" "$off" "e8$(le i $(($2 - site - 5)))"
+	done < <($POKE entries "$1")
+}
+# refused FILE WHAT: patch --cpu=vec, in place and -o, exits non-zero
+# and writes nothing.
+refused() {
+	local sum
+	sum=$(md5sum <"$1")
+	expect_rc 1 "patch --cpu=vec refuses $2" "$TOOL" patch --cpu=vec "$1"
+	assert "$2: left as it was" [ "$(md5sum <"$1")" = "$sum" ]
+	expect_rc 1 "patch --cpu=vec -o refuses $2" "$TOOL" patch --cpu=vec "$1" -o "$1.out"
+	assert "$2: no output, no temporary file" \
+		[ ! -e "$1.out" -a -z "$(ls -A "$D" | grep '^\.repstos')" ]
+}
+VEC=$(sym_value "$EXE" __repstos_vec)
+AVX512=$(sym_value "$EXE" __repstos_avx512)
+MODULE=$(sym_value "$EXE" __repstos_module)
+
+new vec-plus-1 "$EXE"; set_sym_value "$F" __repstos_vec $((VEC + 1))
+expect_rc 1 "check: __repstos_vec one byte off" "$TOOL" check "$F"
+assert "check names __repstos_vec and why" \
+	grep -q "^$F: __repstos_vec: symbol value .* is not the routine: the code there does not start as the routine does" "$W/out"
+refused "$F" "__repstos_vec one byte off"
+
+new vec-in-data "$EXE"; set_sym_value "$F" __repstos_vec "$MODULE"
+expect_rc 1 "check: __repstos_vec in data" "$TOOL" check "$F"
+assert "check says it is not in code" grep -q "__repstos_vec: .*not in code" "$W/out"
+refused "$F" "__repstos_vec in data"
+
+new swapped "$EXE"
+set_sym_value "$F" __repstos_vec "$AVX512"; set_sym_value "$F" __repstos_avx512 "$VEC"
+expect_rc 1 "check: __repstos_vec and __repstos_avx512 swapped" "$TOOL" check "$F"
+assert "check reports both symbols" \
+	[ "$(grep -c '__repstos_\(vec\|avx512\): symbol value' "$W/out")" -eq 2 ]
+refused "$F" "swapped routines"
+
+# What the old tool wrote from such a file: every site calling the bad
+# address, the symbol agreeing.  check must not call it clean.
+new old-output "$EXE"; set_sym_value "$F" __repstos_vec $((VEC + 1))
+calls_to "$F" $((VEC + 1))
+expect_rc 1 "check: sites calling a bad __repstos_vec" "$TOOL" check "$F"
+assert "check reports every site" \
+	[ "$(grep -c "entry [0-9]*: call target's symbol does not hold the routine (__repstos_vec)" "$W/out")" -eq 5 ]
+
+# A stripped file: the routines are known by their bytes.  A call of
+# another function that starts with endbr64 (__repstos_poke, in the
+# runtime too) is no routine; a patched file still checks, by name.
+new poke-call "$EXE"; calls_to "$F" "$(sym_value "$EXE" __repstos_poke)"
+strip "$F"
+expect_rc 1 "check: stripped, sites calling __repstos_poke" "$TOOL" check "$F"
+assert "check reports every site" \
+	[ "$(grep -c 'does not look like the stub or a routine' "$W/out")" -eq 5 ]
+new vec-stripped "$EXE"
+expect_rc 0 "patch --cpu=vec" "$TOOL" patch --cpu=vec "$F"
+strip "$F"
+expect_rc 0 "check: stripped, patched for vec" "$TOOL" check "$F"
+"$TOOL" dump "$F" >"$W/dump.txt"
+assert "dump: stripped, 5 sites call vec" \
+	[ "$(grep -c ' vec __repstos_vec?$' "$W/dump.txt")" -eq 5 ]
 
 finish
