@@ -23,13 +23,17 @@ static void usage(FILE *out)
 
 	fprintf(out,
 		"usage: repstos check [--require-sites] FILE...\n"
-		"       repstos patch --cpu=PROFILE [--dry-run] [--require-sites] FILE [-o OUT]\n"
+		"       repstos patch --cpu=PROFILE [--dry-run] [--require-sites] [--force]\n"
+		"                     FILE [-o OUT]\n"
 		"       repstos dump [--json] [--stats] [--require-sites] FILE\n"
 		"       repstos tune [TUNING-FILE]\n"
 		"\n"
 		"FILE: an x86-64 ELF object, executable, PIE or shared object;\n"
 		"  without a site table it has \"no sites\" (exit 0), or with\n"
 		"  --require-sites, is unusable input (exit 2).\n"
+		"patch FILE keeps its owner, group, mode and extended attributes,\n"
+		"  follows a symbolic link, and needs --force for a read-only file\n"
+		"  or one with other hard links (written through their inode).\n"
 		"PROFILE: a variant for every site:");
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
 		fprintf(out, " %s", rs_variant_names[v]);
@@ -163,6 +167,7 @@ static int cmd_patch(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "require-sites", no_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_patch_opts o = { 0 };
@@ -178,6 +183,8 @@ static int cmd_patch(int argc, char **argv)
 			o.output = optarg;
 		else if (c == 'r')
 			o.require_sites = true;
+		else if (c == 'f')
+			o.force = true;
 		else
 			return bad_usage("patch: unknown option");
 	}

@@ -2,11 +2,10 @@
 /*
  * patch.c - `repstos patch`: rewrite every site for one CPU profile.
  *
- * Changes are planned as bytes at file offsets; the new file is the
- * input copied (in the kernel where it can) to a temporary file beside
- * the target, the changed bytes written over it, and a rename: nothing
- * is re-laid out, a failure leaves the target as it was, and a second
- * run with the same profile finds nothing to change.
+ * Changes are planned as bytes at file offsets, and output.c writes the
+ * input with them into place: nothing is re-laid out, a failure leaves
+ * the target as it was, and a second run with the same profile finds
+ * nothing to change.
  *
  * Executables and shared objects: sites become `call <routine>` or
  * `rep stosb`, and the module record is marked static so the runtime
@@ -16,25 +15,12 @@
  * the object lacks is added as an undefined hidden global by appending a
  * grown .symtab and .strtab at the end of the file.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "patcher.h"
 #include "../runtime/policy.h"
 #include "../runtime/sitecode.h"
-
-/* One change to the file: a few bytes at an offset. */
-struct edit {
-	uint64_t off;
-	uint8_t len;
-	uint8_t b[23];
-};
 
 struct plan {
 	struct rs_elf *f;
@@ -53,7 +39,7 @@ struct plan {
 	int add[REPSTOS_VARIANT_COUNT];
 	uint8_t *tail;
 	size_t tail_len;
-	struct edit *edit;
+	struct rs_edit *edit;
 	size_t nedit, edit_cap;
 	bool oom;
 	size_t changed;		/* sites */
@@ -63,11 +49,11 @@ struct plan {
 /* Record a change; the image itself stays as read. */
 static void put(struct plan *p, uint64_t off, const void *b, size_t len)
 {
-	struct edit *e;
+	struct rs_edit *e;
 
 	if (p->nedit == p->edit_cap) {
 		size_t cap = p->edit_cap ? 2 * p->edit_cap : 1024;
-		struct edit *n = realloc(p->edit, cap * sizeof(*n));
+		struct rs_edit *n = realloc(p->edit, cap * sizeof(*n));
 
 		if (!n) {
 			p->oom = true;
@@ -363,122 +349,23 @@ static int mark_static(struct plan *p)
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *b, size_t n, uint64_t off)
-{
-	while (n) {
-		ssize_t k = pwrite(fd, b, n, off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
-/*
- * The input's bytes into fd: in the kernel when it can, else by write.
- * From the descriptor read, not the path, which may name another file
- * by now.
- */
-static int copy_input(struct plan *p, int fd)
-{
-	loff_t ioff = 0, ooff = 0;
-	ssize_t k = 0;
-
-	if (p->f->fd >= 0) {
-		while ((uint64_t)ioff < p->f->size) {
-			k = copy_file_range(p->f->fd, &ioff, fd, &ooff,
-					    p->f->size - ioff, 0);
-			if (k <= 0)
-				break;
-		}
-		if ((uint64_t)ioff == p->f->size)
-			return 0;
-	}
-	return write_all(fd, p->f->img, p->f->size, 0);
-}
-
 static int cmp_edit(const void *a, const void *b)
 {
-	const struct edit *x = a, *y = b;
+	const struct rs_edit *x = a, *y = b;
 
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/*
- * The edits, one pwrite per page they touch: the page's span is taken
- * from the image and the edits laid over it.  A site every few hundred
- * bytes makes one write per page, not one per site.
- */
-static int write_edits(struct plan *p, int fd)
-{
-	static uint8_t span[8192];
-	size_t i = 0, j;
-
-	qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
-	while (i < p->nedit) {
-		uint64_t start = p->edit[i].off, end = start + p->edit[i].len;
-
-		for (j = i + 1; j < p->nedit &&
-		     p->edit[j].off / 4096 == start / 4096; j++)
-			if (p->edit[j].off + p->edit[j].len > end)
-				end = p->edit[j].off + p->edit[j].len;
-		memcpy(span, p->f->img + start, end - start);
-		for (; i < j; i++)
-			memcpy(span + (p->edit[i].off - start), p->edit[i].b,
-			       p->edit[i].len);
-		if (write_all(fd, span, end - start, start))
-			return -1;
-	}
-	return 0;
-}
-
-/* The whole new file into a temporary beside dst, then rename over it. */
+/* The input with the edits and the tail, in place or to -o. */
 static int write_file(struct plan *p, const char *dst)
 {
-	struct rs_elf *f = p->f;
-	char *dcopy = strdup(dst), *tmp = NULL;
-	struct stat st;
-	int fd = -1, ret = -1;
+	struct rs_output w = {
+		.f = p->f, .edit = p->edit, .nedit = p->nedit,
+		.tail = p->tail, .tail_len = p->tail_len,
+	};
 
-	if (!dcopy || stat(f->path, &st) ||
-	    asprintf(&tmp, "%s/.repstos.XXXXXX", dirname(dcopy)) < 0) {
-		rs_err(f->path, "cannot prepare the output: %s", strerror(errno));
-		tmp = NULL;
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rs_err(dst, "cannot create a temporary file: %s", strerror(errno));
-		goto out;
-	}
-	if (copy_input(p, fd) || write_edits(p, fd) ||
-	    write_all(fd, p->tail, p->tail_len, f->size) ||
-	    fchmod(fd, st.st_mode & 07777) || close(fd)) {
-		fd = -1;
-		rs_err(dst, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, dst)) {
-		rs_err(dst, "cannot rename into place: %s", strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
-	free(tmp);
-	free(dcopy);
-	return ret;
+	qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
+	return rs_output_write(&w, dst, p->o->force);
 }
 
 /* No site table: nothing to patch, but -o still gets its copy, so that
@@ -552,7 +439,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 			p.record ? " and the module record" : "", o->cpu);
 	} else if (!p.changed && !p.record && !o->output) {
 		fprintf(out, "%s: nothing to change (%s)\n", f->path, o->cpu);
-	} else if (write_file(&p, o->output ? o->output : f->path)) {
+	} else if (write_file(&p, o->output)) {
 		ret = RS_EXIT_BAD;
 	} else {
 		fprintf(out, "%s: patched %zu of %zu sites%s (%s)%s%s\n", f->path,

@@ -219,7 +219,26 @@ struct rs_patch_opts {
 	const char *output;	/* -o, or NULL for in place */
 	bool dry_run;
 	bool require_sites;
+	bool force;		/* in place: read-only, or other hard links */
 };
 int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
+
+/* output.c: patch's new file is the input with a few bytes changed. */
+struct rs_edit {
+	uint64_t off;
+	uint8_t len;
+	uint8_t b[23];
+};
+
+struct rs_output {
+	const struct rs_elf *f;		/* the input, as read */
+	const struct rs_edit *edit;	/* sorted by offset, none overlapping */
+	size_t nedit;
+	const uint8_t *tail;		/* appended at the input's end */
+	size_t tail_len;
+};
+
+/* Write it in place (out NULL) or to out; 0, or -1 said why. */
+int rs_output_write(const struct rs_output *w, const char *out, bool force);
 
 #endif

@@ -9,7 +9,7 @@ DEB_PKGS += clang libclang-rt-14-dev
 
 PATCHER_BIN	:= patcher/repstos
 PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
-	check.c patch.c dump.c lines.c)
+	check.c patch.c output.c dump.c lines.c)
 PATCHER_RT_SRCS	:= runtime/cpu.c runtime/policy.c runtime/sitecode.c
 PATCHER_HDRS	:= patcher/patcher.h runtime/repstos_site.h runtime/repstos.h \
 	runtime/policy.h runtime/sitecode.h

@@ -5,7 +5,10 @@
 # one line and exit 2, never a hang; a corrupt file's one line says what
 # was wrong, never libelf's "no error"; a valid file without sites is
 # "no sites" and success, unless --require-sites; a routine's address
-# is believed only where the code the loader maps agrees.
+# is believed only where the code the loader maps agrees.  patch in place
+# keeps owner, group, mode, setuid bits, extended attributes and file
+# capabilities, follows symbolic links, wants --force for hard links and
+# read-only files; -o never replaces a device, FIFO, socket or directory.
 #
 # Device nodes, FIFOs, setuid files and hard links live in a folder of
 # this test's own (mktemp -d); no system file is ever named.  What needs
@@ -184,5 +187,169 @@ expect_rc 0 "check: stripped, patched for vec" "$TOOL" check "$F"
 "$TOOL" dump "$F" >"$W/dump.txt"
 assert "dump: stripped, 5 sites call vec" \
 	[ "$(grep -c ' vec __repstos_vec?$' "$W/dump.txt")" -eq 5 ]
+
+# D1: in place, the new file is the old one patched: owner, group, mode,
+# setuid and setgid bits, extended attributes and file capabilities
+# kept; a symbolic link stays a link and its target is patched; other
+# hard links and a read-only file want --force.
+attrs() { stat -c '%A %u %g %h' "$1"; }
+is_vec() { "$TOOL" dump "$1" | head -1 | grep -q 'static (vec)'; }
+# patched_keeping FILE WHAT: patch in place; FILE must keep its attrs
+# and every site must call vec.
+patched_keeping() {
+	local was
+	was=$(attrs "$1")
+	expect_rc 0 "patch $2" "$TOOL" patch --cpu=vec "$1"
+	assert "$2: still $was" [ "$(attrs "$1")" = "$was" ]
+	assert "$2: patched" is_vec "$1"
+}
+if is_root; then
+	new setuid "$EXE"; chown nobody:nogroup "$F"; chmod 4755 "$F"
+	patched_keeping "$F" "a setuid file of nobody"
+	assert "setuid file: runs" sh -c "'$F' | grep -q '^OK\$'"
+	new setgid "$EXE"; chgrp nogroup "$F"; chmod 2755 "$F"
+	patched_keeping "$F" "a setgid file of group nogroup"
+	new numeric "$EXE"; chown 4242:4343 "$F"; chmod 6750 "$F"
+	patched_keeping "$F" "a setuid and setgid file of uid 4242, gid 4343"
+else
+	skip "owner, group and setuid kept: chown needs root"
+fi
+
+xattr() {	# FILE NAME: the value, hex; empty when none
+	python3 -c '
+import os, sys
+try:
+    print(os.getxattr(sys.argv[1], sys.argv[2]).hex())
+except OSError:
+    pass' "$1" "$2"
+}
+new xattr "$EXE"
+if python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.repstos", b"kept")' "$F" 2>/dev/null; then
+	patched_keeping "$F" "a file with an extended attribute"
+	assert "user.repstos kept" [ "$(xattr "$F" user.repstos)" = "$(printf kept | od -An -tx1 | tr -d ' \n')" ]
+else
+	skip "extended attributes: this file system has no user.* attributes"
+fi
+if ! is_root || ! command -v setcap >/dev/null; then
+	skip "file capabilities: need root and setcap (Debian package libcap2-bin)"
+else
+	new caps "$EXE"; chmod 4755 "$F"; setcap cap_net_raw+ep "$F"
+	CAP=$(xattr "$F" security.capability)
+	patched_keeping "$F" "a setuid file with a capability"
+	assert "capability kept ($(getcap "$F"))" \
+		[ -n "$CAP" -a "$(xattr "$F" security.capability)" = "$CAP" ]
+fi
+
+# A symbolic link: the target is patched, the link stays.
+new target "$EXE"; ln -s target "$D/link"
+expect_rc 0 "patch through a symbolic link" "$TOOL" patch --cpu=vec "$D/link"
+assert "the link is still a link to target" [ -L "$D/link" -a "$(readlink "$D/link")" = target ]
+assert "its target is patched" is_vec "$D/target"
+ln -s nowhere "$D/dangling"
+expect_rc 2 "-o to a symbolic link to nothing" "$TOOL" patch --cpu=vec "$EXE" -o "$D/dangling"
+one_line "^$D/dangling: symbolic link to nothing"
+assert "the dangling link stays" [ -L "$D/dangling" -a ! -e "$D/dangling" ]
+
+# Hard links: refused without --force; with it, every name patched.
+new linked "$EXE"; ln "$F" "$D/linked2"
+sum=$(md5sum <"$F")
+expect_rc 2 "patch a file with two hard links" "$TOOL" patch --cpu=vec "$F"
+one_line "^$F: 2 hard links: .*--force"
+assert "both names unchanged" \
+	[ "$(md5sum <"$F")" = "$sum" -a "$(md5sum <"$D/linked2")" = "$sum" ]
+if is_root && command -v setcap >/dev/null; then
+	setcap cap_net_raw+ep "$F"
+	CAP=$(xattr "$F" security.capability)
+fi
+expect_rc 0 "patch --force a file with two hard links" "$TOOL" patch --cpu=vec --force "$F"
+assert "--force: still one inode, two links" \
+	[ "$(stat -c '%i %h' "$F")" = "$(stat -c '%i %h' "$D/linked2")" -a "$(stat -c %h "$F")" -eq 2 ]
+assert "--force: the other name is patched" is_vec "$D/linked2"
+[ -n "${CAP:-}" ] && assert "--force: capability kept" [ "$(xattr "$F" security.capability)" = "$CAP" ]
+expect_rc 0 "check the other name" "$TOOL" check "$D/linked2"
+new linked.o "$IN/sites.o"; ln "$F" "$D/linked2.o"
+expect_rc 0 "patch --force --cpu=erms an object with two links (it grows)" \
+	"$TOOL" patch --cpu=erms --force "$F"
+assert "both names: the same patched object" cmp -s "$F" "$D/linked2.o"
+expect_rc 0 "check it" "$TOOL" check "$D/linked2.o"
+gcc -no-pie -o "$D/linked-o" "$IN/main.o" "$D/linked2.o" "$RTLIB" &&
+	"$D/linked-o" | grep -q '^OK$' && ok "it links and runs OK" ||
+	bad "the object patched through its links does not link or run"
+
+# Read-only: refused without --force, which keeps the mode.
+new readonly "$EXE"; chmod 0555 "$F"
+sum=$(md5sum <"$F")
+expect_rc 2 "patch a read-only file" "$TOOL" patch --cpu=vec "$F"
+one_line "^$F: read-only \(mode 0555\): not patched without --force"
+assert "read-only file unchanged" [ "$(md5sum <"$F")" = "$sum" ]
+expect_rc 0 "patch --force a read-only file" "$TOOL" patch --cpu=vec --force "$F"
+assert "--force: mode 0555 kept, patched" [ "$(stat -c %a "$F")" = 555 ] && is_vec "$F"
+
+# D2: -o never replaces a device, FIFO or socket (nor a link to one, as
+# /dev/stdout is), nor a directory.  Each is made here, never a system
+# file.
+refuse_o() {	# OUT KIND
+	local was
+	was=$(stat -c %F "$1")
+	expect_rc 2 "-o $(basename "$1") ($was)" timeout 5 "$TOOL" patch --cpu=vec "$EXE" -o "$1"
+	one_line "^$1: not a regular file \($2\): not replacing it"
+	assert "$(basename "$1") is still a $was, no temporary file" \
+		[ "$(stat -c %F "$1")" = "$was" -a -z "$(ls -A "$D" | grep '^\.repstos')" ]
+}
+if is_root; then
+	refuse_o "$D/null" "a character device"
+else
+	skip "-o to a device: mknod needs root"
+fi
+refuse_o "$D/fifo" "a FIFO"
+ln -s fifo "$D/stdout"
+refuse_o "$D/stdout" "a FIFO"
+assert "the link to the FIFO stays a link" [ -L "$D/stdout" ]
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$D/sock"
+refuse_o "$D/sock" "a socket"
+mkdir "$D/dir"
+refuse_o "$D/dir" "a directory"
+# -o to a link to a regular file: the target gets the output.
+cp "$EXE" "$D/out-target"; ln -s out-target "$D/out-link"
+expect_rc 0 "-o to a symbolic link" "$TOOL" patch --cpu=vec "$EXE" -o "$D/out-link"
+assert "-o: the link stays, its target is the output" \
+	[ -L "$D/out-link" ] && is_vec "$D/out-target"
+# -o makes a new file: the setuid bit only with the input's owner.
+if is_root; then
+	new setuid-in "$EXE"; chown nobody:nogroup "$F"; chmod 4755 "$F"
+	expect_rc 0 "-o from a setuid file of nobody" "$TOOL" patch --cpu=vec "$F" -o "$D/setuid-out"
+	assert "-o output: root's, not setuid ($(attrs "$D/setuid-out"))" \
+		[ "$(attrs "$D/setuid-out")" = "-rwxr-xr-x 0 0 1" ]
+fi
+
+# Errors on the way: the target stays as it was, no temporary file.
+# A file size limit makes the writes fail.
+new limited "$EXE"
+sum=$(md5sum <"$F")
+expect_rc 2 "patch under a file size limit" \
+	bash -c "trap '' XFSZ; ulimit -f 4; exec '$TOOL' patch --cpu=vec '$F'"
+assert "limited: unchanged, no temporary file" \
+	[ "$(md5sum <"$F")" = "$sum" -a -z "$(ls -A "$D" | grep '^\.repstos')" ]
+new limited.o "$IN/sites.o"; ln "$F" "$D/limited2.o"
+sum=$(md5sum <"$F")
+expect_rc 2 "patch --force an object that must grow past the limit" \
+	bash -c "trap '' XFSZ; ulimit -f $(( $(stat -c %s "$F") / 1024 )); exec '$TOOL' patch --cpu=erms --force '$F'"
+one_line "^$F: cannot write: .*: left as it was$"
+assert "limited.o: unchanged" [ "$(md5sum <"$F")" = "$sum" ]
+# An owner that cannot be kept stops the patch.
+if is_root && command -v setpriv >/dev/null; then
+	mkdir -m 0777 "$D/shared"; chmod 0755 "$D"
+	cp "$EXE" "$D/shared/roots"
+	sum=$(md5sum <"$D/shared/roots")
+	expect_rc 2 "nobody patches root's file in a directory it may write" \
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$TOOL" patch --cpu=vec "$D/shared/roots"
+	one_line "^$D/shared/roots: cannot keep owner 0 and group 0"
+	assert "root's file unchanged, still root's, no temporary file" \
+		[ "$(md5sum <"$D/shared/roots")" = "$sum" -a "$(stat -c %U "$D/shared/roots")" = root \
+		  -a "$(ls -A "$D/shared")" = roots ]
+else
+	skip "an owner that cannot be kept: needs root and setpriv"
+fi
 
 finish
