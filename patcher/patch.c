@@ -364,7 +364,8 @@ static int write_file(struct plan *p, const char *dst)
 		.tail = p->tail, .tail_len = p->tail_len,
 	};
 
-	qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
+	if (p->nedit)	/* qsort's base must not be NULL, even for 0 */
+		qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
 	return rs_output_write(&w, dst, p->o->force);
 }
 
