@@ -18,8 +18,9 @@
 #include "patcher.h"
 #include "../runtime/repstos.h"
 
-/* endbr64 and the instruction after it. */
+/* endbr64 and the instruction after it, at most this many bytes. */
 #define RS_ROUTINE_INSNS	2
+#define RS_ROUTINE_BYTES	(4 + 15)
 
 #define X_CODE(e, name, sym)	[REPSTOS_VARIANT_##e] = (const void *)sym,
 static const void *const own_copy[RS_NROUTINES] = {
@@ -42,7 +43,7 @@ static const char *not_routine(const struct rs_elf *f, uint64_t addr, int r)
 	const struct rs_sec *s;
 	const uint8_t *p;
 	size_t sec;
-	uint64_t left;
+	uint64_t len;
 
 	if (!rs_addr_sec(f, addr, 1, &sec))
 		return "outside every section";
@@ -51,11 +52,13 @@ static const char *not_routine(const struct rs_elf *f, uint64_t addr, int r)
 		return "not in code";
 	if (!strncmp(s->name, ".plt", 4))
 		return "a PLT entry";
-	left = s->sh.sh_size - (addr - s->sh.sh_addr);
-	if (!rs_addr_loaded_code(f, sec, addr, left < 32 ? left : 32))
+	len = s->sh.sh_size - (addr - s->sh.sh_addr);
+	if (len > RS_ROUTINE_BYTES)
+		len = RS_ROUTINE_BYTES;
+	if (!rs_addr_loaded_code(f, sec, addr, len))
 		return "not where the loader maps code";
-	p = rs_sec_bytes(f, sec, addr - s->sh.sh_addr, left);
-	if (!rs_decode_same_start(p, left, own_copy[r], RS_ROUTINE_INSNS))
+	p = rs_sec_bytes(f, sec, addr - s->sh.sh_addr, len);
+	if (!rs_decode_same_start(p, len, own_copy[r], RS_ROUTINE_INSNS))
 		return "the code there does not start as the routine does";
 	return NULL;
 }
