@@ -142,9 +142,10 @@ static uint8_t rip_disp(size_t *at)
 
 /*
  * Do the bytes at p start with the same n instructions as the code at
- * ref?  Both are decoded at address 0, so that a relative branch
- * compares by its distance; a RIP-relative displacement is left out, as
- * it is where the linker put the data, different in every file.
+ * ref (fewer when ref returns or jumps away before)?  Both are decoded
+ * at address 0, so that a relative branch compares by its distance; a
+ * RIP-relative displacement is left out, as it is where the linker put
+ * the data, different in every file.
  */
 bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
 			  unsigned n)
@@ -171,6 +172,8 @@ bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
 			memset(insn->bytes + at, 0, dsize);
 		if (memcmp(want, insn->bytes, size))
 			return false;
+		if (id == X86_INS_RET || id == X86_INS_JMP)
+			break;
 	}
 	return true;
 }

@@ -9,18 +9,22 @@
  * program crashed.  So an address is believed only when the loader maps
  * it as code (an executable PT_LOAD segment, from the same file bytes as
  * the section) and what is there starts as this tool's own copy of the
- * same routine starts: endbr64, which every entry has, then the
- * routine's first instruction, which differs from routine to routine.
- * The copy is the one librepstos.a gives the tool for `repstos tune`.
+ * same routine starts: endbr64, which every entry has, then the next
+ * three instructions.  One is not enough: routines that fall back to
+ * another on a CPU without their extension all start by testing a flag;
+ * the branch after it tells them apart, by its distance to the routine
+ * it falls back to (the routines share one section, so distances are
+ * fixed when variants.S is assembled).  The copy is the one librepstos.a
+ * gives the tool for `repstos tune`.
  */
 #include <string.h>
 
 #include "patcher.h"
 #include "../runtime/repstos.h"
 
-/* endbr64 and the instruction after it, at most this many bytes. */
-#define RS_ROUTINE_INSNS	2
-#define RS_ROUTINE_BYTES	(4 + 15)
+/* endbr64 and the instructions after it, at most this many bytes. */
+#define RS_ROUTINE_INSNS	4
+#define RS_ROUTINE_BYTES	(4 + 3 * 15)
 
 #define X_CODE(e, name, sym)	[REPSTOS_VARIANT_##e] = (const void *)sym,
 static const void *const own_copy[RS_NROUTINES] = {

@@ -142,8 +142,18 @@ refused() {
 	assert "$2: no output, no temporary file" \
 		[ ! -e "$1.out" -a -z "$(ls -A "$D" | grep '^\.repstos')" ]
 }
+value_at() { $POKE sym "$1" "$2" | awk '{ print $5 + 8 }'; }
+swap_at() {	# FILE OFFSET OFFSET: exchange the 8 bytes at each
+	python3 -c '
+import sys
+f, a, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+img = bytearray(open(f, "rb").read())
+img[a:a + 8], img[b:b + 8] = img[b:b + 8], img[a:a + 8]
+open(f, "wb").write(img)' "$@"
+}
+# swap_syms FILE NAME NAME: exchange the two symbols' values.
+swap_syms() { swap_at "$1" "$(value_at "$1" "$2")" "$(value_at "$1" "$3")"; }
 VEC=$(sym_value "$EXE" __repstos_vec)
-AVX512=$(sym_value "$EXE" __repstos_avx512)
 MODULE=$(sym_value "$EXE" __repstos_module)
 
 new vec-plus-1 "$EXE"; set_sym_value "$F" __repstos_vec $((VEC + 1))
@@ -157,12 +167,36 @@ expect_rc 1 "check: __repstos_vec in data" "$TOOL" check "$F"
 assert "check says it is not in code" grep -q "__repstos_vec: .*not in code" "$W/out"
 refused "$F" "__repstos_vec in data"
 
-new swapped "$EXE"
-set_sym_value "$F" __repstos_vec "$AVX512"; set_sym_value "$F" __repstos_avx512 "$VEC"
+new swapped "$EXE"; swap_syms "$F" __repstos_vec __repstos_avx512
 expect_rc 1 "check: __repstos_vec and __repstos_avx512 swapped" "$TOOL" check "$F"
 assert "check reports both symbols" \
 	[ "$(grep -c '__repstos_\(vec\|avx512\): symbol value' "$W/out")" -eq 2 ]
 refused "$F" "swapped routines"
+
+# Any two routines (and the stub) swapped: each must be told from every
+# other by its code, or a swap would pass and run the wrong routine.
+ROUTINES="$(sed -n 's/.*X([A-Z0-9_]*, "[a-z0-9_]*", \(__repstos_[a-z0-9_]*\)).*/\1/p' \
+	"$TOP/runtime/repstos_site.h") __repstos_stub"
+# One file per pair, pair.X.Y, written by one python3.
+python3 - "$EXE" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$EXE" "$x")"; done) <<'EOF2'
+import itertools, sys
+exe, d, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+at = dict(zip(rest[0::2], map(int, rest[1::2])))
+img = open(exe, "rb").read()
+for x, y in itertools.combinations(sorted(at), 2):
+    b = bytearray(img)
+    b[at[x]:at[x] + 8], b[at[y]:at[y] + 8] = img[at[y]:at[y] + 8], img[at[x]:at[x] + 8]
+    open("%s/pair.%s.%s" % (d, x, y), "wb").write(b)
+EOF2
+told=0 pairs=0
+for F in "$D"/pair.*; do
+	pairs=$((pairs + 1))
+	"$TOOL" check "$F" >"$W/out" 2>&1
+	[ $? -eq 1 ] && [ "$(grep -c "^$F: __repstos_[a-z0-9_]*: symbol value" "$W/out")" -eq 2 ] &&
+		told=$((told + 1)) || echo "    not told apart: ${F#$D/pair.}"
+done
+assert "check tells every pair of $(echo $ROUTINES | wc -w) routines apart when swapped ($told of $pairs)" \
+	[ "$pairs" -gt 0 -a "$told" -eq "$pairs" ]
 
 # What the old tool wrote from such a file: every site calling the bad
 # address, the symbol agreeing.  check must not call it clean.
