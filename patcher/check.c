@@ -19,6 +19,15 @@ struct ctx {
 	unsigned problems;
 };
 
+static void problem_at(struct ctx *c, const char *where, const char *fmt,
+		       va_list ap)
+{
+	fprintf(c->out, "%s: %s: ", c->f->path, where);
+	vfprintf(c->out, fmt, ap);
+	fputc('\n', c->out);
+	c->problems++;
+}
+
 static void problem(struct ctx *c, const struct rs_site *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -34,12 +43,23 @@ static void problem(struct ctx *c, const struct rs_site *s, const char *fmt, ...
 	else
 		snprintf(where, sizeof(where), "%s+0x%llx",
 			 c->f->sec[s->tsec].name, (unsigned long long)s->toff);
-	fprintf(c->out, "%s: %s: ", c->f->path, where);
 	va_start(ap, fmt);
-	vfprintf(c->out, fmt, ap);
+	problem_at(c, where, fmt, ap);
 	va_end(ap);
-	fputc('\n', c->out);
-	c->problems++;
+}
+
+static void routine_problem(struct ctx *c, const struct rs_routine *rt,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void routine_problem(struct ctx *c, const struct rs_routine *rt,
+			    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	problem_at(c, rt->name, fmt, ap);
+	va_end(ap);
 }
 
 static void check_entry_fields(struct ctx *c, const struct rs_site *s)
@@ -167,6 +187,22 @@ static void check_module(struct ctx *c)
 		problem(c, NULL, "%s", why);
 }
 
+/*
+ * A routine's symbol the loaded code does not agree with: patch would
+ * write calls to it, and the runtime leaves such calls alone.
+ */
+static void check_routines(struct ctx *c, const struct rs_table *t)
+{
+	int r;
+
+	for (r = 0; r < RS_NROUTINES; r++)
+		if (t->routine[r].have && t->routine[r].bad)
+			routine_problem(c, &t->routine[r],
+					"symbol value 0x%llx is not the routine: %s",
+					(unsigned long long)t->routine[r].addr,
+					t->routine[r].bad);
+}
+
 /* Every problem of a loaded table, printed to out; returns their count. */
 unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 {
@@ -174,6 +210,7 @@ unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 	size_t i;
 
 	check_module(&c);
+	check_routines(&c, t);
 	for (i = 0; i < t->n; i++) {
 		const struct rs_site *s = &t->site[i];
 
@@ -193,13 +230,15 @@ unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 	return c.problems;
 }
 
-int rs_check(struct rs_elf *f, FILE *out)
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites)
 {
 	struct rs_table t;
 	unsigned n;
 
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
+	if (t.absent)
+		return rs_no_table(f, require_sites, out);
 	n = rs_check_table(f, &t, out);
 	rs_table_free(&t);
 	return n ? RS_EXIT_PROBLEM : RS_EXIT_OK;

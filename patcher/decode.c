@@ -26,8 +26,10 @@ int rs_decode_init(void)
 		return 0;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return -1;
-	/* AT&T, as GCC and objdump print it. */
+	/* AT&T, as GCC and objdump print it; details for where an
+	 * instruction's displacement is (rs_decode_same_start). */
 	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	insn = cs_malloc(cs);
 	if (!insn) {
 		cs_close(&cs);
@@ -121,17 +123,57 @@ void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
 	}
 }
 
-/*
- * The runtime's dispatch stub is `endbr64; jmp *__repstos_target(%rip)`:
- * in a stripped file this shape is how the stub is recognized.
- */
-bool rs_decode_endbr_jmp_rip(const uint8_t *p, size_t len)
+/* Where the current instruction's RIP-relative displacement is:
+ * *at and its size, or 0. */
+static uint8_t rip_disp(size_t *at)
 {
-	static const uint8_t endbr[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const cs_x86 *x = &insn->detail->x86;
+	uint8_t i;
 
-	if (len >= 4 && !memcmp(p, endbr, 4)) {
-		p += 4;
-		len -= 4;
+	for (i = 0; i < x->op_count; i++) {
+		if (x->operands[i].type == X86_OP_MEM &&
+		    x->operands[i].mem.base == X86_REG_RIP) {
+			*at = x->encoding.disp_offset;
+			return x->encoding.disp_size;
+		}
 	}
-	return len >= 6 && p[0] == 0xff && p[1] == 0x25;
+	return 0;
+}
+
+/*
+ * Do the bytes at p start with the same n instructions as the code at
+ * ref (fewer when ref returns or jumps away before)?  Both are decoded
+ * at address 0, so that a relative branch compares by its distance; a
+ * RIP-relative displacement is left out, as it is where the linker put
+ * the data, different in every file.
+ */
+bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
+			  unsigned n)
+{
+	const uint8_t *r = ref;
+	size_t rlen = 16 * n, at = 0;
+	uint64_t raddr = 0, addr = 0;
+	uint8_t want[16], size, dsize;
+	unsigned id;
+
+	while (n--) {
+		if (!cs_disasm_iter(cs, &r, &rlen, &raddr, insn))
+			return false;
+		id = insn->id;
+		size = insn->size;
+		memcpy(want, insn->bytes, size);
+		dsize = rip_disp(&at);
+		if (dsize && at + dsize <= size)
+			memset(want + at, 0, dsize);
+		if (!cs_disasm_iter(cs, &p, &len, &addr, insn) ||
+		    insn->id != id || insn->size != size)
+			return false;
+		if (dsize && at + dsize <= size)
+			memset(insn->bytes + at, 0, dsize);
+		if (memcmp(want, insn->bytes, size))
+			return false;
+		if (id == X86_INS_RET || id == X86_INS_JMP)
+			break;
+	}
+	return true;
 }

@@ -312,8 +312,9 @@ static const char *type_name(const struct rs_elf *f)
 	return has_interp(f) ? "pie" : "shared";
 }
 
-int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats)
+int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 {
+	bool json = o->json, stats = o->stats;
 	static struct site_text st;
 	struct stats sum = { 0 };
 	struct rs_lines *l = NULL;
@@ -323,6 +324,9 @@ int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats)
 
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
+	/* JSON stays JSON for its reader: no sites, no module record. */
+	if (t.absent && (!json || o->require_sites))
+		return rs_no_table(f, o->require_sites, out);
 	if (json || !stats)
 		l = rs_lines_open(f);
 	module_text(f, mod, sizeof(mod));

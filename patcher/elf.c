@@ -21,6 +21,18 @@
 
 bool rs_err_quiet;
 
+/*
+ * libelf's reason for its last failure, or ours when it has none: a
+ * check of our own failed, or libelf found nothing wrong, and
+ * elf_errmsg(-1) would say "no error".
+ */
+static const char *elf_why(const char *ours)
+{
+	int e = elf_errno();
+
+	return e ? elf_errmsg(e) : ours;
+}
+
 void rs_err(const char *path, const char *fmt, ...)
 {
 	va_list ap;
@@ -34,6 +46,49 @@ void rs_err(const char *path, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* What a file that is not a regular file is, for messages. */
+const char *rs_file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return S_ISREG(mode) ? "a regular file" : "not a regular file";
+}
+
+/*
+ * Open a regular file, and only that.  stat first, so a device is never
+ * opened at all (opening one can act: a tape rewinds, a watchdog arms);
+ * O_NONBLOCK, so a FIFO swapped in meanwhile cannot block us in open();
+ * fstat after, so what was checked is what was opened.
+ */
+static int open_regular(const char *path, struct stat *st)
+{
+	int fd;
+
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode)) {
+		rs_err(path, "not a regular file (%s)", rs_file_kind(st->st_mode));
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		rs_err(path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		rs_err(path, "not a regular file (%s)", rs_file_kind(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int rs_elf_open(struct rs_elf *f, const char *path)
 {
 	struct stat st;
@@ -41,16 +96,10 @@ int rs_elf_open(struct rs_elf *f, const char *path)
 	int fd, ret;
 
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		rs_err(path, "cannot open: %s", strerror(errno));
+	f->fd = -1;
+	fd = open_regular(path, &st);
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rs_err(path, "not a regular file");
-		close(fd);
-		return -1;
-	}
 	if (st.st_size == 0) {
 		rs_err(path, "empty file, not an ELF file");
 		close(fd);
@@ -62,12 +111,16 @@ int rs_elf_open(struct rs_elf *f, const char *path)
 	 * page is copied on write and the input is never touched.
 	 */
 	img = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (img == MAP_FAILED) {
 		rs_err(path, "cannot map: %s", strerror(errno));
+		close(fd);
 		return -1;
 	}
 	ret = rs_elf_mem(f, path, img, st.st_size);
+	/* patch copies the input from this descriptor: the path may name
+	 * another file by then. */
+	f->fd = fd;
+	f->st = st;
 	f->mapped = true;
 	if (ret)
 		rs_elf_close(f);
@@ -127,9 +180,14 @@ static int read_sections(struct rs_elf *f)
 {
 	size_t shstrndx, i;
 
-	if (elf_getshdrnum(f->elf, &f->nsec) || f->nsec == 0 ||
-	    elf_getshdrstrndx(f->elf, &shstrndx)) {
-		rs_err(f->path, "corrupt section header table: %s", elf_errmsg(-1));
+	if (elf_getshdrnum(f->elf, &f->nsec) || f->nsec == 0) {
+		rs_err(f->path, "corrupt section header table: %s",
+		       elf_why("no sections (e_shnum 0, and no count in section 0)"));
+		return -1;
+	}
+	if (elf_getshdrstrndx(f->elf, &shstrndx)) {
+		rs_err(f->path, "corrupt section header table: %s",
+		       elf_why("cannot read the index of the section name table"));
 		return -1;
 	}
 	if (f->nsec > (f->size - f->eh.e_shoff) / sizeof(Elf64_Shdr)) {
@@ -148,7 +206,7 @@ static int read_sections(struct rs_elf *f)
 
 		if (!scn || !gelf_getshdr(scn, &s->sh)) {
 			rs_err(f->path, "section %zu: bad header: %s", i,
-			       elf_errmsg(-1));
+			       elf_why("cannot read it"));
 			return -1;
 		}
 		s->name = elf_strptr(f->elf, shstrndx, s->sh.sh_name);
@@ -239,9 +297,17 @@ static int read_symbols(struct rs_elf *f)
 		rs_err(f->path, "symbol table: bad string table link");
 		return -1;
 	}
+	if (f->sec[which].sh.sh_entsize != sizeof(Elf64_Sym)) {
+		rs_err(f->path, "corrupt symbol table %s: entry size %llu, not %zu",
+		       f->sec[which].name,
+		       (unsigned long long)f->sec[which].sh.sh_entsize,
+		       sizeof(Elf64_Sym));
+		return -1;
+	}
 	d = elf_getdata(elf_getscn(f->elf, which), NULL);
-	if (!d || f->sec[which].sh.sh_entsize != sizeof(Elf64_Sym)) {
-		rs_err(f->path, "corrupt symbol table: %s", elf_errmsg(-1));
+	if (!d) {
+		rs_err(f->path, "corrupt symbol table %s: %s", f->sec[which].name,
+		       elf_why("cannot read its contents"));
 		return -1;
 	}
 	n = d->d_size / sizeof(Elf64_Sym);
@@ -282,16 +348,19 @@ int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size)
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	f->fd = -1;
 	f->path = path;
 	f->img = img;
 	f->size = size;
 	if (check_ident(path, img, size))
 		return -1;
 	elf_version(EV_CURRENT);
+	elf_errno();	/* forget an earlier file's error: elf_why() reports */
 	f->elf = elf_memory((char *)img, size);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
 	    !gelf_getehdr(f->elf, &f->eh)) {
-		rs_err(path, "corrupt ELF header: %s", elf_errmsg(-1));
+		rs_err(path, "corrupt ELF header: %s",
+		       elf_why("libelf does not read it as an ELF file"));
 		return -1;
 	}
 	if (check_ehdr(f) || read_sections(f) || read_symbols(f))
@@ -317,6 +386,9 @@ void rs_elf_close(struct rs_elf *f)
 		elf_end(f->elf);
 	if (f->mapped)
 		munmap(f->img, f->size);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 	f->elf = NULL;
 	f->relas = NULL;
 	f->sec = NULL;
@@ -361,6 +433,33 @@ int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec
 		}
 	}
 	return 0;
+}
+
+/*
+ * Does the loader map [addr, addr+len) of section sec as code, from the
+ * same file bytes the section holds?  Then what the tool reads there is
+ * what would run.
+ */
+bool rs_addr_loaded_code(const struct rs_elf *f, size_t sec, uint64_t addr,
+			 uint64_t len)
+{
+	const GElf_Shdr *sh = &f->sec[sec].sh;
+	uint64_t off = sh->sh_offset + (addr - sh->sh_addr);
+	size_t n, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(f->elf, &n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || addr < ph.p_vaddr ||
+		    addr - ph.p_vaddr > ph.p_filesz ||
+		    len > ph.p_filesz - (addr - ph.p_vaddr))
+			continue;
+		if (ph.p_offset + (addr - ph.p_vaddr) == off)
+			return true;
+	}
+	return false;
 }
 
 /* The function symbol containing offset off of section sec, or NULL. */
@@ -441,7 +540,8 @@ int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out)
 	}
 	d = elf_getdata(elf_getscn(f->elf, rsec), NULL);
 	if (!d) {
-		rs_err(f->path, "%s: %s", f->sec[rsec].name, elf_errmsg(-1));
+		rs_err(f->path, "%s: %s", f->sec[rsec].name,
+		       elf_why("cannot read the relocations"));
 		return -1;
 	}
 	n = d->d_size / sizeof(Elf64_Rela);

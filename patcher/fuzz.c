@@ -16,6 +16,8 @@ static FILE *sink;
 static void one(const uint8_t *data, size_t size, int what)
 {
 	static const char *const cpus[] = { "erms", "inline", "native" };
+	static const struct rs_dump_opts text = { 0 };
+	static const struct rs_dump_opts json = { .json = true, .stats = true };
 	struct rs_patch_opts o = { .dry_run = true };
 	struct rs_elf f;
 	uint8_t *img;
@@ -28,11 +30,11 @@ static void one(const uint8_t *data, size_t size, int what)
 	if (!rs_elf_mem(&f, "fuzz", img, size)) {
 		switch (what) {
 		case 0:
-			rs_check(&f, sink);
+			rs_check(&f, sink, false);
 			break;
 		case 1:
-			rs_dump(&f, sink, false, false);
-			rs_dump(&f, sink, true, true);
+			rs_dump(&f, sink, &text);
+			rs_dump(&f, sink, &json);
 			break;
 		default:
 			o.cpu = cpus[size % 3];

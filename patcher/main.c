@@ -22,13 +22,19 @@ static void usage(FILE *out)
 	int v;
 
 	fprintf(out,
-		"usage: repstos check FILE...\n"
-		"       repstos patch --cpu=PROFILE [--profile=SIZES] [--dry-run] FILE [-o OUT]\n"
-		"       repstos dump [--json] [--stats] FILE\n"
+		"usage: repstos check [--require-sites] FILE...\n"
+		"       repstos patch --cpu=PROFILE [--profile=SIZES] [--dry-run] [--require-sites]\n"
+		"                     [--force] FILE [-o OUT]\n"
+		"       repstos dump [--json] [--stats] [--require-sites] FILE\n"
 		"       repstos dump --profile=SIZES [--cpu=PROFILE] FILE\n"
 		"       repstos tune [--report | TUNING-FILE]\n"
 		"\n"
-		"FILE: an x86-64 ELF object, executable, PIE or shared object.\n"
+		"FILE: an x86-64 ELF object, executable, PIE or shared object;\n"
+		"  without a site table it has \"no sites\" (exit 0), or with\n"
+		"  --require-sites, is unusable input (exit 2).\n"
+		"patch FILE keeps its owner, group, mode and extended attributes,\n"
+		"  follows a symbolic link, and needs --force for a read-only file\n"
+		"  or one with other hard links (written through their inode).\n"
 		"PROFILE: a variant for every site:");
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
 		fprintf(out, " %s", rs_variant_names[v]);
@@ -119,8 +125,19 @@ static int cmd_tune(int argc, char **argv)
 
 static int cmd_check(int argc, char **argv)
 {
-	int i, worst = RS_EXIT_OK;
+	static const struct option opts[] = {
+		{ "require-sites", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool require_sites = false;
+	int c, i, worst = RS_EXIT_OK;
 
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'r')
+			require_sites = true;
+		else
+			return bad_usage("check: unknown option");
+	}
 	if (optind >= argc)
 		return bad_usage("check: no FILE");
 	for (i = optind; i < argc; i++) {
@@ -128,7 +145,7 @@ static int cmd_check(int argc, char **argv)
 		int r = RS_EXIT_BAD;
 
 		if (!rs_elf_open(&f, argv[i])) {
-			r = rs_check(&f, stdout);
+			r = rs_check(&f, stdout, require_sites);
 			rs_elf_close(&f);
 		}
 		if (r > worst)
@@ -142,20 +159,23 @@ static int cmd_dump(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "require-sites", no_argument, NULL, 'r' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct rs_dump_opts o = { 0 };
 	const char *profile = NULL, *cpu = NULL;
-	bool json = false, stats = false;
 	struct rs_elf f;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'j')
-			json = true;
+			o.json = true;
 		else if (c == 's')
-			stats = true;
+			o.stats = true;
+		else if (c == 'r')
+			o.require_sites = true;
 		else if (c == 'p')
 			profile = optarg;
 		else if (c == 'c')
@@ -167,14 +187,14 @@ static int cmd_dump(int argc, char **argv)
 		return bad_usage("dump: exactly one FILE");
 	if (cpu && !profile)
 		return bad_usage("dump: --cpu goes with --profile");
-	if (profile && (json || stats))
+	if (profile && (o.json || o.stats))
 		return bad_usage("dump: --profile shows text only");
 	if (rs_elf_open(&f, argv[optind]))
 		return RS_EXIT_BAD;
 	if (profile)
 		r = rs_dump_profile(&f, stdout, cpu ? cpu : "native", profile);
 	else
-		r = rs_dump(&f, stdout, json, stats);
+		r = rs_dump(&f, stdout, &o);
 	rs_elf_close(&f);
 	return r;
 }
@@ -186,6 +206,8 @@ static int cmd_patch(int argc, char **argv)
 		{ "profile", required_argument, NULL, 'p' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "require-sites", no_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_patch_opts o = { 0 };
@@ -201,6 +223,10 @@ static int cmd_patch(int argc, char **argv)
 			o.dry_run = true;
 		else if (c == 'o')
 			o.output = optarg;
+		else if (c == 'r')
+			o.require_sites = true;
+		else if (c == 'f')
+			o.force = true;
 		else
 			return bad_usage("patch: unknown option");
 	}

@@ -2,11 +2,10 @@
 /*
  * patch.c - `repstos patch`: rewrite every site for one CPU profile.
  *
- * Changes are planned as bytes at file offsets; the new file is the
- * input copied (in the kernel where it can) to a temporary file beside
- * the target, the changed bytes written over it, and a rename: nothing
- * is re-laid out, a failure leaves the target as it was, and a second
- * run with the same profile finds nothing to change.
+ * Changes are planned as bytes at file offsets, and output.c writes the
+ * input with them into place: nothing is re-laid out, a failure leaves
+ * the target as it was, and a second run with the same profile finds
+ * nothing to change.
  *
  * Executables and shared objects: sites become `call <routine>` or
  * `rep stosb`, and the module record is marked static so the runtime
@@ -16,41 +15,27 @@
  * the object lacks is added as an undefined hidden global by appending a
  * grown .symtab and .strtab at the end of the file.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "patcher.h"
 #include "../runtime/policy.h"
 #include "../runtime/sitecode.h"
-
-/* One change to the file: a few bytes at an offset. */
-struct edit {
-	uint64_t off;
-	uint8_t len;
-	uint8_t b[23];
-};
 
 struct plan {
 	struct rs_elf *f;
 	const struct rs_patch_opts *o;
 	FILE *out;
 	struct rs_choice choice;
-	/* executables: routine addresses */
-	bool have[REPSTOS_VARIANT_COUNT];
-	uint64_t addr[REPSTOS_VARIANT_COUNT];
+	/* executables: the routines, checked against the loaded code */
+	const struct rs_routine *routine;
 	/* objects: routine symbol indexes, new ones appended */
 	long symidx[REPSTOS_VARIANT_COUNT];
 	size_t nadd;
 	int add[REPSTOS_VARIANT_COUNT];
 	uint8_t *tail;
 	size_t tail_len;
-	struct edit *edit;
+	struct rs_edit *edit;
 	size_t nedit, edit_cap;
 	bool oom;
 	size_t changed;		/* sites */
@@ -60,11 +45,11 @@ struct plan {
 /* Record a change; the image itself stays as read. */
 static void put(struct plan *p, uint64_t off, const void *b, size_t len)
 {
-	struct edit *e;
+	struct rs_edit *e;
 
 	if (p->nedit == p->edit_cap) {
 		size_t cap = p->edit_cap ? 2 * p->edit_cap : 1024;
-		struct edit *n = realloc(p->edit, cap * sizeof(*n));
+		struct rs_edit *n = realloc(p->edit, cap * sizeof(*n));
 
 		if (!n) {
 			p->oom = true;
@@ -79,31 +64,37 @@ static void put(struct plan *p, uint64_t off, const void *b, size_t len)
 	memcpy(e->b, b, len);
 }
 
-/* Where each wanted routine is: an address, or a symbol index in a .o. */
+/*
+ * Where each wanted routine is: an address the loaded code agrees with,
+ * or a symbol index in a .o.
+ */
 static int find_routine(struct plan *p, int v)
 {
-	const char *name = rs_variant_syms[v];
+	const struct rs_routine *rt = &p->routine[v];
 	const struct rs_sym *s;
 
-	if (p->have[v] || p->symidx[v] >= 0)
-		return 0;
-	s = rs_sym_by_name(p->f, name);
-	if (p->f->rel) {
-		if (s) {
-			p->symidx[v] = s->index;
-		} else {
-			p->symidx[v] = p->f->nsym + p->nadd;
-			p->add[p->nadd++] = v;
+	if (!p->f->rel) {
+		if (!rt->have) {
+			rs_err(p->f->path, "no symbol %s (stripped, or not linked with librepstos.a): cannot patch sites to call it",
+			       rt->name);
+			return -1;
+		}
+		if (rt->bad) {
+			rs_err(p->f->path, "symbol %s (0x%llx) is not the routine: %s: cannot patch sites to call it",
+			       rt->name, (unsigned long long)rt->addr, rt->bad);
+			return -1;
 		}
 		return 0;
 	}
-	if (!s || s->shndx == SHN_UNDEF) {
-		rs_err(p->f->path, "no symbol %s (stripped, or not linked with librepstos.a): cannot patch sites to call it",
-		       name);
-		return -1;
+	if (p->symidx[v] >= 0)
+		return 0;
+	s = rs_sym_by_name(p->f, rs_variant_syms[v]);
+	if (s) {
+		p->symidx[v] = s->index;
+	} else {
+		p->symidx[v] = p->f->nsym + p->nadd;
+		p->add[p->nadd++] = v;
 	}
-	p->have[v] = true;
-	p->addr[v] = s->value;
 	return 0;
 }
 
@@ -172,7 +163,7 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 		bad = repstos_encode_inline(want, s->e.len);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
-					  f->rel ? s->addr + 5 : p->addr[v]);
+					  f->rel ? s->addr + 5 : p->routine[v].addr);
 	if (bad) {
 		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
 		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
@@ -306,120 +297,56 @@ static int mark_static(struct plan *p)
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *b, size_t n, uint64_t off)
-{
-	while (n) {
-		ssize_t k = pwrite(fd, b, n, off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
-/* The input's bytes into fd: in the kernel when it can, else by write. */
-static int copy_input(struct plan *p, int fd)
-{
-	int in = open(p->f->path, O_RDONLY);
-	loff_t ioff = 0, ooff = 0;
-	ssize_t k = 0;
-
-	if (in >= 0) {
-		while ((uint64_t)ioff < p->f->size) {
-			k = copy_file_range(in, &ioff, fd, &ooff,
-					    p->f->size - ioff, 0);
-			if (k <= 0)
-				break;
-		}
-		close(in);
-		if ((uint64_t)ioff == p->f->size)
-			return 0;
-	}
-	return write_all(fd, p->f->img, p->f->size, 0);
-}
-
 static int cmp_edit(const void *a, const void *b)
 {
-	const struct edit *x = a, *y = b;
+	const struct rs_edit *x = a, *y = b;
 
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/*
- * The edits, one pwrite per page they touch: the page's span is taken
- * from the image and the edits laid over it.  A site every few hundred
- * bytes makes one write per page, not one per site.
- */
-static int write_edits(struct plan *p, int fd)
+/* The input with the edits and the tail, in place or to -o. */
+static int write_file(struct plan *p, const char *dst)
 {
-	static uint8_t span[8192];
-	size_t i = 0, j;
+	struct rs_output w = {
+		.f = p->f, .edit = p->edit, .nedit = p->nedit,
+		.tail = p->tail, .tail_len = p->tail_len,
+	};
 
-	qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
-	while (i < p->nedit) {
-		uint64_t start = p->edit[i].off, end = start + p->edit[i].len;
+	if (p->nedit)	/* qsort's base must not be NULL, even for 0 */
+		qsort(p->edit, p->nedit, sizeof(*p->edit), cmp_edit);
+	return rs_output_write(&w, dst, p->o->force);
+}
 
-		for (j = i + 1; j < p->nedit &&
-		     p->edit[j].off / 4096 == start / 4096; j++)
-			if (p->edit[j].off + p->edit[j].len > end)
-				end = p->edit[j].off + p->edit[j].len;
-		memcpy(span, p->f->img + start, end - start);
-		for (; i < j; i++)
-			memcpy(span + (p->edit[i].off - start), p->edit[i].b,
-			       p->edit[i].len);
-		if (write_all(fd, span, end - start, start))
+/* No site table: nothing to patch, but -o still gets its copy, so that
+ * a post-pass over a whole build leaves every output it names. */
+static int patch_no_table(struct plan *p)
+{
+	const struct rs_patch_opts *o = p->o;
+
+	if (o->require_sites || !o->output || o->dry_run)
+		return rs_no_table(p->f, o->require_sites, p->out);
+	if (write_file(p, o->output))
+		return RS_EXIT_BAD;
+	fprintf(p->out, "%s: %s, copied -> %s\n", p->f->path, RS_NO_SITES,
+		o->output);
+	return RS_EXIT_OK;
+}
+
+static int plan_sites(struct plan *p, const struct rs_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		int v = rs_choice_site(&p->choice, &t->site[i]);
+
+		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
+			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
+			return -1;
+		}
+		if (patch_site(p, &t->site[i], v))
 			return -1;
 	}
 	return 0;
-}
-
-/* The whole new file into a temporary beside dst, then rename over it. */
-static int write_file(struct plan *p, const char *dst)
-{
-	struct rs_elf *f = p->f;
-	char *dcopy = strdup(dst), *tmp = NULL;
-	struct stat st;
-	int fd = -1, ret = -1;
-
-	if (!dcopy || stat(f->path, &st) ||
-	    asprintf(&tmp, "%s/.repstos.XXXXXX", dirname(dcopy)) < 0) {
-		rs_err(f->path, "cannot prepare the output: %s", strerror(errno));
-		tmp = NULL;
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rs_err(dst, "cannot create a temporary file: %s", strerror(errno));
-		goto out;
-	}
-	if (copy_input(p, fd) || write_edits(p, fd) ||
-	    write_all(fd, p->tail, p->tail_len, f->size) ||
-	    fchmod(fd, st.st_mode & 07777) || close(fd)) {
-		fd = -1;
-		rs_err(dst, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, dst)) {
-		rs_err(dst, "cannot rename into place: %s", strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
-	free(tmp);
-	free(dcopy);
-	return ret;
 }
 
 /* --profile: each site's form from the sizes it saw, by this CPU's
@@ -442,30 +369,13 @@ static int with_profile(struct plan *p, const struct rs_table *t)
 	return 0;
 }
 
-static int plan_sites(struct plan *p, const struct rs_table *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		int v = rs_choice_site(&p->choice, &t->site[i]);
-
-		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
-			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
-			return -1;
-		}
-		if (patch_site(p, &t->site[i], v))
-			return -1;
-	}
-	return 0;
-}
-
 int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 {
 	struct plan p = { .f = f, .o = o, .out = out };
 	struct rs_table t;
-	char why[4200];
 	unsigned problems;
 	int ret = RS_EXIT_BAD, v;
+	char why[4200];
 
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
 		p.symidx[v] = -1;
@@ -473,12 +383,20 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 		rs_err(f->path, "profile name '%s' is too long", o->cpu);
 		return RS_EXIT_BAD;
 	}
-	if (rs_choice_cpu(&p.choice, f->path, o->cpu) || rs_table_load(f, &t))
+	if (rs_choice_cpu(&p.choice, f->path, o->cpu))
 		return RS_EXIT_BAD;
-	if (o->profile && with_profile(&p, &t)) {
-		rs_table_free(&t);
+	if (rs_table_load(f, &t)) {
+		rs_choice_free(&p.choice);
 		return RS_EXIT_BAD;
 	}
+	if (t.absent) {
+		ret = patch_no_table(&p);
+		rs_choice_free(&p.choice);
+		return ret;
+	}
+	p.routine = t.routine;
+	if (o->profile && with_profile(&p, &t))
+		goto out;
 	/* The fuzz target mutes what would go to stderr. */
 	problems = rs_check_table(f, &t, rs_err_quiet ? out : stderr);
 	if (problems) {
@@ -502,7 +420,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 			p.record ? " and the module record" : "", why);
 	} else if (!p.changed && !p.record && !o->output) {
 		fprintf(out, "%s: nothing to change (%s)\n", f->path, why);
-	} else if (write_file(&p, o->output ? o->output : f->path)) {
+	} else if (write_file(&p, o->output)) {
 		ret = RS_EXIT_BAD;
 	} else {
 		fprintf(out, "%s: patched %zu of %zu sites%s (%s)%s%s\n", f->path,
@@ -513,7 +431,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 out:
 	free(p.edit);
 	free(p.tail);
-	rs_choice_free(&p.choice);
 	rs_table_free(&t);
+	rs_choice_free(&p.choice);
 	return ret;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <gelf.h>
 
 #include "../runtime/repstos_site.h"
@@ -73,6 +74,8 @@ struct rs_elf {
 	uint8_t *img;		/* the whole file, private to us */
 	size_t size;
 	bool mapped;		/* img is our private mapping, to unmap */
+	int fd;			/* the file read, or -1 (an image in memory) */
+	struct stat st;		/* and its fstat */
 	Elf *elf;
 	GElf_Ehdr eh;
 	bool rel;		/* ET_REL: sites are still relocations */
@@ -96,6 +99,7 @@ void rs_err(const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* elf.c */
+const char *rs_file_kind(mode_t mode);
 int rs_elf_open(struct rs_elf *f, const char *path);
 int rs_elf_mem(struct rs_elf *f, const char *path, uint8_t *img, size_t size);
 void rs_elf_close(struct rs_elf *f);
@@ -103,6 +107,8 @@ const uint8_t *rs_sec_bytes(const struct rs_elf *f, size_t sec, uint64_t off,
 			    uint64_t len);
 uint64_t rs_sec_start(const struct rs_elf *f, size_t sec);
 int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec);
+bool rs_addr_loaded_code(const struct rs_elf *f, size_t sec, uint64_t addr,
+			 uint64_t len);
 const struct rs_sym *rs_func_at(const struct rs_elf *f, size_t sec, uint64_t off);
 const struct rs_sym *rs_sym_by_name(const struct rs_elf *f, const char *name);
 int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out);
@@ -127,7 +133,23 @@ int rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
 /* Text of the instructions in p[0..len), "; "-separated. */
 void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
 	       size_t size);
-bool rs_decode_endbr_jmp_rip(const uint8_t *p, size_t len);
+bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
+			  unsigned n);
+
+/* routines.c: the stub and the routines a file's sites may call. */
+#define RS_STUB		REPSTOS_VARIANT_COUNT	/* after the routines */
+#define RS_NROUTINES	(REPSTOS_VARIANT_COUNT + 1)
+
+struct rs_routine {
+	const char *name;	/* its symbol */
+	bool have;		/* defined in the symbol table */
+	uint64_t addr;		/* there */
+	const char *bad;	/* have, but the code there is not it: why */
+};
+
+const char *rs_routine_name(int r);
+void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt);
+int rs_routine_by_bytes(const struct rs_elf *f, uint64_t addr);
 
 /* sites.c */
 struct rs_site {
@@ -153,7 +175,12 @@ struct rs_site {
 struct rs_table {
 	size_t n;
 	struct rs_site *site;
+	bool absent;		/* the file has no site table at all */
+	struct rs_routine routine[RS_NROUTINES];	/* not in a .o */
 };
+
+/* What check, dump and patch say of a file without a site table. */
+#define RS_NO_SITES	"no sites (no " REPSTOS_SITES_SECTION " section)"
 
 /* Variant names: the runtime's own table (runtime/policy.c). */
 #define rs_variant_names repstos_variant_names
@@ -164,6 +191,7 @@ extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
 int rs_variant_by_sym(const char *name);
 int rs_table_load(struct rs_elf *f, struct rs_table *t);
 void rs_table_free(struct rs_table *t);
+int rs_no_table(const struct rs_elf *f, bool require, FILE *out);
 /* The module record: 0 and *mi, -1 when absent, -2 when malformed
  * (*why says how). */
 int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
@@ -177,15 +205,22 @@ bool rs_lines_find(struct rs_lines *l, size_t sec, uint64_t off,
 void rs_lines_close(struct rs_lines *l);
 
 /* The subcommands, on a loaded file; they return an RS_EXIT_* code. */
-int rs_check(struct rs_elf *f, FILE *out);
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites);
 unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out);
-int rs_dump(struct rs_elf *f, FILE *out, bool json, bool stats);
+
+struct rs_dump_opts {
+	bool json, stats;
+	bool require_sites;	/* no site table is unusable input */
+};
+int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o);
 
 struct rs_patch_opts {
 	const char *cpu;	/* profile name */
 	const char *profile;	/* --profile: a size profile, or NULL */
 	const char *output;	/* -o, or NULL for in place */
 	bool dry_run;
+	bool require_sites;
+	bool force;		/* in place: read-only, or other hard links */
 };
 int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
 int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
@@ -216,5 +251,23 @@ int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
 void rs_choice_free(struct rs_choice *c);
 /* What the runtime's repstos_table_hash gives for this table. */
 uint64_t rs_table_hash(const struct rs_table *t);
+
+/* output.c: patch's new file is the input with a few bytes changed. */
+struct rs_edit {
+	uint64_t off;
+	uint8_t len;
+	uint8_t b[23];
+};
+
+struct rs_output {
+	const struct rs_elf *f;		/* the input, as read */
+	const struct rs_edit *edit;	/* sorted by offset, none overlapping */
+	size_t nedit;
+	const uint8_t *tail;		/* appended at the input's end */
+	size_t tail_len;
+};
+
+/* Write it in place (out NULL) or to out; 0, or -1 said why. */
+int rs_output_write(const struct rs_output *w, const char *out, bool force);
 
 #endif

@@ -8,8 +8,8 @@
 DEB_PKGS += clang libclang-rt-14-dev
 
 PATCHER_BIN	:= patcher/repstos
-PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c decode.c check.c \
-	patch.c dump.c lines.c choice.c)
+PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
+	check.c patch.c output.c dump.c lines.c choice.c)
 PATCHER_RT_SRCS	:= runtime/cpu.c runtime/policy.c runtime/sitecode.c \
 	runtime/profile.c
 PATCHER_HDRS	:= patcher/patcher.h runtime/repstos_site.h runtime/repstos.h \
@@ -65,10 +65,12 @@ PATCHER_FUZZ_SRCS := $(filter-out patcher/main.c,$(PATCHER_SRCS)) \
 PATCHER_FUZZ_FLAGS := $(CSTD) -O1 -g -Iruntime $(PATCHER_PKGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-$(PATCHER_FUZZ_BIN): $(PATCHER_FUZZ_SRCS) $(PATCHER_HDRS)
+# The archive, as for the tool: routines.c compares files' routines with
+# the tool's own.
+$(PATCHER_FUZZ_BIN): $(PATCHER_FUZZ_SRCS) $(PATCHER_HDRS) $(RT_LIB)
 	@mkdir -p $(@D)
 	$(PATCHER_CLANG) $(PATCHER_FUZZ_FLAGS) -o $@ $(PATCHER_FUZZ_SRCS) \
-		$(PATCHER_LIBS)
+		$(RT_LIB) $(PATCHER_LIBS)
 
 .PHONY: patcher-fuzz patcher-bench
 patcher-fuzz: $(PATCHER_FUZZ_BIN)

@@ -44,34 +44,6 @@ int rs_variant_by_sym(const char *name)
 	return -1;
 }
 
-/* Addresses of the stub and the routines, from the symbol table. */
-struct targets {
-	bool have_stub;
-	uint64_t stub;
-	bool have[REPSTOS_VARIANT_COUNT];
-	uint64_t addr[REPSTOS_VARIANT_COUNT];
-};
-
-static void find_targets(const struct rs_elf *f, struct targets *tg)
-{
-	const struct rs_sym *s;
-	int v;
-
-	memset(tg, 0, sizeof(*tg));
-	s = rs_sym_by_name(f, STUB_NAME);
-	if (s && s->shndx != SHN_UNDEF) {
-		tg->have_stub = true;
-		tg->stub = s->value;
-	}
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		s = rs_sym_by_name(f, rs_variant_syms[v]);
-		if (s && s->shndx != SHN_UNDEF) {
-			tg->have[v] = true;
-			tg->addr[v] = s->value;
-		}
-	}
-}
-
 /* .o: the site is the PC32 relocation's S + A. */
 static int locate_rel(struct rs_elf *f, struct rs_site *s)
 {
@@ -146,59 +118,58 @@ static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 	return 0;
 }
 
+/* The call goes to routine r (or RS_STUB); name is what to call it. */
+static void call_of(struct rs_site *s, int r, const char *name)
+{
+	s->form = r == RS_STUB ? RS_FORM_STUB : RS_FORM_CALL;
+	s->variant = r == RS_STUB ? -1 : r;
+	s->target_name = name;
+}
+
 /*
  * A stripped file keeps only .dynsym, where hidden routines never are.
- * Then the stub is known by its shape (endbr64; jmp *ptr(%rip)) and a
- * routine by starting with endbr64 inside this module's text: the call
- * stays in the module, which is what the contract needs most.
+ * Then the stub and the routines are known by their bytes: what the
+ * target starts with, compared with this tool's own copies.
  */
 static void classify_guess(struct rs_elf *f, struct rs_site *s)
 {
-	static const uint8_t endbr[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	const uint8_t *p;
-	size_t sec;
+#define X_GUESS(e, name, sym)	[REPSTOS_VARIANT_##e] = #sym "?",
+	static const char *const guessed[RS_NROUTINES] = {
+		REPSTOS_VARIANTS(X_GUESS)
+		[RS_STUB] = STUB_NAME "?",
+	};
+#undef X_GUESS
+	int r = rs_routine_by_bytes(f, s->target);
 
 	s->guessed = true;
-	if (!rs_addr_sec(f, s->target, 16, &sec) ||
-	    !(f->sec[sec].sh.sh_flags & SHF_EXECINSTR) ||
-	    !strncmp(f->sec[sec].name, ".plt", 4)) {
-		s->form_why = "call target is not in this module's text (or is a PLT entry)";
-		return;
-	}
-	p = rs_sec_bytes(f, sec, s->target - f->sec[sec].sh.sh_addr, 16);
-	if (rs_decode_endbr_jmp_rip(p, 16)) {
-		s->form = RS_FORM_STUB;
-		s->target_name = STUB_NAME "?";
-	} else if (!memcmp(p, endbr, 4)) {
-		s->form = RS_FORM_CALL;
-		s->variant = -1;
-		s->target_name = "routine?";
-	} else {
+	if (r < 0)
 		s->form_why = "call target does not look like the stub or a routine";
-	}
+	else
+		call_of(s, r, guessed[r]);
 }
 
 static void classify_call_exec(struct rs_elf *f, struct rs_site *s,
-			       const struct targets *tg)
+			       const struct rs_routine *rt)
 {
 	const struct rs_sym *fn;
+	const char *bad = NULL;
 	size_t sec;
-	int v;
+	int r;
 
-	if (tg->have_stub && s->target == tg->stub) {
-		s->form = RS_FORM_STUB;
-		s->target_name = STUB_NAME;
-		return;
-	}
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (tg->have[v] && s->target == tg->addr[v]) {
-			s->form = RS_FORM_CALL;
-			s->variant = v;
-			s->target_name = rs_variant_syms[v];
+	for (r = 0; r < RS_NROUTINES; r++) {
+		if (!rt[r].have || s->target != rt[r].addr)
+			continue;
+		if (!rt[r].bad) {
+			call_of(s, r, rt[r].name);
 			return;
 		}
+		bad = s->target_name = rt[r].name;
 	}
-	if (!tg->have_stub && !f->full_symtab) {
+	if (bad) {
+		s->form_why = "call target's symbol does not hold the routine";
+		return;
+	}
+	if (!rt[RS_STUB].have && !f->full_symtab) {
 		classify_guess(f, s);
 		return;
 	}
@@ -212,7 +183,8 @@ static void classify_call_exec(struct rs_elf *f, struct rs_site *s,
 		s->target_name = fn->name;
 }
 
-static int resolve(struct rs_elf *f, struct rs_site *s, const struct targets *tg)
+static int resolve(struct rs_elf *f, struct rs_site *s,
+		   const struct rs_routine *rt)
 {
 	const uint8_t *p;
 	int r;
@@ -249,7 +221,7 @@ static int resolve(struct rs_elf *f, struct rs_site *s, const struct targets *tg
 	} else if (r == 1 && f->rel) {
 		return classify_call_rel(f, s);
 	} else if (r == 1) {
-		classify_call_exec(f, s, tg);
+		classify_call_exec(f, s, rt);
 	}
 	return 0;
 }
@@ -262,7 +234,6 @@ static bool is_table(const struct rs_sec *s)
 
 int rs_table_load(struct rs_elf *f, struct rs_table *t)
 {
-	struct targets tg;
 	size_t i, n = 0, k = 0, ntab = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -281,9 +252,8 @@ int rs_table_load(struct rs_elf *f, struct rs_table *t)
 		n += s->sh.sh_size / REPSTOS_SITE_ENTRY_SIZE;
 	}
 	if (!ntab) {
-		rs_err(f->path, "no %s section: not built with repstos",
-		       REPSTOS_SITES_SECTION);
-		return -1;
+		t->absent = true;
+		return 0;
 	}
 	t->site = calloc(n ? n : 1, sizeof(*t->site));
 	if (!t->site) {
@@ -292,7 +262,7 @@ int rs_table_load(struct rs_elf *f, struct rs_table *t)
 	}
 	t->n = n;
 	if (!f->rel)
-		find_targets(f, &tg);
+		rs_routines_find(f, t->routine);
 	for (i = 1; i < f->nsec; i++) {
 		uint64_t off;
 
@@ -307,13 +277,29 @@ int rs_table_load(struct rs_elf *f, struct rs_table *t)
 			s->toff = off;
 			memcpy(&s->e, rs_sec_bytes(f, i, off, sizeof(s->e)),
 			       sizeof(s->e));
-			if (resolve(f, s, &tg)) {
+			if (resolve(f, s, t->routine)) {
 				rs_table_free(t);
 				return -1;
 			}
 		}
 	}
 	return 0;
+}
+
+/*
+ * A file with no site table: a build's post-pass meets many (a program
+ * with no memset, a -fsanitize=thread build the plugin leaves alone),
+ * so it is one line and success, unless sites were required.
+ */
+int rs_no_table(const struct rs_elf *f, bool require, FILE *out)
+{
+	if (require) {
+		rs_err(f->path, "no %s section: not built with repstos",
+		       REPSTOS_SITES_SECTION);
+		return RS_EXIT_BAD;
+	}
+	fprintf(out, "%s: %s\n", f->path, RS_NO_SITES);
+	return RS_EXIT_OK;
 }
 
 void rs_table_free(struct rs_table *t)

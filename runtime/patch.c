@@ -13,9 +13,12 @@
  *  2. mprotect(): the page goes read-write (not executable), the bytes
  *     are copied, the page goes read-execute.  Nothing on the page may
  *     run meanwhile, so that window is one assembly routine on pages of
- *     its own (__repstos_poke in variants.S), and a probe on a page of
- *     its own first checks that a written page may become executable
- *     again (SELinux execmod says no): only then is real code touched.
+ *     its own (__repstos_poke in variants.S), which blocks every signal
+ *     and opens only if no other task shares the address space; and a
+ *     probe on a page of its own first checks that a written page may
+ *     become executable again (SELinux execmod says no): only then is
+ *     real code touched.  A process with threads, or one that cannot
+ *     tell, never takes this route.
  *
  * If both are refused, sites stay calls to the stub, which jumps to the
  * chosen routine: correct, per CPU, one indirect jump slower.
@@ -24,11 +27,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "policy.h"
@@ -42,16 +47,27 @@ extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak
 extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 
 /*
- * The stub's target (variants.S jumps through it), set before any site is
- * rewritten; until then __repstos_original, correct on every x86-64.  It
- * lives here so that the stub, which every site references, pulls this
- * file and its constructor into the link.  The vector routine's rep-stosb
- * threshold sits beside it: no rep stosb until ERMS is seen.
+ * The routines' rep-stosb thresholds: no rep stosb until ERMS is seen.
+ * They live here so that variants.S, whose stub every site references,
+ * pulls this file and its constructor into the link.
  */
-HIDDEN void *REPSTOS_TARGET_SYMBOL = (void *)__repstos_original;
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_short_rep_max = 128;
+/*
+ * The dispatch page (variants.S), alone on its page: the stub's target,
+ * set before any site is rewritten (until then __repstos_original,
+ * correct on every x86-64); and non-zero bytes when this CPU can run
+ * "avx2", "avx512": each of those routines tests its byte first and runs
+ * "vec" at 0, so a site that calls it runs anywhere even when its text
+ * stays as it is (a file `repstos patch` fixed for a richer CPU, with
+ * text patching off or refused).  Read-only once set: seal_dispatch().
+ */
+#define DISPATCH_PAGE 4096
+extern char __repstos_dispatch_page[] HIDDEN;
+extern void *REPSTOS_TARGET_SYMBOL HIDDEN;
+extern unsigned char __repstos_can_avx2 HIDDEN, __repstos_can_avx512 HIDDEN;
+static int seal_errno;		/* why the page stayed writable, or 0 */
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
@@ -77,6 +93,7 @@ struct writer {
 	int mem_errno;		/* why the mem route failed, or 0 */
 	int mprotect_ok;	/* probe passed */
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
+	int crowded;		/* ... because it may not be alone: see alone() */
 	enum route allowed;
 	uintptr_t page_mask;
 	uintptr_t last_page;	/* last page counted in stats.pages */
@@ -88,11 +105,12 @@ struct writer {
 struct run {
 	uintptr_t lo, hi;	/* [lo, hi) mirrored in buf */
 	unsigned nsites;
+	unsigned nrescues;	/* of nsites: calls of a routine this CPU lacks */
 	uint8_t buf[RUN_MAX];
 };
 
 static struct repstos_cpu cpu;
-static struct repstos_stats stats;
+static struct repstos_stats stats = { .method = "" };
 static struct config cfg;
 static struct writer writer = { .fd = -1 };
 
@@ -113,7 +131,7 @@ static void warn(const char *fmt, const char *arg)
 
 static void read_variant(struct config *c)
 {
-	const char *v = getenv("REPSTOS_VARIANT");
+	const char *v = secure_getenv("REPSTOS_VARIANT");
 	int n;
 
 	c->variant = (enum repstos_variant)c->tuning.variant;
@@ -137,7 +155,7 @@ static void read_variant(struct config *c)
 
 static void read_route(struct config *c)
 {
-	const char *v = getenv("REPSTOS_PATCH");
+	const char *v = secure_getenv("REPSTOS_PATCH");
 
 	c->route = ROUTE_AUTO;
 	if (!v || !*v || !strcmp(v, "1") || !strcmp(v, "auto"))
@@ -153,14 +171,16 @@ static void read_route(struct config *c)
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
- * (runtime/policy.c reads it; one open() when there is none). */
+ * (runtime/policy.c reads it; one open() when there is none).  A
+ * set-user-ID or otherwise secure program says nothing about it: what
+ * it could say about a file its user cannot read is an oracle. */
 static void read_tuning(struct config *c)
 {
 	const char *path = repstos_tuning_path();
 	int other, r;
 
 	r = repstos_tuning_load(path, &cpu, &c->tuning, &other);
-	if (r < 0)
+	if (r < 0 && !getauxval(AT_SECURE))
 		warn("%s: malformed tuning file, ignored", path);
 	else if (other && c->debug)
 		warn("%s: tuning file is for another CPU, ignored", path);
@@ -174,7 +194,7 @@ static void read_tuning(struct config *c)
  */
 static void read_cpu(void)
 {
-	const char *name = getenv("REPSTOS_CPU");
+	const char *name = secure_getenv("REPSTOS_CPU");
 	const struct repstos_cpu *p;
 
 	if (!name || !*name || !strcmp(name, "native"))
@@ -203,11 +223,15 @@ static void read_profile(struct config *c)
 			module_name(), c->profile, why);
 }
 
-/* secure_getenv: a set-user-ID program records nothing, and reads only
- * the profiles installed by root. */
+/* Every REPSTOS_* variable is read with secure_getenv(): in a secure
+ * execution (set-user-ID, file capabilities: AT_SECURE) the user who
+ * starts the program does not choose what it runs or which file it
+ * opens, as glibc treats its own variables; such a program runs as if
+ * none were set, records nothing, and reads only the profiles installed
+ * by root. */
 static void read_config(struct config *c)
 {
-	const char *d = getenv("REPSTOS_DEBUG");
+	const char *d = secure_getenv("REPSTOS_DEBUG");
 	const char *r = secure_getenv("REPSTOS_PROFILE");
 
 	c->debug = d && *d && strcmp(d, "0");
@@ -242,6 +266,21 @@ static int write_mem(struct writer *w, uintptr_t at, const void *src,
 	return -1;
 }
 
+/* Is this process alone in its address space, no other thread and no
+ * vfork parent?  unshare(CLONE_VM) fails with EINVAL if another task
+ * shares it and changes nothing if none does (kernel/fork.c,
+ * check_unshare_flags); a seccomp filter's EPERM means "cannot tell".
+ * Asked here for the report; __repstos_poke asks again, with signals
+ * blocked, where it counts. */
+static int alone(struct writer *w)
+{
+	if (!unshare(CLONE_VM))
+		return 1;
+	w->mprotect_errno = errno ? errno : EINVAL;
+	w->crowded = 1;
+	return 0;
+}
+
 /* Can a written page of this module become executable again?  Ask on a
  * page nothing executes before asking on one that matters. */
 static int probe_mprotect(struct writer *w)
@@ -250,6 +289,8 @@ static int probe_mprotect(struct writer *w)
 
 	if (w->mprotect_ok || w->mprotect_errno)
 		return w->mprotect_ok;
+	if (!alone(w))
+		return 0;
 	r = __repstos_poke(__repstos_probe_page, w->page_mask + 1,
 			   __repstos_probe_page, __repstos_probe_page, 1);
 	if (r == 0)
@@ -284,6 +325,8 @@ static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
 static int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n)
 {
+	if (w->allowed == ROUTE_OFF)
+		return -1;
 	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
 		return 0;
 	if (w->allowed != ROUTE_MEM && write_mprotect(w, at, src, n) == 0)
@@ -308,6 +351,7 @@ static void flush_run(struct writer *w, struct run *r)
 		return;
 	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
 		stats.patched += r->nsites;
+		stats.rescued += r->nrescues;
 		count_pages(w, r->lo, r->hi);
 	} else {
 		stats.skipped += r->nsites;
@@ -315,12 +359,13 @@ static void flush_run(struct writer *w, struct run *r)
 		stats.error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
 	}
 	r->nsites = 0;
+	r->nrescues = 0;
 }
 
 /* Add a site's new bytes to the run, starting a new run if it does not
  * follow the last site closely enough. */
 static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
-		       const uint8_t *bytes, unsigned len)
+		       const uint8_t *bytes, unsigned len, int rescue)
 {
 	if (r->nsites && (at < r->hi || at + len - r->lo > RUN_MAX))
 		flush_run(w, r);
@@ -330,6 +375,7 @@ static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
 	memcpy(r->buf + (at - r->lo), bytes, len);
 	r->hi = at + len;
 	r->nsites++;
+	r->nrescues += rescue;
 }
 
 /* ---- deciding --------------------------------------------------------- */
@@ -419,6 +465,7 @@ static void patch_site(struct writer *w, struct run *r,
 	 * chosen by `repstos patch`, and stays, unless it cannot run here
 	 * (or the sizes it sees are being recorded). */
 	rescue = form == REPSTOS_FORM_CALL && unrunnable(target);
+	stats.lacking += rescue;
 	if (!rescue && !cfg.record && (form != REPSTOS_FORM_CALL ||
 				       target != (uintptr_t)__repstos_stub)) {
 		stats.fixed++;
@@ -432,8 +479,7 @@ static void patch_site(struct writer *w, struct run *r,
 		stats.kept++;
 		return;
 	}
-	stats.rescued += rescue;
-	add_to_run(w, r, at, want, e->len);
+	add_to_run(w, r, at, want, e->len, rescue);
 }
 
 /* ---- recording sizes (REPSTOS_PROFILE) -------------------------------- */
@@ -514,23 +560,48 @@ static const char *module_name(void)
 /* Why each route that was tried said no. */
 static void report_refusals(FILE *f)
 {
+	int e = writer.mprotect_errno;
+
 	if (writer.mem_errno)
 		fprintf(f, " (/proc/self/mem: %s)", strerror(writer.mem_errno));
-	if (writer.mprotect_errno)
-		fprintf(f, " (mprotect: %s)", strerror(writer.mprotect_errno));
+	if (writer.crowded && e == EINVAL)
+		fprintf(f, " (mprotect: another thread shares the address space)");
+	else if (writer.crowded)
+		fprintf(f, " (mprotect: cannot tell if single-threaded: %s)",
+			strerror(e));
+	else if (e)
+		fprintf(f, " (mprotect: %s)", strerror(e));
+}
+
+/* Sites calling a routine this CPU lacks are rewritten if text can be
+ * written; if not, they stay, and that routine runs "vec" instead. */
+static void report_static(FILE *f)
+{
+	unsigned stay = stats.lacking - stats.rescued;
+
+	fprintf(f, "statically patched for '%.16s' by repstos patch: %u sites "
+		"left as they are", (const char *)REPSTOS_MODULE_SYMBOL.profile,
+		stats.sites - stats.rescued);
+	if (stats.rescued)
+		fprintf(f, ", %u calling a routine this CPU lacks rewritten",
+			stats.rescued);
+	if (!stay)
+		return;
+	fprintf(f, ", %u of them calling a routine this CPU lacks, which "
+		"runs vec in its place", stay);
+	if (cfg.route == ROUTE_OFF) {
+		fprintf(f, ": text patching off (REPSTOS_PATCH=0)");
+	} else {
+		fprintf(f, ": writing text refused");
+		report_refusals(f);
+	}
 }
 
 static void report_outcome(FILE *f)
 {
 	switch (stats.status) {
 	case REPSTOS_ST_STATIC:
-		fprintf(f, "statically patched for '%.16s' by repstos patch: "
-			"%u sites left as they are",
-			(const char *)REPSTOS_MODULE_SYMBOL.profile,
-			stats.sites - stats.rescued);
-		if (stats.rescued)
-			fprintf(f, ", %u calling a routine this CPU lacks "
-				"rewritten", stats.rescued);
+		report_static(f);
 		break;
 	case REPSTOS_ST_DISABLED:
 		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
@@ -570,6 +641,9 @@ static void report(void)
 		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
 		cfg.why);
 	report_outcome(stderr);
+	if (seal_errno)
+		fprintf(stderr, "; dispatch pointer left writable (%s)",
+			strerror(seal_errno));
 	fputc('\n', stderr);
 }
 
@@ -591,9 +665,30 @@ static void set_routines(void)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_can_avx2,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_can_avx512,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
 			 (void *)__repstos_profile : routines[cfg.variant],
 			 __ATOMIC_RELEASE);
+}
+
+/* Nothing may write the dispatch page again: as RELRO does for a
+ * module's other pointers, but for values chosen at run time, so also
+ * where the link has no RELRO and in static programs.  Taking write
+ * permission away needs no permission, so a hardened policy that refuses
+ * text writing does not stop this. */
+static void seal_dispatch(void)
+{
+	uintptr_t page = (uintptr_t)__repstos_dispatch_page;
+
+	if (getauxval(AT_PAGESZ) != DISPATCH_PAGE || page % DISPATCH_PAGE)
+		seal_errno = EINVAL;
+	else if (mprotect(__repstos_dispatch_page, DISPATCH_PAGE, PROT_READ))
+		seal_errno = errno;
 }
 
 static int is_static(void)
@@ -616,18 +711,18 @@ __attribute__((constructor(101))) static void repstos_init(void)
 	else
 		cfg.record = NULL;
 	set_routines();
-	if (cfg.route == ROUTE_OFF) {
-		stats.status = is_static() ? REPSTOS_ST_STATIC :
-					     REPSTOS_ST_DISABLED;
+	seal_dispatch();
+	if (cfg.route == ROUTE_OFF && !is_static()) {
+		stats.status = REPSTOS_ST_DISABLED;
 	} else {
 		unsigned long long t1 = now_ns();
 
 		/* A static file's sites are all someone else's choice: the
-		 * walk only rescues calls of routines this CPU lacks. */
+		 * walk only rescues calls of routines this CPU lacks (with
+		 * text patching off, it only counts them). */
 		patch_sites();
 		stats.patch_nsec = now_ns() - t1;
-		if (is_static() && stats.status != REPSTOS_ST_REFUSED &&
-		    !cfg.record)
+		if (is_static() && !cfg.record)
 			stats.status = REPSTOS_ST_STATIC;
 	}
 	stats.tuning = cfg.tuning.source;

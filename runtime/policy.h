@@ -152,12 +152,15 @@ const char *repstos_text_number(const char *p, int base,
 				unsigned long long *v);
 
 /* The tuning file's path: $REPSTOS_TUNING, else /etc/repstos/tuning
- * ("" when REPSTOS_TUNING is set empty: no file). */
+ * ("" when REPSTOS_TUNING is set empty: no file); always the default in
+ * a secure execution (AT_SECURE: set-user-ID and the like). */
 const char *repstos_tuning_path(void);
 
 /* *t from the policy for cpu, then from the tuning file at path if it
  * is there and for this CPU.  Returns 1 file used, 0 no file or one for
- * another CPU (*other set), -1 malformed (the policy's values kept). */
+ * another CPU (*other set), -1 malformed (the policy's values kept).
+ * Anything but a regular file owned by root or the real user counts as
+ * no file; opening never waits. */
 int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 			struct repstos_tuning *t, int *other);
 

@@ -52,7 +52,8 @@ enum repstos_status {
 	REPSTOS_ST_NOT_RUN = 0,		/* constructor has not run yet */
 	REPSTOS_ST_PATCHED,		/* sites rewritten (possibly zero of them) */
 	REPSTOS_ST_DISABLED,		/* REPSTOS_PATCH=0: stub dispatch only */
-	REPSTOS_ST_STATIC,		/* `repstos patch` fixed the file: left alone */
+	REPSTOS_ST_STATIC,		/* `repstos patch` fixed the file: left alone
+					 * (but for rescues; stats.lacking) */
 	REPSTOS_ST_REFUSED,		/* the kernel refused every way to write text */
 };
 
@@ -71,6 +72,8 @@ struct repstos_stats {
 					 * environment, tuning file, patching) */
 	unsigned long long patch_nsec;	/* of which the patching of the sites */
 	const char *tuning;	/* where the choice came from (policy or tuning file) */
+	unsigned lacking;	/* calls of a routine this CPU lacks, found in a
+				 * static file; those not rescued run "vec" */
 };
 
 /* The CPU as the runtime saw it. */

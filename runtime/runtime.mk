@@ -1,8 +1,11 @@
 # runtime/: librepstos.a, linked into every module that has sites.
 # -fPIC because the same archive goes into executables and shared
-# objects; hidden visibility so each module keeps its own copy.
+# objects; hidden visibility so each module keeps its own copy;
+# -fcf-protection because the linker keeps a module's IBT and SHSTK
+# property only if every object in it has it, and distributions build
+# everything with it (variants.S states its own, in a note).
 
-RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden \
+RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 	-fno-stack-protector -Iruntime
 RT_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c runtime/patch.c \
 	runtime/tune.c runtime/profile.c runtime/profrun.c
@@ -19,11 +22,11 @@ RT_LIB := runtime/librepstos.a
 ALL += $(RT_LIB)
 CLEAN_FILES += $(RT_LIB)
 
-$(B)/runtime/%.o: runtime/%.c $(RT_HDRS)
+$(B)/runtime/%.o: runtime/%.c $(RT_HDRS) runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-$(B)/runtime/%.o: runtime/%.S $(RT_HDRS)
+$(B)/runtime/%.o: runtime/%.S $(RT_HDRS) runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 

@@ -20,7 +20,9 @@
  *     the routines no more than 5% slower than glibc at any fixed size
  *     and on any published distribution, the best geometric mean over
  *     the distributions (the goals say 3%; the margin keeps noise from
- *     flipping the choice); when none qualifies, the least bad.
+ *     flipping the choice); when none qualifies, the one safest at fixed
+ *     sizes among those level with glibc or better on the distributions
+ *     taken together (geometric mean >= 1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -314,33 +316,29 @@ static void set_costs(const unsigned *forms, unsigned n, const struct table *tb,
 /* ---- step 3: the module routine --------------------------------------- */
 
 struct verdict {
-	double worst;		/* glibc/form at fixed sizes, second lowest */
+	double worst;		/* glibc/form at fixed sizes, worst class */
 	unsigned worst_class;
 	double dist[NDIST];	/* glibc/form per distribution */
 	double dist_min, geo;
 };
 
-/* The second lowest of the form's ratios over every class and
- * configuration: a real weakness shows at both ends of a class or in
- * neighbouring classes, a single low point is usually noise (glibc's
- * time at a small fixed size is bimodal from run to run). */
+/* The least, over the classes, of the median of the class's four
+ * ratios (both ends, aligned and not): a single low point is usually
+ * noise (glibc's time at a small fixed size is bimodal from run to
+ * run), a real weakness spans a class. */
 static void judge_fixed(const struct table *tb, unsigned f, struct verdict *v)
 {
-	double lo = 1e9;
+	double r[4];
 	unsigned c, i;
 
 	v->worst = 1e9;
-	for (c = 0; c < REPSTOS_NCLASS; c++)
-		for (i = 0; i < 4; i++) {
-			double r = tb->ratio[f][c][i];
-
-			if (r < lo) {
-				v->worst = lo;
-				lo = r, v->worst_class = c;
-			} else if (r < v->worst) {
-				v->worst = r;
-			}
-		}
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		for (i = 0; i < 4; i++)
+			r[i] = tb->ratio[f][c][i];
+		qsort(r, 4, sizeof(double), cmpd);
+		if ((r[1] + r[2]) / 2 < v->worst)
+			v->worst = (r[1] + r[2]) / 2, v->worst_class = c;
+	}
 }
 
 /* x^(1/n) by Newton's method, x > 0: no libm for the tool. */
@@ -391,7 +389,7 @@ static int qualifies(const struct verdict *v)
 /* Which of the n routines; see the head of this file. */
 static unsigned choose(const struct verdict *v, unsigned n)
 {
-	double top = 0;
+	double top = 0, safest = 0;
 	unsigned i, pick = 0;
 	int any = 0;
 
@@ -400,20 +398,22 @@ static unsigned choose(const struct verdict *v, unsigned n)
 			top = v[i].geo, any = 1;
 	if (any) {
 		/* within 2% of the best mean, the one safest at fixed sizes */
-		double safest = 0;
-
 		for (i = 0; i < n; i++)
 			if (qualifies(&v[i]) && v[i].geo >= top * 0.98 &&
 			    v[i].worst > safest)
 				safest = v[i].worst, pick = i;
 		return pick;
 	}
-	for (i = 0; i < n; i++) {
-		double a = v[i].worst < v[i].dist_min ? v[i].worst : v[i].dist_min;
-
-		if (a > top)
-			top = a, pick = i;
-	}
+	/* None: the safest at fixed sizes of those not slower than glibc on
+	 * the distributions taken together; failing that, the fastest there. */
+	for (i = 0; i < n; i++)
+		if (v[i].geo >= 1 && v[i].worst > safest)
+			safest = v[i].worst, pick = i, any = 1;
+	if (any)
+		return pick;
+	for (i = 0; i < n; i++)
+		if (v[i].geo > top)
+			top = v[i].geo, pick = i;
 	return pick;
 }
 
@@ -492,6 +492,9 @@ int repstos_tune(FILE *rep, struct repstos_tuning *out)
 	}
 	__repstos_vec_rep_min = out->vec_rep_min;
 	__repstos_wide_rep_min = out->wide_rep_min;
+	if (rep)
+		fprintf(rep, "  rep stosb thresholds: vec from %llu, wide from %llu\n",
+			out->vec_rep_min, out->wide_rep_min);
 
 	n = site_forms(&cpu, forms);
 	forms[n++] = GLIBC;

@@ -29,6 +29,17 @@ name:					\
 	.cfi_endproc;			\
 	.size name, . - name
 
+/*
+ * The first instructions of a routine that needs more than x86-64 has:
+ * unless the module's constructor found the CPU able to run it (a byte
+ * of data, set from CPUID: runtime/patch.c), run "vec" instead.  A file
+ * `repstos patch` fixed for a richer CPU thus runs anywhere, with text
+ * patching off or refused too.  A compare and a predicted branch.
+ */
+#define REQUIRE(can)			\
+	cmpb	$0, can(%rip);		\
+	je	__repstos_vec
+
 /* rdi += rcx; rcx = 0; return.  The common exit of the store routines. */
 #define FINISH				\
 	add	%rcx, %rdi;		\
@@ -58,6 +69,39 @@ name:					\
 	 */
 	.section REPSTOS_SITES_SECTION, "ao", @progbits, REPSTOS_STUB_SYMBOL
 	.balign 4
+
+	/*
+	 * The dispatch page: the stub's target and the bytes REQUIRE tests,
+	 * alone on a page of their own.  The constructor writes them once
+	 * and then makes the page read-only (runtime/patch.c): one write to
+	 * the target would send every site still calling the stub anywhere,
+	 * and RELRO cannot cover a value chosen at run time.  Until then the
+	 * target is "original", correct on every x86-64, and the bytes are 0.
+	 */
+	.section .data.repstos_dispatch, "aw", @progbits
+	.balign 4096
+	.globl __repstos_dispatch_page
+	.hidden __repstos_dispatch_page
+__repstos_dispatch_page:
+	.globl REPSTOS_TARGET_SYMBOL
+	.hidden REPSTOS_TARGET_SYMBOL
+	.type REPSTOS_TARGET_SYMBOL, @object
+	.size REPSTOS_TARGET_SYMBOL, 8
+REPSTOS_TARGET_SYMBOL:
+	.quad	__repstos_original
+	.globl __repstos_can_avx2
+	.hidden __repstos_can_avx2
+	.type __repstos_can_avx2, @object
+	.size __repstos_can_avx2, 1
+__repstos_can_avx2:
+	.byte	0
+	.globl __repstos_can_avx512
+	.hidden __repstos_can_avx512
+	.type __repstos_can_avx512, @object
+	.size __repstos_can_avx512, 1
+__repstos_can_avx512:
+	.byte	0
+	.balign 4096, 0			/* nothing else on the page */
 
 	/* The per-module record `repstos patch` fills in (repstos_site.h). */
 	.section repstos_module, "a", @progbits
@@ -269,14 +313,17 @@ END(__repstos_vec)
  *   on, rep stosb.
  * From 32 bytes on ymm0's upper half is left non-zero ("dirty"): no
  * vzeroupper, which would clear every other ymm's upper half too.
- * Needs AVX2; the policy chooses it only where the CPU has it.
+ * Needs AVX2; the policy chooses it only where the CPU has it, and on
+ * another CPU it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx2)
+	REQUIRE(__repstos_can_avx2)
 	vmovd	%eax, %xmm0
 	vpbroadcastb %xmm0, %xmm0
 	cmp	$32, %rcx
 	jb	.Lv2_small
 	vpbroadcastb %xmm0, %ymm0
+.Lv2_32:				/* 32..: ymm0 and rax ready */
 	cmp	$64, %rcx
 	ja	.Lv2_65
 	vmovdqu	%ymm0, (%rdi)
@@ -411,9 +458,11 @@ END(__repstos_avx2)
  * zmm0's upper part is left non-zero: harmless on AMD (measured: Zen 5);
  * on Intel a dirty zmm0-15 upper half keeps the core in 512-bit mode, so
  * the policy gives this routine to AMD CPUs only.  Needs AVX512F,
- * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi).
+ * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi);
+ * on a CPU without them it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx512)
+	REQUIRE(__repstos_can_avx512)
 	vpbroadcastb %eax, %zmm0
 	cmp	$255, %rcx
 	ja	.La5_big
@@ -533,6 +582,7 @@ END(__repstos_avx512)
  * Needs what "avx512" needs.
  */
 ENTRY(__repstos_avx512_split)
+	REQUIRE(__repstos_can_avx512)
 	vpbroadcastb %eax, %zmm0
 	cmp	$256, %rcx
 	ja	.Las_big
@@ -551,11 +601,20 @@ ENTRY(__repstos_avx512_split)
 .Las_64:
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	jmp	.Lv2_65			/* ymm0 is zmm0's low half */
+	jmp	.Lv2_32			/* ymm0 is zmm0's low half */
 .Las_big:
 	test	$63, %dil
-	jz	.La5_big		/* 64-byte aligned: "avx512"'s */
-	jmp	.Lv2_257		/* else "avx2"'s */
+	jnz	.Lv2_257		/* not 64-byte aligned: "avx2"'s */
+	cmp	$512, %rcx
+	jbe	.La5_big		/* 257..512: "avx512"'s five or eight */
+.Las_513:
+	/* S aligned: 256-byte blocks from S itself (no head store) while a
+	 * block starts before E - 256, then the last 256 bytes */
+	cmp	__repstos_wide_rep_min(%rip), %rcx
+	jae	.La5_rep
+	lea	(%rdi,%rcx), %rax
+	lea	-256(%rax), %rcx
+	jmp	.La5_loop		/* from S: no head store */
 END(__repstos_avx512_split)
 
 /*
@@ -569,6 +628,7 @@ END(__repstos_avx512_split)
  * per change of size class.
  */
 ENTRY(__repstos_stosb_avx2)
+	/* no REQUIRE: rep stosb runs everywhere, and "avx2" has its own */
 	cmp	__repstos_short_rep_max(%rip), %rcx
 	jae	__repstos_avx2
 	rep stosb
@@ -669,37 +729,76 @@ END(__repstos_profile)
  * read-execute again.  While the range is not executable nothing on it
  * may run, and the range may hold any code of this module, even libc's
  * mprotect in a static binary or the PLT; so the whole window runs here,
- * on pages of their own, with raw system calls.  Returns
+ * on pages of their own, with raw system calls.
+ *
+ * Nor may anything else run during the window: not a signal handler,
+ * not another thread, not a vfork parent sharing the address space (a
+ * library constructor that starts a thread calling into the executable
+ * made most runs die).  So every signal is blocked first, then
+ * unshare(CLONE_VM) must say that no other task shares the address
+ * space: it fails with EINVAL if one does and does nothing if none does.
+ * With signals blocked and no other task, none can appear before the
+ * window closes.  Returns
  *   0        done
- *   -errno   the first mprotect failed: nothing changed
+ *   -errno   nothing changed: another task shares the address space
+ *            (-EINVAL), unshare was refused, or the first mprotect failed
  *   errno    the second failed: the range is left read-write, fatal for
  *            code on it, so the caller probes a page of its own first
  */
 	.section .text.repstos_isolated, "ax", @progbits
 	.balign 4096
 ENTRY(__repstos_poke)
-	mov	%rcx, %r9		/* src */
-	mov	%rdx, %r10		/* dst */
+	/* 0: the old signal mask; 8: page, 16: plen, 24: dst, 32: src,
+	 * 40: n (8 later holds the result across the last system call). */
+	sub	$56, %rsp
+	.cfi_adjust_cfa_offset 56
+	mov	%rdi, 8(%rsp)
+	mov	%rsi, 16(%rsp)
+	mov	%rdx, 24(%rsp)
+	mov	%rcx, 32(%rsp)
+	mov	%r8, 40(%rsp)
+	mov	$14, %eax		/* SYS_rt_sigprocmask */
+	xor	%edi, %edi		/* SIG_BLOCK */
+	lea	.Lones(%rip), %rsi	/* every signal */
+	mov	%rsp, %rdx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_out		/* mask unchanged: nothing to undo */
+	mov	$272, %eax		/* SYS_unshare */
+	mov	$0x100, %edi		/* CLONE_VM */
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_unmask
 	mov	$10, %eax		/* SYS_mprotect */
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
 	mov	$3, %edx		/* PROT_READ | PROT_WRITE */
 	syscall
 	test	%rax, %rax
-	jnz	.Lpoke_out
-	/* rep movsb needs rsi: save it (plen) in r11, which syscall clobbers
-	 * anyway, and bring it back for the second call. */
-	mov	%rsi, %r11
-	mov	%rdi, %rdx		/* page */
-	mov	%r10, %rdi
-	mov	%r9, %rsi
-	mov	%r8, %rcx
+	jnz	.Lpoke_unmask
+	mov	24(%rsp), %rdi
+	mov	32(%rsp), %rsi
+	mov	40(%rsp), %rcx
 	rep movsb
-	mov	%rdx, %rdi
-	mov	%r11, %rsi
 	mov	$10, %eax
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
 	mov	$5, %edx		/* PROT_READ | PROT_EXEC */
 	syscall
 	neg	%rax			/* 0, or a positive errno */
+.Lpoke_unmask:
+	mov	%rax, 8(%rsp)
+	mov	$14, %eax
+	mov	$2, %edi		/* SIG_SETMASK */
+	mov	%rsp, %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	mov	8(%rsp), %rax
 .Lpoke_out:
+	add	$56, %rsp
+	.cfi_adjust_cfa_offset -56
 	ret
 END(__repstos_poke)
 	/* Fill the rest of the page: nothing else may share it. */

@@ -2,11 +2,12 @@
 # build their inputs from tests/patcher/src with runtime/librepstos.a
 # (and plugin/repstos.so when it is built), in build/patcher-tests/.
 
-DEB_PKGS += python3 binutils
+# libcap2-bin: setcap and getcap, for harden.sh's file capabilities.
+DEB_PKGS += python3 binutils libcap2-bin
 
 PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh \
 	tests/patcher/patch.sh tests/patcher/badinput.sh \
-	tests/patcher/asan.sh tests/patcher/fuzz.sh
+	tests/patcher/harden.sh tests/patcher/asan.sh tests/patcher/fuzz.sh
 
 TESTS += $(PATCHER_TESTS)
 

@@ -1,4 +1,4 @@
-# tests/perf: benchmarks, run by `make bench` (never part of `make test`).
+# tests/perf: benchmarks, run by `make bench`; `make test` runs only smoke.sh.
 #
 #   make bench-memset               full run; results into tests/perf/results
 #                                   (`make bench` runs it with the others)
@@ -47,6 +47,11 @@ $(PB)/cand-gcc-%.o: tests/perf/cand.c tests/perf/bench.h
 $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB) -lm
 
+# make test runs the benchmarks once, tiny, as poorer CPUs: they must run
+# to the end (no timing is asserted).
+TESTS += tests/perf/smoke.sh
+tests/perf/smoke.sh: $(PB)/bench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
 bench: bench-memset
@@ -67,6 +72,24 @@ $(PB)/tune: tests/perf/tune-main.c runtime/tune.h $(RT_LIB)
 tune: $(PB)/tune
 	$(PB)/tune
 .PHONY: tune
+
+# Many sites, each with its own narrow size distribution, plain and with
+# repstos, interleaved; `make bench` runs it with the others.
+bench: bench-manysite
+bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
+	@mkdir -p $(BENCH_OUT)
+	tests/perf/manysite.sh | tee $(BENCH_OUT)/manysite.txt
+
+# This CPU's cost table and module choice, ten times: the decision should
+# not change from run to run.
+bench: bench-tune
+bench-tune: $(PATCHER_BIN) $(PB)/bench
+	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
+	@mkdir -p $(BENCH_OUT)
+	tests/perf/tune-runs.sh 10 | tee $(BENCH_OUT)/tune.txt
+
+.PHONY: bench-manysite bench-tune
 
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.

@@ -15,6 +15,7 @@
 #include "repstos.h"
 #include "sitecode.h"
 #include "policy.h"
+#include "sitecheck.h"		/* tests/runtime: names of what a site calls */
 
 static unsigned char buf[1 << 17];
 
@@ -87,18 +88,12 @@ static int write_tuning(const char *path, const char *module)
 static const char *form_name(const struct repstos_site *e)
 {
 	uintptr_t at = repstos_site_addr(e), target = 0;
-	int v;
 
 	switch (repstos_decode((const uint8_t *)at, e->len, at, &target)) {
 	case REPSTOS_FORM_INLINE:
-		return "inline";
+		return sitecheck_name(0);
 	case REPSTOS_FORM_CALL:
-		if (target == (uintptr_t)__repstos_stub)
-			return "stub";
-		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-			if (target == (uintptr_t)repstos_variant_routine(v))
-				return repstos_variant_name(v);
-		return "?";
+		return sitecheck_name(target);
 	default:
 		return "garbage";
 	}

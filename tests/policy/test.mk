@@ -2,9 +2,10 @@
 # in `repstos patch`, on a program built with the plugin.
 PT := $(B)/tests/policy
 
-$(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB) $(RT_HDRS)
+$(PT)/sizes: tests/policy/sizes.c tests/runtime/sitecheck.h $(PLUGIN_SO) \
+		$(RT_LIB) $(RT_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -g -Iruntime -fplugin=$(PLUGIN_SO) \
+	$(CC) $(CSTD) -O2 -g -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
 		-fplugin-arg-repstos-min-const=1 -o $@ $< $(RT_LIB)
 
 TESTS += tests/policy/costs.sh

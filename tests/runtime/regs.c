@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "repstos.h"
 #include "policy.h"
 #include "profrun.h"
@@ -224,6 +225,13 @@ int main(void)
 	int v, stub;
 
 	pick_width();
+	/* The runtime made the stub's target read-only; this test points
+	 * it at each routine in turn. */
+	if (mprotect((void *)((uintptr_t)&__repstos_target & ~(uintptr_t)4095),
+		     4096, PROT_READ | PROT_WRITE)) {
+		perror("mprotect");
+		return 1;
+	}
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
 		void (*fn)(void) = (void (*)(void))repstos_variant_routine(v);
 

@@ -38,6 +38,12 @@ static inline int sitecheck_runnable(uintptr_t target)
 	return 1;
 }
 
+/* Did the runtime leave calls of a routine this CPU lacks in place? */
+static inline int sitecheck_stuck(void)
+{
+	return repstos_stats()->lacking > repstos_stats()->rescued;
+}
+
 static inline const char *sitecheck_name(uintptr_t target)
 {
 	int v;
@@ -78,10 +84,12 @@ static inline unsigned sitecheck_forms(FILE *out)
 		form = repstos_decode((const uint8_t *)at, e->len, at, &got);
 		if (form == REPSTOS_FORM_INLINE)
 			got = 0;
-		/* A statically patched file keeps its own choices, but never a
-		 * call of a routine this CPU cannot run. */
+		/* A statically patched file keeps its own choices; a call of
+		 * a routine this CPU cannot run stays only where the runtime
+		 * could not rewrite it (and the routine runs "vec"). */
 		if (repstos_stats()->status == REPSTOS_ST_STATIC && form != REPSTOS_FORM_BAD)
-			want = sitecheck_runnable(got) ? got : ~(uintptr_t)0;
+			want = sitecheck_runnable(got) || sitecheck_stuck() ?
+				got : ~(uintptr_t)0;
 		if (form == REPSTOS_FORM_BAD || got != want) {
 			fprintf(out, "site %u at %p: bytes say %s, runtime says %s\n",
 				n, (void *)at, form == REPSTOS_FORM_BAD ? "garbage" :

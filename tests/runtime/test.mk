@@ -40,3 +40,53 @@ tests/runtime/dlopen.sh: $(RTT)/dlopen_main $(RTT)/libdso.so
 
 TESTS += tests/runtime/valgrind.sh
 tests/runtime/valgrind.sh: $(RTT)/sites $(RTT)/regs $(RTT)/dlopen_main $(RTT)/libdso.so
+
+# Issue 10: hardening.  harden is a probe of what the runtime decided.
+$(RTT)/harden: tests/runtime/harden.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/secure.sh
+tests/runtime/secure.sh: $(RTT)/harden
+
+# race: code that runs on pages while the mprotect route patches them.
+$(RTT)/librace.so: tests/runtime/race_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -o $@ $< -lpthread
+
+$(RTT)/race: tests/runtime/race.c $(RTT)/librace.so $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -rdynamic -o $@ $< $(RT_LIB) -L$(RTT) -lrace \
+		-Wl,-rpath,$(abspath $(RTT)) -lpthread
+
+TESTS += tests/runtime/race.sh
+tests/runtime/race.sh: $(RTT)/race
+
+TESTS += tests/runtime/fallback.sh
+tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
+
+TESTS += tests/runtime/cet.sh
+tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
+
+# relro: the dispatch pointer is read-only after start-up, however linked.
+RELRO := -Wl,-z,relro,-z,now
+RELRO_SRC := tests/runtime/harden.c tests/runtime/rocheck.h $(RT_LIB)
+$(RTT)/relro-pie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIE -pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-nopie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fno-pie -no-pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-static: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -static $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/relro-static-pie: $(RELRO_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIE -static-pie $(RELRO) -o $@ $< $(RT_LIB)
+$(RTT)/librelro.so: tests/runtime/relro_dso.c tests/runtime/rocheck.h $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden $(RELRO) -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/relro.sh
+tests/runtime/relro.sh: $(RTT)/relro-pie $(RTT)/relro-nopie $(RTT)/relro-static \
+	$(RTT)/relro-static-pie $(RTT)/librelro.so $(RTT)/dlopen_main

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * routines.c - where a file's stub and routines are, and whether the
+ * bytes there really are them.
+ *
+ * The symbol table says where they are, but the loader never reads it:
+ * with a value changed there, patch wrote calls into whatever was at the
+ * new address, check agreed because it asked the same table, and the
+ * program crashed.  So an address is believed only when the loader maps
+ * it as code (an executable PT_LOAD segment, from the same file bytes as
+ * the section) and what is there starts as this tool's own copy of the
+ * same routine starts: endbr64, which every entry has, then the next
+ * three instructions.  One is not enough: routines that fall back to
+ * another on a CPU without their extension all start by testing a flag;
+ * the branch after it tells them apart, by its distance to the routine
+ * it falls back to (the routines share one section, so distances are
+ * fixed when variants.S is assembled).  The copy is the one librepstos.a
+ * gives the tool for `repstos tune`.
+ */
+#include <string.h>
+
+#include "patcher.h"
+#include "../runtime/repstos.h"
+
+/* endbr64 and the instructions after it, at most this many bytes. */
+#define RS_ROUTINE_INSNS	4
+#define RS_ROUTINE_BYTES	(4 + 3 * 15)
+
+#define X_CODE(e, name, sym)	[REPSTOS_VARIANT_##e] = (const void *)sym,
+static const void *const own_copy[RS_NROUTINES] = {
+	REPSTOS_VARIANTS(X_CODE)
+	[RS_STUB] = (const void *)REPSTOS_STUB_SYMBOL,
+};
+#undef X_CODE
+
+const char *rs_routine_name(int r)
+{
+	return r == RS_STUB ? RS_STR(REPSTOS_STUB_SYMBOL) : rs_variant_syms[r];
+}
+
+/*
+ * Why the code at addr is not routine r as the loader would run it, or
+ * NULL when it is.
+ */
+static const char *not_routine(const struct rs_elf *f, uint64_t addr, int r)
+{
+	const struct rs_sec *s;
+	const uint8_t *p;
+	size_t sec;
+	uint64_t len;
+
+	if (!rs_addr_sec(f, addr, 1, &sec))
+		return "outside every section";
+	s = &f->sec[sec];
+	if (!(s->sh.sh_flags & SHF_EXECINSTR))
+		return "not in code";
+	if (!strncmp(s->name, ".plt", 4))
+		return "a PLT entry";
+	len = s->sh.sh_size - (addr - s->sh.sh_addr);
+	if (len > RS_ROUTINE_BYTES)
+		len = RS_ROUTINE_BYTES;
+	if (!rs_addr_loaded_code(f, sec, addr, len))
+		return "not where the loader maps code";
+	p = rs_sec_bytes(f, sec, addr - s->sh.sh_addr, len);
+	if (!rs_decode_same_start(p, len, own_copy[r], RS_ROUTINE_INSNS))
+		return "the code there does not start as the routine does";
+	return NULL;
+}
+
+/* The stub and the routines by the symbol table, each checked. */
+void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt)
+{
+	const struct rs_sym *s;
+	int r;
+
+	for (r = 0; r < RS_NROUTINES; r++) {
+		memset(&rt[r], 0, sizeof(rt[r]));
+		rt[r].name = rs_routine_name(r);
+		s = rs_sym_by_name(f, rt[r].name);
+		if (!s || s->shndx == SHN_UNDEF)
+			continue;
+		rt[r].have = true;
+		rt[r].addr = s->value;
+		if (s->type != STT_FUNC)
+			rt[r].bad = "not a function symbol";
+		else
+			rt[r].bad = not_routine(f, s->value, r);
+	}
+}
+
+/* A stripped file: which routine (or RS_STUB) the code at addr is, by
+ * its bytes alone; -1 when none. */
+int rs_routine_by_bytes(const struct rs_elf *f, uint64_t addr)
+{
+	int r;
+
+	for (r = 0; r < RS_NROUTINES; r++)
+		if (!not_routine(f, addr, r))
+			return r;
+	return -1;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# manysite.sh - tests/perf/manysite.c built plain and with repstos-cc,
+# run interleaved on one CPU: glibc's memset through the PLT against the
+# sites as the runtime patches them (auto), and under each variant this
+# CPU runs.  Prints ns per call (median of R runs, each the best of its
+# rounds) and the speedup over the plain build.
+#   tests/perf/manysite.sh [R]
+reps=${1:-11}
+dir=build/tests/perf
+mkdir -p $dir
+cflags="-O2 -Iruntime"
+gcc $cflags -o $dir/manysite-plain tests/perf/manysite.c || exit 1
+plugin/repstos-cc $cflags -o $dir/manysite-repstos tests/perf/manysite.c || exit 1
+cpu=$(($(nproc) - 1))
+sites=$(patcher/repstos dump --stats $dir/manysite-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
+
+variants=$(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/\1/p' \
+	runtime/repstos_site.h)
+configs="plain auto"
+for v in $variants; do
+	out=$(REPSTOS_VARIANT=$v $dir/manysite-repstos 1 2>&1 >/dev/null)
+	echo "$out" | grep -q "lacks" || configs="$configs $v"
+done
+
+run() {
+	case $1 in
+	plain) taskset -c $cpu $dir/manysite-plain 20 ;;
+	auto) taskset -c $cpu $dir/manysite-repstos 20 ;;
+	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/manysite-repstos 20 ;;
+	esac
+}
+
+t=$(mktemp -d)
+i=0
+while [ $i -lt $reps ]; do
+	for c in $configs; do
+		run $c | cut -d' ' -f1 >> $t/$c
+	done
+	i=$((i + 1))
+done
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+plain=$(median $t/plain)
+mean=$($dir/manysite-plain 1 | cut -d' ' -f2)
+auto=$(REPSTOS_DEBUG=1 $dir/manysite-repstos 1 2>&1 >/dev/null | sed -n 's/.*; variant \([a-z0-9_]*\) .*/\1/p')
+echo "many-site program: $sites sites, each with 3 sizes drawn from one published"
+echo "distribution, interleaved; mean size $mean bytes; $reps runs, medians"
+echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
+printf '%-14s %8s %8s\n' config ns/call speedup
+for c in $configs; do
+	m=$(median $t/$c)
+	awk -v c=$c -v m=$m -v p=$plain 'BEGIN { printf "%-14s %8.3f %7.2fx\n", c, m, p / m }'
+done
+rm -rf $t

@@ -1,0 +1,44 @@
+#!/bin/sh
+# The benchmarks run to the end on any CPU: under REPSTOS_CPU profiles with
+# fewer features than this machine, make bench's memset benchmark skips
+# the routines such a CPU lacks (a SIGILL there killed it on a Zen 4
+# without AVX-512) and the many-site program runs only the variants the
+# CPU has.  Tiny batches: this checks that they run, never how fast.
+bin=build/tests/perf/bench
+t=$(mktemp -d build/tests/perf/smoke.XXXXXX) || exit 1
+fails=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+for cpu in generic zen3 zen4-noavx512 native; do
+	out=$(REPSTOS_CPU=$cpu $bin -r 1 -t 2 -z 0,16,300,5000,mix,dist-A \
+		-o $t/$cpu 2>&1); rc=$?
+	if [ $rc -ne 0 ] || [ ! -s $t/$cpu/summary.txt ]; then
+		fail "bench as $cpu: exit $rc"
+		echo "$out" | tail -n 5
+		continue
+	fi
+	case $cpu in
+	generic) lack="site-avx2 site-avx512 site-avx512_split site-stosb_avx2" ;;
+	zen3|zen4-noavx512) lack="site-avx512 site-avx512_split" ;;
+	*) lack="" ;;
+	esac
+	for c in $lack; do
+		grep -q "^  $c " $t/$cpu/summary.txt &&
+			fail "bench as $cpu ran $c, which it lacks"
+	done
+	grep -q 'dist-A' $t/$cpu/summary.txt ||
+		fail "bench as $cpu: no published distribution in the summary"
+	ok "bench as $cpu ran to the end${lack:+, without $lack}"
+done
+
+out=$(REPSTOS_CPU=generic tests/perf/manysite.sh 1 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^auto ' &&
+	! echo "$out" | grep -q '^avx2 ' &&
+	ok "many-site program as generic: no avx2, auto $(echo "$out" |
+		sed -n 's/^auto *//p')" ||
+	{ fail "many-site program as generic (exit $rc)"; echo "$out"; }
+
+rm -rf $t
+echo "$fails failures"
+[ $fails -eq 0 ]

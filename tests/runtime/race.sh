@@ -1,0 +1,69 @@
+#!/bin/sh
+# Other code runs while start-up patches the text (issue 10, D4): the
+# mprotect route must not leave it a page that is not executable.
+#  - a thread started by a library constructor calls into the executable,
+#    or forks children that do: the mprotect route is refused (the
+#    process is not alone in its address space), sites stay stub calls;
+#    in lock-step (RACE_STEP=1: the thread acts while the window is open)
+#    and free running;
+#  - a SIGALRM handler armed from preinit_array calls the sites every
+#    20 us: the route is taken, with signals blocked across the window;
+#  - the same with no environment and no /proc (a private mount
+#    namespace with a tmpfs on /proc), where mprotect is the default.
+. tests/runtime/lib.sh
+d=$PWD/$d	# also from the shell in a mount namespace
+runs=${RACE_RUNS:-100}
+
+$d/race unshare
+case $? in
+0) ;;
+77) echo "SKIP the mprotect route cannot prove it is alone here"; exit 77 ;;
+*) echo "FAIL unshare(CLONE_VM) does not behave as the runtime assumes"; exit 1 ;;
+esac
+
+# many N PATTERN ENV...: N runs of race; each must exit 0 and print PATTERN.
+many() {
+	n=$1 pat=$2; shift 2
+	bad=0 i=0 last=""
+	while [ $i -lt "$n" ]; do
+		out=$(env "$@" $d/race $mode 2>&1); rc=$?
+		if [ $rc -ne 0 ] || ! echo "$out" | grep -q -- "$pat"; then
+			bad=$((bad + 1)); last="exit $rc: $out"
+		fi
+		i=$((i + 1))
+	done
+	if [ $bad -ne 0 ]; then
+		fail "$mode $*: $bad of $n runs failed; last: $last"
+	else
+		ok "$mode $*: $n runs, $(echo "$out" | grep -o -- "$pat" | head -n 1)"
+	fi
+}
+
+refused="none patched: writing text refused (mprotect: another thread shares the address space)"
+for mode in thread fork; do
+	many 5 "$refused" REPSTOS_DEBUG=1 REPSTOS_PATCH=mprotect RACE_MODE=$mode RACE_STEP=1
+	many $runs "bytes right" REPSTOS_PATCH=mprotect RACE_MODE=$mode
+done
+mode=alarm
+many $runs "32 of 32 sites patched via 'mprotect'" REPSTOS_PATCH=mprotect
+
+# No /proc, no environment: the default falls back to mprotect.
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+	finish "no /proc: cannot make a mount namespace (not root?)"
+fi
+out=$(unshare -m sh -c '
+	mount -t tmpfs none /proc || exit 2
+	env -i RACE_MODE=thread RACE_STEP=1 '$d'/race thread || exit 3
+	env -i '$d'/race alarm || exit 4' 2>&1)
+rc=$?
+case $rc in
+0) if echo "$out" | grep -q "^thread: status 4, 0 of 32" &&
+      echo "$out" | grep -q "^alarm: status 1, 32 of 32 sites patched via 'mprotect'"; then
+	ok "no /proc, no environment: thread refused, alarm patched via mprotect"
+   else
+	fail "no /proc, no environment: not as expected: $out"
+   fi ;;
+2) finish "no /proc: cannot mount over /proc ($out)" ;;
+*) fail "no /proc, no environment: exit $rc: $out" ;;
+esac
+finish

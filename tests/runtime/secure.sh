@@ -1,0 +1,121 @@
+#!/bin/sh
+# The environment and the tuning file are the user's, not the program's
+# (issue 10, D3):
+#  - any program: REPSTOS_TUNING naming a FIFO does not hang start-up,
+#    and a file owned by someone other than root or the real user is not
+#    read;
+#  - a secure execution (AT_SECURE: a set-user-ID copy of the probe, to
+#    nobody) ignores every REPSTOS_* variable, reads no file the user
+#    names and says nothing about one.
+# Everything it makes is in a temporary folder of its own.
+. tests/runtime/lib.sh
+bin=$PWD/$d/harden
+make_tmp
+chmod 755 "$tmp"
+
+# run NAME PROGRAM ARGS...: start-up must not hang; out and err kept.
+run() {
+	name=$1; shift
+	timeout 10 "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out") err=$(cat "$tmp/err")
+	[ $rc -eq 124 ] && { fail "$name: start-up hung (killed after 10 s)"; return 1; }
+	[ $rc -eq 0 ] || { fail "$name: exit $rc: $out $err"; return 1; }
+	return 0
+}
+
+$bin tuning "$tmp/good" || { echo "FAIL cannot write a tuning file"; exit 1; }
+printf 'not a tuning file\n' >"$tmp/bad"
+chmod 644 "$tmp/good" "$tmp/bad"
+mkfifo "$tmp/fifo"
+
+# ---- any program -------------------------------------------------------
+run "own tuning file" env REPSTOS_TUNING="$tmp/good" $bin status &&
+	case $out in
+	*"tuning=tuning file"*) ok "a tuning file of the real user's is read" ;;
+	*) fail "own tuning file not read: $out" ;;
+	esac
+run "FIFO as tuning file" env REPSTOS_TUNING="$tmp/fifo" $bin status &&
+	ok "REPSTOS_TUNING naming a FIFO: start-up goes on ($(field "$out" variant))"
+if [ "$(id -u)" = 0 ]; then
+	cp "$tmp/good" "$tmp/others"
+	chown nobody "$tmp/others"
+	run "someone else's tuning file" env REPSTOS_TUNING="$tmp/others" $bin status &&
+		case $out in
+		*"tuning=tuning file"*) fail "a tuning file owned by nobody was read" ;;
+		*) ok "a tuning file owned by another user is not read" ;;
+		esac
+fi
+
+# ---- a secure execution ------------------------------------------------
+why=""
+if [ "$(id -u)" != 0 ]; then
+	why="not root: cannot make a set-user-ID copy"
+elif ! id nobody >/dev/null 2>&1; then
+	why="no user 'nobody'"
+else
+	# The copy must be where set-user-ID bits count.
+	dir=$tmp
+	case $(findmnt -n -o OPTIONS -T "$dir" 2>/dev/null) in
+	*nosuid*) dir=$(mktemp -d -p "$PWD/$d") &&
+			chmod 755 "$dir" ;;
+	esac
+	cp $bin "$dir/suid" && chown nobody "$dir/suid" && chmod 4755 "$dir/suid"
+	out=$(timeout 10 "$dir/suid" status 2>&1)
+	case $out in
+	*"secure=1 "*) ;;
+	*) why="the set-user-ID copy does not run as a secure execution ($out)" ;;
+	esac
+fi
+if [ -n "$why" ]; then
+	[ "$dir" != "$tmp" ] && [ -n "$dir" ] && rm -rf "$dir"
+	finish "secure execution: $why"
+fi
+suid=$dir/suid
+
+# The secure program's own choice, with nothing set.
+run "secure, nothing set" $suid status || finish
+base=$out
+variant=$(field "$base" variant) features=$(field "$base" features)
+ok "secure execution: $base"
+
+run "secure, REPSTOS_TUNING=malformed" env REPSTOS_TUNING="$tmp/bad" $suid status &&
+	if [ -n "$err" ]; then
+		fail "secure: REPSTOS_TUNING of a malformed file is reported: $err"
+	else
+		ok "secure: REPSTOS_TUNING of a malformed file: nothing said"
+	fi
+run "secure, REPSTOS_TUNING=good" env REPSTOS_TUNING="$tmp/good" $suid status &&
+	case $out in
+	*"tuning=tuning file"*) fail "secure: REPSTOS_TUNING was read: $out" ;;
+	*) ok "secure: REPSTOS_TUNING not read" ;;
+	esac
+run "secure, REPSTOS_TUNING=FIFO" env REPSTOS_TUNING="$tmp/fifo" $suid status &&
+	ok "secure: REPSTOS_TUNING naming a FIFO: start-up goes on"
+run "secure, REPSTOS_PATCH=0" env REPSTOS_PATCH=0 $suid status &&
+	case $(field "$out" status) in
+	2) fail "secure: REPSTOS_PATCH=0 obeyed: $out" ;;
+	*) ok "secure: REPSTOS_PATCH=0 ignored (status $(field "$out" status))" ;;
+	esac
+other=original
+[ "$variant" = original ] && other=erms
+run "secure, REPSTOS_VARIANT" env REPSTOS_VARIANT=$other $suid status &&
+	if [ "$(field "$out" variant)" != "$variant" ]; then
+		fail "secure: REPSTOS_VARIANT=$other obeyed: $out"
+	else
+		ok "secure: REPSTOS_VARIANT=$other ignored ($variant)"
+	fi
+run "secure, REPSTOS_CPU" env REPSTOS_CPU=generic $suid status &&
+	if [ "$(field "$out" features)" != "$features" ]; then
+		fail "secure: REPSTOS_CPU=generic obeyed: $out"
+	else
+		ok "secure: REPSTOS_CPU=generic ignored (features $features)"
+	fi
+run "secure, REPSTOS_DEBUG" env REPSTOS_DEBUG=1 $suid status &&
+	if [ -n "$err" ]; then
+		fail "secure: REPSTOS_DEBUG=1 obeyed: $err"
+	else
+		ok "secure: REPSTOS_DEBUG=1 ignored"
+	fi
+[ "$dir" != "$tmp" ] && rm -rf "$dir"
+finish
