@@ -98,6 +98,19 @@ static int by_ret(const void *a, const void *b)
 	return x->ret < y->ret ? -1 : x->ret > y->ret;
 }
 
+/*
+ * pthread_atfork() is a wrapper in libc_nonshared.a whose object, on
+ * Debian 12, lacks the IBT/SHSTK property: linking it took CET away from
+ * every module (tests/runtime/cet.sh).  It only forwards to glibc's
+ * exported __register_atfork() with the module's __dso_handle (so that
+ * dlclose() drops the handler); so do we.
+ */
+extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
+			     void (*child)(void), void *dso_handle);
+/* crtbegin's; weak for links without start files, where the handler then
+ * stays for the life of the process, as in a static executable. */
+extern void *__dso_handle __attribute__((weak));
+
 /* A forked child starts its own counts: the parent writes its own. */
 static void child_forgets(void)
 {
@@ -145,7 +158,8 @@ void repstos_prof_ready(void *fallback, uint64_t hash, const char *name)
 	__repstos_prof.slot = sorted;
 	__repstos_prof.n = rec.n;
 	__repstos_prof.fallback = fallback;
-	pthread_atfork(NULL, NULL, child_forgets);
+	__register_atfork(NULL, NULL, child_forgets,
+			  &__dso_handle);
 }
 
 /* ---- the section at exit ---------------------------------------------- */

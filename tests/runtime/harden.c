@@ -91,7 +91,7 @@ static int tuning(const char *path)
 {
 	struct repstos_cpu cpu;
 	struct repstos_tuning t;
-	char text[512];
+	char text[REPSTOS_TUNING_MAX];
 	FILE *f;
 
 	repstos_cpu_detect(&cpu);
