@@ -1,8 +1,9 @@
 #!/bin/sh
 # manysite.sh - tests/perf/manysite.c built plain and with repstos-cc,
 # run interleaved on one CPU: glibc's memset through the PLT against the
-# sites as the runtime patches them (auto), and under each variant this
-# CPU runs.  Prints ns per call (median of R runs, each the best of its
+# sites as the runtime patches them (auto), as it patches them from a size
+# profile the program recorded (profiled: REPSTOS_PROFILE, then
+# REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns per call (median of R runs, each the best of its
 # rounds) and the speedup over the plain build.
 #   tests/perf/manysite.sh [R]
 reps=${1:-11}
@@ -16,7 +17,10 @@ sites=$(patcher/repstos dump --stats $dir/manysite-repstos | sed -n 's/.*pie, \(
 
 variants=$(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/\1/p' \
 	runtime/repstos_site.h)
-configs="plain auto"
+t=$(mktemp -d)
+# a size profile of the program's own sites, then the sites chosen from it
+REPSTOS_PROFILE=$t/profile $dir/manysite-repstos 1 >/dev/null || exit 1
+configs="plain auto profiled"
 for v in $variants; do
 	out=$(REPSTOS_VARIANT=$v $dir/manysite-repstos 1 2>&1 >/dev/null)
 	echo "$out" | grep -q "lacks" || configs="$configs $v"
@@ -26,11 +30,12 @@ run() {
 	case $1 in
 	plain) taskset -c $cpu $dir/manysite-plain 20 ;;
 	auto) taskset -c $cpu $dir/manysite-repstos 20 ;;
+	profiled) REPSTOS_PROFILE_USE=$t/profile taskset -c $cpu \
+		$dir/manysite-repstos 20 ;;
 	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/manysite-repstos 20 ;;
 	esac
 }
 
-t=$(mktemp -d)
 i=0
 while [ $i -lt $reps ]; do
 	for c in $configs; do
