@@ -399,19 +399,20 @@ static int better(struct standing a, struct standing b)
 	return a.worst != b.worst ? a.worst < b.worst : a.total < b.total;
 }
 
-static int any_cost(const struct repstos_costs *k)
+unsigned repstos_cost_forms(const struct repstos_costs *k)
 {
+	unsigned mask = 0;
 	int v;
 
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
 		if (repstos_cost_known(k, v))
-			return 1;
-	return 0;
+			mask |= 1u << v;
+	return mask;
 }
 
-/* The cheapest form over classes lo..hi (see policy.h). */
+/* The cheapest of the forms in `known` over classes lo..hi (policy.h). */
 static enum repstos_variant cheapest(const struct repstos_costs *k,
-				     enum repstos_variant module,
+				     unsigned known, enum repstos_variant module,
 				     unsigned lo, unsigned hi)
 {
 	unsigned best[REPSTOS_NCLASS], c;
@@ -421,11 +422,11 @@ static enum repstos_variant cheapest(const struct repstos_costs *k,
 	for (c = lo; c <= hi; c++) {
 		best[c] = ~0u;
 		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-			if (repstos_cost_known(k, v) && k->cns[v][c] < best[c])
+			if ((known >> v & 1) && k->cns[v][c] < best[c])
 				best[c] = k->cns[v][c];
 	}
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!repstos_cost_known(k, v))
+		if (!(known >> v & 1))
 			continue;
 		s = standing(k, v, best, lo, hi);
 		if (pick < 0 || better(s, top))
@@ -433,7 +434,7 @@ static enum repstos_variant cheapest(const struct repstos_costs *k,
 	}
 	if (pick < 0)
 		return module;
-	if (repstos_cost_known(k, module) &&
+	if ((known >> module & 1) &&
 	    standing(k, module, best, lo, hi).worst <= top.worst + 30)
 		return module;
 	return (enum repstos_variant)pick;
@@ -444,10 +445,14 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 					       int forced,
 					       const struct repstos_site *e)
 {
+	unsigned known;
+
 	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
 		return module;
-	if (any_cost(&t->costs))
-		return cheapest(&t->costs, module, repstos_size_class(e->size_min),
+	known = repstos_cost_forms(&t->costs);
+	if (known)
+		return cheapest(&t->costs, known, module,
+				repstos_size_class(e->size_min),
 				repstos_size_class(e->size_max));
 	if (e->size_min >= t->inline_min)
 		return REPSTOS_VARIANT_INLINE;
@@ -514,7 +519,7 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 	unsigned long long best = ~0ull, w;
 	int v, pick = -1;
 
-	if (forced || !any_calls(hist) || !any_cost(&t->costs))
+	if (forced || !any_calls(hist) || !repstos_cost_forms(&t->costs))
 		return repstos_policy_site_tuned(t, module, forced, e);
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
 		if (!one_class(hist) && v != (int)module &&

@@ -43,6 +43,8 @@ unsigned long long repstos_class_lo(unsigned c);
 unsigned long long repstos_class_hi(unsigned c);
 /* Does the table have every class of form v? */
 int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v);
+/* The forms it has every class of, bit v for form v; 0: no table. */
+unsigned repstos_cost_forms(const struct repstos_costs *k);
 
 /* Numbers the routines read at run time, per CPU. */
 struct repstos_tuning {
