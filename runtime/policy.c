@@ -741,12 +741,13 @@ const char *repstos_tuning_path(void)
 /* Only a regular file, so that no path (a FIFO, a device) can make
  * start-up wait or act; only root's or the real user's, so that nobody
  * else's file steers the program. */
-static int trusted(int fd)
+const char *repstos_untrusted(int fd, struct stat *st)
 {
-	struct stat st;
-
-	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	       (st.st_uid == 0 || st.st_uid == getuid());
+	if (fstat(fd, st) || !S_ISREG(st->st_mode))
+		return "not a regular file";
+	if (st->st_uid != 0 && st->st_uid != getuid())
+		return "owned by neither root nor the user";
+	return NULL;
 }
 
 /* Plain system calls, one open() when there is no file: this runs in
@@ -756,6 +757,7 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 			struct repstos_tuning *t, int *other)
 {
 	char text[REPSTOS_TUNING_MAX];
+	struct stat st;
 	ssize_t n;
 	int fd, r;
 
@@ -766,7 +768,7 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0;
-	if (!trusted(fd)) {
+	if (repstos_untrusted(fd, &st)) {
 		close(fd);
 		return 0;
 	}

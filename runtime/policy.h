@@ -153,6 +153,12 @@ const char *repstos_text_word(const char *p, const char *w);
 const char *repstos_text_number(const char *p, int base,
 				unsigned long long *v);
 
+/* Why the open file fd may not steer a program (*st filled): not a
+ * regular file, or owned by neither root nor the real user; NULL if it
+ * may.  For the tuning file and installed size profiles. */
+struct stat;
+const char *repstos_untrusted(int fd, struct stat *st);
+
 /* The tuning file's path: $REPSTOS_TUNING, else /etc/repstos/tuning
  * ("" when REPSTOS_TUNING is set empty: no file); always the default in
  * a secure execution (AT_SECURE: set-user-ID and the like). */

@@ -242,11 +242,9 @@ __attribute__((destructor(101))) static void repstos_prof_write(void)
  * Mostly there is none: one failed open, and no hashing of the table. */
 static int profiles_dir(char *dir, size_t len)
 {
-	const char *t = secure_getenv("REPSTOS_TUNING");
+	const char *t = repstos_tuning_path();
 	const char *slash;
 
-	if (!t)
-		t = "/etc/repstos/tuning";
 	if (!*t)
 		return -1;		/* REPSTOS_TUNING="": no files at all */
 	slash = strrchr(t, '/');
@@ -265,14 +263,8 @@ static char *slurp(int fd, size_t *len, const char **why)
 	ssize_t k = 1;
 	char *text;
 
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
+	if ((*why = repstos_untrusted(fd, &st)))
 		return NULL;
-	}
-	if (st.st_uid != 0 && st.st_uid != getuid()) {
-		*why = "owned by neither root nor the user";
-		return NULL;
-	}
 	if (st.st_size > PROFILE_MAX) {
 		*why = "too large for a profile";
 		return NULL;
