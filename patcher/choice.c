@@ -158,12 +158,7 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 
 bool rs_choice_costs(const struct rs_choice *c)
 {
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (repstos_cost_known(&c->tuning.costs, v))
-			return true;
-	return false;
+	return repstos_cost_forms(&c->tuning.costs) != 0;
 }
 
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)

@@ -1379,4 +1379,25 @@ static const struct {
 	{ "M", repstos_dist_M, sizeof(repstos_dist_M) / sizeof(repstos_dist_M[0]) },
 };
 
+/* The size of distribution k at r, r uniform below the sum of its
+ * weights (repstos_dist_total): what tune.c and manysite.c draw. */
+static inline unsigned repstos_dist_total(unsigned k)
+{
+	unsigned j, total = 0;
+
+	for (j = 0; j < repstos_dists[k].n; j++)
+		total += repstos_dists[k].p[j].weight;
+	return total;
+}
+
+static inline unsigned repstos_dist_size(unsigned k, unsigned r)
+{
+	const struct repstos_dist_point *p = repstos_dists[k].p;
+	unsigned j;
+
+	for (j = 0; j + 1 < repstos_dists[k].n && r >= p[j].weight; j++)
+		r -= p[j].weight;
+	return p[j].size;
+}
+
 #endif

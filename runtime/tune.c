@@ -119,9 +119,7 @@ static double now(void)
 /* ns per call of form f (a variant, INLINE meaning in place, or GLIBC). */
 static double once(unsigned f, unsigned off, size_t iters)
 {
-	double t0 = now();
-
-	double t;
+	double t0 = now(), t;
 
 	if (f == GLIBC)
 		run_libc(buf + off, iters);
@@ -140,8 +138,6 @@ static int cmpd(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
-
-static double median(double *v, unsigned n);
 
 static double median(double *v, unsigned n)
 {
@@ -197,19 +193,11 @@ static void fill_fixed(uint32_t size)
 /* Sizes drawn from published distribution k, as tests/perf/bench does. */
 static void fill_dist(unsigned k)
 {
-	const struct repstos_dist_point *p = repstos_dists[k].p;
-	unsigned n = repstos_dists[k].n, total = 0, i, j;
+	unsigned total = repstos_dist_total(k), i;
 	uint64_t s = 0x2545f4914f6cdd1dull;
 
-	for (j = 0; j < n; j++)
-		total += p[j].weight;
-	for (i = 0; i < RING; i++) {
-		unsigned u = (unsigned)(xorshift(&s) % total);
-
-		for (j = 0; j + 1 < n && u >= p[j].weight; j++)
-			u -= p[j].weight;
-		ring[i] = p[j].size;
-	}
+	for (i = 0; i < RING; i++)
+		ring[i] = repstos_dist_size(k, (unsigned)(xorshift(&s) % total));
 }
 
 /* ---- step 1: rep stosb thresholds ------------------------------------- */

@@ -61,15 +61,8 @@ static uint64_t xorshift(uint64_t *s)
 
 static unsigned draw(unsigned d, uint64_t *s)
 {
-	const struct repstos_dist_point *p = repstos_dists[d].p;
-	unsigned n = repstos_dists[d].n, total = 0, j, u;
-
-	for (j = 0; j < n; j++)
-		total += p[j].weight;
-	u = (unsigned)(xorshift(s) % total);
-	for (j = 0; j + 1 < n && u >= p[j].weight; j++)
-		u -= p[j].weight;
-	return p[j].size;
+	return repstos_dist_size(d, (unsigned)(xorshift(s) %
+					       repstos_dist_total(d)));
 }
 
 static double make_schedule(void)
