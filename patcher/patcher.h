@@ -145,6 +145,8 @@ struct rs_routine {
 	bool have;		/* defined in the symbol table */
 	uint64_t addr;		/* there */
 	const char *bad;	/* have, but the code there is not it: why */
+	bool seen;		/* stripped file: found by its bytes ... */
+	uint64_t seen_addr;	/* ... here (sites call few targets) */
 };
 
 const char *rs_routine_name(int r);
