@@ -3,9 +3,9 @@
  * bench.c - memset candidates side by side, interleaved in one run.
  *
  *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR]
- *         [-d DATADIR] [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
- * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -d the folder of
- * the published distributions; -p prints the default -o folder, which is
+ *         [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
+ * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -p prints the
+ * default -o folder, which is
  * tests/perf/results/VENDOR-FAMILY-MODEL of this CPU, and exits)
  * (-V, -W: override the policy's rep stosb thresholds, to measure them)
  *
@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench.h"
+#include "memset_dists.h"
 #include "repstos.h"
 #include "policy.h"
 
@@ -82,16 +83,12 @@ static unsigned ncand;
 /* ---- configurations --------------------------------------------------- */
 
 /* Sizes below zero name a distribution: the 1..256 mix, or one of the
- * published ones (tests/perf/data/memset-sizes, read at start-up). */
+ * published ones (runtime/memset_dists.h, from tests/perf/data). */
 #define MIX (-1L)
 #define DIST(k) (-10L - (k))
 #define IS_DIST(s) ((s) <= DIST(0) && (s) > DIST(NDIST))
-#define NDIST 5
-static const char *const dist_names[NDIST] = { "A", "B", "D", "L", "M" };
-static double *dist_cdf[NDIST];		/* cumulative, sizes 0..dist_len-1 */
-static unsigned dist_len[NDIST];
-static double dist_mean[NDIST];
-static const char *datadir = "tests/perf/data/memset-sizes";
+#define NDIST ((long)(sizeof(repstos_dists) / sizeof(repstos_dists[0])))
+
 
 static long def_sizes[] = {
 	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 128, 255, 256,
@@ -143,54 +140,22 @@ static uint32_t mix_size(uint64_t *s)
 	return lo[b] + (uint32_t)(xorshift(s) % (hi[b] - lo[b] + 1));
 }
 
-/* One published distribution: a line of probabilities, size i at i. */
-static void load_dist(unsigned k)
-{
-	char path[4096];
-	double p, sum = 0, *cdf = malloc(8192 * sizeof(*cdf));
-	unsigned n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/MemsetGoogle%s.csv", datadir,
-		 dist_names[k]);
-	f = fopen(path, "r");
-	if (!f || !cdf) {
-		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
-		exit(2);
-	}
-	while (n < 8192 && fscanf(f, "%lf", &p) == 1) {
-		sum += p;
-		dist_mean[k] += p * n;
-		cdf[n++] = sum;
-		if (fgetc(f) != ',')
-			break;
-	}
-	fclose(f);
-	if (!n || sum < 0.99 || sum > 1.01) {
-		fprintf(stderr, "bench: %s: not a distribution (sum %g)\n",
-			path, sum);
-		exit(2);
-	}
-	dist_cdf[k] = cdf;
-	dist_len[k] = n;
-	dist_mean[k] /= sum;
-}
-
+/* A size from published distribution k (runtime/memset_dists.h, made
+ * from tests/perf/data/memset-sizes by tests/perf/mkdists.sh). */
 static uint32_t dist_size(unsigned k, uint64_t *s)
 {
-	double u = (double)(xorshift(s) >> 11) / 9007199254740992.0 *
-		   dist_cdf[k][dist_len[k] - 1];
-	unsigned lo = 0, hi = dist_len[k] - 1;
+	return repstos_dist_size(k, (unsigned)(xorshift(s) %
+					       repstos_dist_total(k)));
+}
 
-	while (lo < hi) {		/* first size whose cdf exceeds u */
-		unsigned mid = (lo + hi) / 2;
+static double dist_mean(unsigned k)
+{
+	double sum = 0;
+	unsigned j;
 
-		if (dist_cdf[k][mid] > u)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	for (j = 0; j < repstos_dists[k].n; j++)
+		sum += (double)repstos_dists[k].p[j].size * repstos_dists[k].p[j].weight;
+	return sum / repstos_dist_total(k);
 }
 
 static uint32_t *make_ring(long size)
@@ -209,8 +174,6 @@ static uint32_t *make_ring(long size)
 	r = malloc(BENCH_RING * sizeof(*r));
 	if (!r)
 		exit(2);
-	if (IS_DIST(size) && !dist_cdf[DIST(0) - size])
-		load_dist((unsigned)(DIST(0) - size));
 	for (i = 0; i < BENCH_RING; i++) {
 		r[i] = size == MIX ? mix_size(&s) :
 		       IS_DIST(size) ? dist_size((unsigned)(DIST(0) - size), &s) :
@@ -359,10 +322,9 @@ static void print_machine(FILE *f, const char *pfx)
 	fprintf(f, "%smethod: %u repetitions x %.0f us batches, interleaved, "
 		"medians; hot cache; mix mean %.1f bytes\n", pfx, reps,
 		batch_ns / 1e3, mix_mean);
-	fprintf(f, "%sdistributions (%s): ", pfx, datadir);
+	fprintf(f, "%sdistributions (tests/perf/data/memset-sizes): ", pfx);
 	for (unsigned k = 0; k < NDIST; k++)
-		if (dist_cdf[k])
-			fprintf(f, "%s mean %.0f; ", dist_names[k], dist_mean[k]);
+		fprintf(f, "%s mean %.0f; ", repstos_dists[k].name, dist_mean(k));
 	fputc('\n', f);
 }
 
@@ -373,7 +335,7 @@ static const char *size_name(long s, char *b)
 	if (s == MIX)
 		return "mix";
 	if (IS_DIST(s))
-		sprintf(b, "dist-%s", dist_names[DIST(0) - s]);
+		sprintf(b, "dist-%s", repstos_dists[DIST(0) - s].name);
 	else
 		sprintf(b, "%ld", s);
 	return b;
@@ -609,7 +571,7 @@ static void pick_sizes(const char *list)
 		}
 		for (k = 0; k < NDIST; k++)
 			if (!strncmp(tok, "dist-", 5) &&
-			    !strcmp(tok + 5, dist_names[k]))
+			    !strcmp(tok + 5, repstos_dists[k].name))
 				break;
 		sizes[nsizes++] = k < NDIST ? DIST(k) :
 				  !strcmp(tok, "mix") ? MIX : strtol(tok, NULL, 0);
@@ -651,7 +613,7 @@ int main(int argc, char **argv)
 	int o;
 
 	outdir = default_outdir();
-	while ((o = getopt(argc, argv, "r:t:c:z:o:d:pV:W:")) != -1)
+	while ((o = getopt(argc, argv, "r:t:c:z:o:pV:W:")) != -1)
 		switch (o) {
 		case 'V': __repstos_vec_rep_min = strtoull(optarg, NULL, 0); break;
 		case 'W': __repstos_wide_rep_min = strtoull(optarg, NULL, 0); break;
@@ -660,12 +622,11 @@ int main(int argc, char **argv)
 		case 'c': clist = optarg; break;
 		case 'z': zlist = optarg; break;
 		case 'o': outdir = optarg; break;
-		case 'd': datadir = optarg; break;
 		case 'p': puts(outdir); return 0;
 		default:
 			fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] "
 				"[-c CAND,..] [-z SIZE,..|mix|dist-A..|dists] "
-				"[-o DIR] [-d DATADIR] [-p]\n");
+				"[-o DIR] [-p]\n");
 			return 2;
 		}
 	if (reps < 1)
