@@ -8,8 +8,11 @@
 PB := $(B)/tests/perf
 PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/perf
 BENCH_ARGS ?=
-# One folder of results per CPU: tests/perf/results/VENDOR-FAMILY-MODEL.
-BENCH_OUT ?= $(shell $(PB)/bench -p 2>/dev/null)
+# One folder of results per CPU: tests/perf/results/VENDOR-FAMILY-MODEL,
+# which `bench -p` names (BENCH_OUT=DIR overrides it).  For a recipe's
+# shell: $(PB)/bench is built by then.
+BENCH_OUT ?=
+bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
 
 # Every variant routine gets a site candidate: their symbols, read from
 # the one list in the contract header.
@@ -56,12 +59,11 @@ tests/perf/smoke.sh: $(PB)/bench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
 # `make bench-memset`.
 bench: bench-memset
 bench-memset: $(PB)/bench
-	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
-	@mkdir -p $(BENCH_OUT)
-	$(PB)/bench -o $(BENCH_OUT) $(BENCH_ARGS)
-	gnuplot -e "dir='$(BENCH_OUT)'; n=$$(awk '/^size/ { print (NF - 1) / 2; exit }' $(BENCH_OUT)/plot.dat)" tests/perf/plot.gp
-	@cat $(BENCH_OUT)/summary.txt
-	tests/perf/startup.sh 10000 21 | tee $(BENCH_OUT)/startup.txt
+	out=$(bench_out) && mkdir -p $$out && \
+	$(PB)/bench -o $$out $(BENCH_ARGS) && \
+	gnuplot -e "dir='$$out'; n=$$(awk '/^size/ { print (NF - 1) / 2; exit }' $$out/plot.dat)" tests/perf/plot.gp && \
+	cat $$out/summary.txt && \
+	tests/perf/startup.sh 10000 21 | tee $$out/startup.txt
 
 .PHONY: bench-memset
 
@@ -77,25 +79,23 @@ tune: $(PB)/tune
 # repstos, interleaved; `make bench` runs it with the others.
 bench: bench-manysite
 bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
-	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
-	@mkdir -p $(BENCH_OUT)
-	tests/perf/manysite.sh | tee $(BENCH_OUT)/manysite.txt
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/manysite.sh | tee $$out/manysite.txt
 
 # This CPU's cost table and module choice, ten times: the decision should
 # not change from run to run.
 bench: bench-tune
 bench-tune: $(PATCHER_BIN) $(PB)/bench
-	@test -n "$(BENCH_OUT)" || { $(MAKE) --no-print-directory $@; exit; }
-	@mkdir -p $(BENCH_OUT)
-	tests/perf/tune-runs.sh 10 | tee $(BENCH_OUT)/tune.txt
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/tune-runs.sh 10 | tee $$out/tune.txt
 
 .PHONY: bench-manysite bench-tune
 
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.
 bench: bench-macro
-bench-macro: $(PLUGIN_SO) $(RT_LIB)
-	@mkdir -p $(BENCH_OUT)
-	tests/perf/macro.sh | tee $(BENCH_OUT)/macro.txt
+bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/macro.sh | tee $$out/macro.txt
 
 .PHONY: bench-macro
