@@ -160,18 +160,18 @@ static void drop_unsupported(const struct repstos_cpu *cpu,
  * branches wins, as sizes vary from call to call; at one fixed size a
  * branchy one does.  Against glibc's memset at one site:
  *  - with AVX-512, "avx512_split" (one masked store below 64 bytes,
- *    32-byte stores to 256, 64-byte ones above where aligned): 1.16x
- *    geometric mean over the distributions (0.97-1.35x), 0.90-1.4x at
- *    fixed sizes, 1.06x on the many-site program.  "avx512", all masked
- *    stores below 256, is faster on the distributions (1.24x) and the
- *    many-site program (1.26x) but 0.69x at fixed sizes below 128 on a
+ *    32-byte stores to 256, 64-byte ones above where aligned): 1.12x
+ *    geometric mean over the distributions (0.95-1.29x), 0.89-1.6x at
+ *    fixed sizes, 1.27x on the many-site program (1.11x in an earlier
+ *    build).  "avx512", all masked stores below 256, is faster on the
+ *    distributions (1.24x) but 0.69x at fixed sizes below 128 on a
  *    destination not 64-byte aligned (a 64-byte store crossing a cache
  *    line is split; three masked-off ones still cost): the goals put
  *    "never slower" first.
  *  - without it, "stosb_avx2": Zen 4 starts a rep stosb below 128 bytes
  *    in 2.5 ns flat with no size branch, and above that "avx2"'s 32-byte
- *    stores are as fast as glibc's.  1.55x on the distributions against
- *    glibc's avx2 memset, 1.55x on the many-site program, 0.89-1.25x at
+ *    stores are as fast as glibc's.  1.48x on the distributions against
+ *    glibc's avx2 memset, 1.54x on the many-site program, 0.87-1.4x at
  *    fixed sizes.
  * The cost table is `repstos tune --report`'s on that machine, with
  * AVX-512; the forms a CPU cannot run are dropped at run time.
