@@ -420,10 +420,12 @@ static enum repstos_variant cheapest(const struct repstos_costs *k,
 	int v, pick = -1;
 
 	for (c = lo; c <= hi; c++) {
-		best[c] = ~0u;
+		unsigned b = ~0u;
+
 		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-			if ((known >> v & 1) && k->cns[v][c] < best[c])
-				best[c] = k->cns[v][c];
+			if ((known >> v & 1) && k->cns[v][c] < b)
+				b = k->cns[v][c];
+		best[c] = b;
 	}
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
 		if (!(known >> v & 1))
