@@ -49,9 +49,6 @@
 
 PLUGIN_EXPORT int plugin_is_GPL_compatible;
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 /* REPSTOS_SITE_CLOBBERS is a list of C strings, as asm clobbers take. */
 static const char *const site_clobbers[] = { REPSTOS_SITE_CLOBBERS };
 
@@ -409,27 +406,13 @@ static void judge(struct candidate *c)
 
 /* ---- Rewriting ------------------------------------------------------ */
 
-/* The asm text of one site: REPSTOS_SITE_ASM, plus .hidden for the stub
- * so that no PLT is ever involved. */
+/* The asm text of one site: the contract's REPSTOS_SITE, its fields as
+ * printf conversions (and %= spelled %%=). */
 static char *site_asm(const struct candidate *c)
 {
-	char *s;
-
-	s = xasprintf(".hidden %s\n\t"
-		      ".Lrepstos_site%%=:\n\t"
-		      "call %s\n\t"
-		      ".pushsection %s,\"ao\",@progbits,.Lrepstos_site%%=\n\t"
-		      ".balign %d\n\t"
-		      ".long .Lrepstos_site%%= - .\n\t"
-		      ".byte %d, %d, %d, %d\n\t"
-		      ".long %llu, %llu\n\t"
-		      ".popsection",
-		      STR(REPSTOS_STUB_SYMBOL),
-		      STR(REPSTOS_STUB_SYMBOL),
-		      REPSTOS_SITES_SECTION, REPSTOS_SITE_ALIGN,
-		      REPSTOS_SITE_VERSION, REPSTOS_SITE_LEN,
-		      (int)c->op, (int)c->kind, c->min, c->max);
-	return s;
+	return xasprintf(REPSTOS_STR(REPSTOS_SITE(.Lrepstos_site%%=,
+						  %d, %d, %llu, %llu)),
+			 (int)c->op, (int)c->kind, c->min, c->max);
 }
 
 static tree asm_operand(const char *constraint, tree value)

@@ -101,26 +101,13 @@ REPSTOS_VARIANTS(REPSTOS_X_DECL)
 #undef REPSTOS_X_DECL
 REPSTOS_HIDDEN void __repstos_stub(void);
 
-#define REPSTOS_STR_(x) #x
-#define REPSTOS_STR(x) REPSTOS_STR_(x)
-
 /*
- * REPSTOS_SITE_ASM(op, kind, min, max): the instructions of one site and
- * its table entry, for an asm statement with rdi, rcx, rax bound.  The
- * entry is SHF_LINK_ORDER to the site's own section, so --gc-sections can
- * drop it with a dead function (with -z start-stop-gc).
+ * REPSTOS_SITE_ASM(op, kind, min, max): the text of one site and its
+ * table entry (REPSTOS_SITE in repstos_site.h), for an asm statement
+ * with rdi, rcx, rax bound.
  */
 #define REPSTOS_SITE_ASM(op, kind, min, max)				\
-	".Lrepstos_site%=:\n\t"						\
-	"call " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t"			\
-	".pushsection " REPSTOS_SITES_SECTION				\
-	",\"ao\",@progbits,.Lrepstos_site%=\n\t"			\
-	".balign 4\n\t"							\
-	".long .Lrepstos_site%= - .\n\t"				\
-	".byte " REPSTOS_STR(REPSTOS_SITE_VERSION) ", "			\
-	REPSTOS_STR(REPSTOS_SITE_LEN) ", " #op ", " #kind "\n\t"	\
-	".long " #min ", " #max "\n\t"					\
-	".popsection"
+	REPSTOS_STR(REPSTOS_SITE(.Lrepstos_site%=, op, kind, min, max))
 
 /*
  * REPSTOS_MEMSET(dst, c, n): memset(dst, c, n) as a patchable site, for

@@ -60,42 +60,136 @@
 #ifdef __ASSEMBLER__
 #define REPSTOS_U32(x) x
 #else
+#include <stddef.h>
 #include <stdint.h>
 #define REPSTOS_U32(x) x##u
 #endif
 
-/* The site table section.  A C identifier, so the linker defines
- * __start_repstos_sites and __stop_repstos_sites. */
-#define REPSTOS_SITES_SECTION	"repstos_sites"
+/* A macro's expansion as a C string (commas and all). */
+#define REPSTOS_STR_(...)	#__VA_ARGS__
+#define REPSTOS_STR(...)	REPSTOS_STR_(__VA_ARGS__)
+
+/* ---- The bytes of a site (runtime/sitecode.c writes and reads them) ---- */
+
+#define REPSTOS_OPC_CALL	0xe8	/* call rel32 */
+#define REPSTOS_CALL_REL32	1	/* where the rel32 is in the call */
+#define REPSTOS_CALL_LEN	5	/* the call: opcode and rel32 */
+#define REPSTOS_OPC_REP		0xf3	/* rep prefix */
+#define REPSTOS_OPC_STOSB	0xaa	/* stosb */
+#define REPSTOS_INLINE_LEN	2	/* rep stosb */
+
+#define REPSTOS_SITE_LEN	REPSTOS_CALL_LEN /* bytes in an emitted site */
+#define REPSTOS_SITE_MAX_LEN	15	/* longest site written or accepted */
+
+/* ---- The site table ---------------------------------------------------- */
+
+/* The section: a C identifier, so the linker defines __start_repstos_sites
+ * and __stop_repstos_sites. */
+#define REPSTOS_SITES_NAME	repstos_sites
+#define REPSTOS_SITES_SECTION	REPSTOS_STR(REPSTOS_SITES_NAME)
 #define REPSTOS_SITES_START	__start_repstos_sites
 #define REPSTOS_SITES_STOP	__stop_repstos_sites
 
-/* Per-module information the runtime reads and `repstos patch` writes. */
-#define REPSTOS_MODULE_SECTION	"repstos_module"
-#define REPSTOS_MODULE_SYMBOL	__repstos_module
-#define REPSTOS_MODULE_MAGIC	"REPSTOS"	/* 8 bytes with the NUL */
-#define REPSTOS_MODULE_VERSION	1
-#define REPSTOS_MOD_STATIC	REPSTOS_U32(0x1)
+#define REPSTOS_SITE_VERSION	1
+#define REPSTOS_SITE_ENTRY_SIZE	16	/* bytes in one table entry */
+#define REPSTOS_SITE_ALIGN	4
+
+/* Where each field of an entry is (struct repstos_site below). */
+#define REPSTOS_ENTRY_SITE	0	/* int32: site - &field */
+#define REPSTOS_ENTRY_VERSION	4	/* u8 */
+#define REPSTOS_ENTRY_LEN	5	/* u8 */
+#define REPSTOS_ENTRY_OP	6	/* u8: enum repstos_op */
+#define REPSTOS_ENTRY_SIZE_KIND	7	/* u8: enum repstos_size_kind */
+#define REPSTOS_ENTRY_SIZE_MIN	8	/* u32 */
+#define REPSTOS_ENTRY_SIZE_MAX	12	/* u32 */
 
 /* The dispatch stub every compiled site calls, and the pointer it jumps
  * through (initially __repstos_original, correct on every x86-64). */
 #define REPSTOS_STUB_SYMBOL	__repstos_stub
 #define REPSTOS_TARGET_SYMBOL	__repstos_target
 
-#define REPSTOS_SITE_VERSION	1
-#define REPSTOS_SITE_LEN	5	/* bytes in an emitted site */
-#define REPSTOS_SITE_ENTRY_SIZE	16	/* bytes in one table entry */
-#define REPSTOS_SITE_ALIGN	4
+/*
+ * The table's section, opened for entries describing code in the section
+ * of `link`.  SHF_LINK_ORDER ("o"), so --gc-sections drops an entry with
+ * its dead function (with -z start-stop-gc); ld also refuses to mix ordered
+ * and unordered input sections in one output section, so every producer
+ * must use this.
+ */
+#define REPSTOS_SITES_PUSHSECTION(link)					\
+	.pushsection REPSTOS_SITES_NAME, "ao", @progbits, link;		\
+	.balign REPSTOS_SITE_ALIGN
+
+/*
+ * REPSTOS_ENTRY(site, op, kind, min, max): the table entry of the site at
+ * label `site`, as assembler statements.  `site` is stored relative to the
+ * entry (like the kernel's struct alt_instr), so a PIE or shared object
+ * needs no dynamic relocation for it; in a .o it is an R_X86_64_PC32
+ * against the text section.
+ */
+#define REPSTOS_ENTRY(site, op, kind, min, max)				\
+	REPSTOS_SITES_PUSHSECTION(site);				\
+	.long site - .;							\
+	.byte REPSTOS_SITE_VERSION, REPSTOS_SITE_LEN, op, kind;		\
+	.long min, max;							\
+	.popsection
+
+/*
+ * REPSTOS_SITE(label, op, kind, min, max): a whole site - the call of the
+ * stub, hidden so that no PLT (whose lazy binding clobbers r11) is ever
+ * involved, and its entry.  Assembler statements; C code takes them as
+ * text with REPSTOS_STR(): REPSTOS_SITE_ASM in repstos.h and the plugin
+ * both do, so every producer writes the same bytes.
+ */
+#define REPSTOS_SITE(label, op, kind, min, max)				\
+	.hidden REPSTOS_STUB_SYMBOL;					\
+	label: call REPSTOS_STUB_SYMBOL;				\
+	REPSTOS_ENTRY(label, op, kind, min, max)
+
+/* ---- The module record --------------------------------------------------- */
+
+/* Per-module information the runtime reads and `repstos patch` writes. */
+#define REPSTOS_MODULE_NAME	repstos_module
+#define REPSTOS_MODULE_SECTION	REPSTOS_STR(REPSTOS_MODULE_NAME)
+#define REPSTOS_MODULE_SYMBOL	__repstos_module
+#define REPSTOS_MODULE_MAGIC	"REPSTOS"	/* 8 bytes with the NUL */
+#define REPSTOS_MODULE_VERSION	1
+#define REPSTOS_MOD_STATIC	REPSTOS_U32(0x1)
+
+#define REPSTOS_MODULE_SIZE	32
+#define REPSTOS_MODULE_MAGIC_OFF	0	/* char[8] */
+#define REPSTOS_MODULE_VERSION_OFF	8	/* u32 */
+#define REPSTOS_MODULE_FLAGS_OFF	12	/* u32: REPSTOS_MOD_* */
+#define REPSTOS_MODULE_PROFILE_OFF	16	/* char[16], NUL-terminated */
+#define REPSTOS_MODULE_PROFILE_LEN	16
+
+/*
+ * The record as librepstos.a defines it, once per module (runtime/
+ * variants.S expands this): magic, version, no flags, no profile.
+ */
+#define REPSTOS_MODULE_RECORD						\
+	.pushsection REPSTOS_MODULE_NAME, "a", @progbits;		\
+	.balign 8;							\
+	.globl REPSTOS_MODULE_SYMBOL;					\
+	.hidden REPSTOS_MODULE_SYMBOL;					\
+	.type REPSTOS_MODULE_SYMBOL, @object;				\
+REPSTOS_MODULE_SYMBOL:							\
+	.asciz REPSTOS_MODULE_MAGIC;					\
+	.long REPSTOS_MODULE_VERSION;					\
+	.long 0;							\
+	.fill REPSTOS_MODULE_PROFILE_LEN, 1, 0;				\
+	.size REPSTOS_MODULE_SYMBOL, . - REPSTOS_MODULE_SYMBOL;		\
+	.if . - REPSTOS_MODULE_SYMBOL - REPSTOS_MODULE_SIZE;		\
+	.error "module record size";					\
+	.endif;								\
+	.popsection
+
+/* ---- Registers ----------------------------------------------------------- */
 
 /* Registers a site declares clobbered, besides rdi, rcx and the flags.
  * As a list of strings for GCC asm clobbers (the plugin and the macro). */
 #define REPSTOS_SITE_CLOBBERS	"xmm0"
 /* Added where the code is compiled with AVX-512F (see above). */
 #define REPSTOS_SITE_CLOBBERS_AVX512	"k1"
-
-/* The bytes of the inline form and the opcode of the call forms. */
-#define REPSTOS_OPC_CALL	0xe8
-#define REPSTOS_INLINE_BYTES	{ 0xf3, 0xaa, 0x0f, 0x1f, 0x00 }
 
 /*
  * The variant routines, in one list so names and numbers agree everywhere:
@@ -138,12 +232,8 @@ enum repstos_size_kind {
 
 
 /*
- * One table entry.  `site` is relative to the address of the field
- * itself (like the kernel's struct alt_instr), so a PIE or shared object
- * needs no dynamic relocation for it; in a .o it is an R_X86_64_PC32
- * against the text section.  Entries are REPSTOS_SITE_ENTRY_SIZE bytes
- * and 4-byte aligned; readers skip entries whose version they do not
- * know rather than guess.
+ * One table entry, as REPSTOS_ENTRY writes it.  Readers skip entries
+ * whose version they do not know rather than guess.
  */
 struct repstos_site {
 	int32_t site;		/* site address - &this->site */
@@ -155,6 +245,16 @@ struct repstos_site {
 	uint32_t size_max;	/* largest possible size, saturated */
 };
 
+#define REPSTOS_CHECK_AT(type, field, off)				\
+	_Static_assert(offsetof(struct type, field) == (off),		\
+		       #type "." #field " is where the contract says")
+REPSTOS_CHECK_AT(repstos_site, site, REPSTOS_ENTRY_SITE);
+REPSTOS_CHECK_AT(repstos_site, version, REPSTOS_ENTRY_VERSION);
+REPSTOS_CHECK_AT(repstos_site, len, REPSTOS_ENTRY_LEN);
+REPSTOS_CHECK_AT(repstos_site, op, REPSTOS_ENTRY_OP);
+REPSTOS_CHECK_AT(repstos_site, size_kind, REPSTOS_ENTRY_SIZE_KIND);
+REPSTOS_CHECK_AT(repstos_site, size_min, REPSTOS_ENTRY_SIZE_MIN);
+REPSTOS_CHECK_AT(repstos_site, size_max, REPSTOS_ENTRY_SIZE_MAX);
 _Static_assert(sizeof(struct repstos_site) == REPSTOS_SITE_ENTRY_SIZE,
 	       "site table entry size is part of the contract");
 
@@ -164,20 +264,25 @@ static inline uintptr_t repstos_site_addr(const struct repstos_site *e)
 }
 
 /*
- * Per-module record in section "repstos_module", defined once per module
- * by librepstos.a.  `repstos patch` sets REPSTOS_MOD_STATIC and the
- * profile name; the runtime then leaves every site of the module as it is.
+ * The module record, as REPSTOS_MODULE_RECORD defines it.  `repstos
+ * patch` sets REPSTOS_MOD_STATIC and the profile name; the runtime then
+ * leaves every site of the module as it is.
  */
-
 struct repstos_module_info {
 	char magic[8];
 	uint32_t version;
 	uint32_t flags;		/* REPSTOS_MOD_* */
-	char profile[16];	/* NUL-terminated profile name when static */
+	char profile[REPSTOS_MODULE_PROFILE_LEN]; /* NUL-terminated, when static */
 };
 
-_Static_assert(sizeof(struct repstos_module_info) == 32,
+REPSTOS_CHECK_AT(repstos_module_info, magic, REPSTOS_MODULE_MAGIC_OFF);
+REPSTOS_CHECK_AT(repstos_module_info, version, REPSTOS_MODULE_VERSION_OFF);
+REPSTOS_CHECK_AT(repstos_module_info, flags, REPSTOS_MODULE_FLAGS_OFF);
+REPSTOS_CHECK_AT(repstos_module_info, profile, REPSTOS_MODULE_PROFILE_OFF);
+_Static_assert(sizeof(struct repstos_module_info) == REPSTOS_MODULE_SIZE,
 	       "module record size is part of the contract");
+_Static_assert(sizeof(REPSTOS_MODULE_MAGIC) == 8, "magic is 8 bytes");
+#undef REPSTOS_CHECK_AT
 
 /* Variant numbers. */
 #define REPSTOS_X_ENUM(e, name, sym) REPSTOS_VARIANT_##e,

@@ -67,8 +67,8 @@ name:					\
 	 * SHF_LINK_ORDER like the compiler's entries: ld refuses to mix
 	 * ordered and unordered input sections in one output section.
 	 */
-	.section REPSTOS_SITES_SECTION, "ao", @progbits, REPSTOS_STUB_SYMBOL
-	.balign 4
+	REPSTOS_SITES_PUSHSECTION(REPSTOS_STUB_SYMBOL)
+	.popsection
 
 	/*
 	 * The dispatch page: the stub's target and the bytes REQUIRE tests,
@@ -104,17 +104,7 @@ __repstos_can_avx512:
 	.balign 4096, 0			/* nothing else on the page */
 
 	/* The per-module record `repstos patch` fills in (repstos_site.h). */
-	.section repstos_module, "a", @progbits
-	.balign 8
-	.globl REPSTOS_MODULE_SYMBOL
-	.hidden REPSTOS_MODULE_SYMBOL
-	.type REPSTOS_MODULE_SYMBOL, @object
-REPSTOS_MODULE_SYMBOL:
-	.ascii	"REPSTOS\0"
-	.long	REPSTOS_MODULE_VERSION
-	.long	0			/* flags */
-	.fill	16, 1, 0		/* profile */
-	.size REPSTOS_MODULE_SYMBOL, 32
+	REPSTOS_MODULE_RECORD
 
 	.text
 
