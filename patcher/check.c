@@ -117,7 +117,7 @@ static void check_form(struct ctx *c, const struct rs_site *s)
 	char hex[3 * 16 + 4];
 	size_t i, n;
 
-	if (s->form != RS_FORM_BAD)
+	if (s->form != REPSTOS_FORM_BAD)
 		return;
 	p = rs_sec_bytes(c->f, s->sec, s->off, s->e.len);
 	n = s->e.len < 16 ? s->e.len : 16;

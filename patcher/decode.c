@@ -4,11 +4,10 @@
  *
  * A site is one of two shapes (repstos_site.h): `call rel32` or
  * `rep stosb`, followed in both cases by NOPs that fill the site's
- * recorded length exactly.  Anything else - another instruction, a
- * NOP run that spills past the end, bytes that do not decode - is not a
- * contract form, nor is a fill the runtime would not recognize (it
- * compares bytes with runtime/sitecode.c).  Which call it is (stub or variant) is the caller's
- * business: it needs symbols or relocations.
+ * recorded length exactly.  runtime/sitecode.c, the runtime's own
+ * decoder, decides; Capstone only says in words why bytes are not a
+ * site, and prints instructions for `dump`.  Which call it is (stub or
+ * variant) is the caller's business: it needs symbols or relocations.
  */
 #include <string.h>
 #include <capstone.h>
@@ -59,44 +58,42 @@ static bool all_nops(const uint8_t *p, size_t len, uint64_t addr)
 	return true;
 }
 
-int rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
-		   uint64_t *target, const char **why)
+/* Why bytes the runtime's decoder refuses are not a site, in words. */
+static const char *why_bad(const uint8_t *p, size_t len, uint64_t addr)
 {
 	const uint8_t *q = p;
 	size_t n = len;
 	uint64_t a = addr;
-	int form;
 
-	if (!cs_disasm_iter(cs, &q, &n, &a, insn)) {
-		*why = "bytes do not decode";
-		return 0;
-	}
-	if (insn->id == X86_INS_CALL && insn->size == 5 && p[0] == REPSTOS_OPC_CALL) {
-		int32_t rel;
+	if (!cs_disasm_iter(cs, &q, &n, &a, insn))
+		return "bytes do not decode";
+	if (insn->id == X86_INS_CALL && insn->size != REPSTOS_CALL_LEN)
+		return "call is not `call rel32`";
+	if (insn->id != X86_INS_CALL && insn->id != X86_INS_STOSB)
+		return "not a call or rep stosb";
+	if (insn->id == X86_INS_STOSB && (insn->size != REPSTOS_INLINE_LEN ||
+					  p[0] != REPSTOS_OPC_REP))
+		return "not a call or rep stosb";	/* stosb, repne stosb */
+	if (!all_nops(q, n, a))
+		return "bytes after the instruction are not NOPs filling the site";
+	if (len > REPSTOS_SITE_MAX_LEN)
+		return "site longer than the runtime patches";
+	if (len < REPSTOS_SITE_LEN)
+		return "site shorter than a call";
+	return "NOP fill differs from the runtime's (it would skip the site)";
+}
 
-		memcpy(&rel, p + 1, 4);
-		*target = addr + 5 + (int64_t)rel;
-		form = 1;
-	} else if (insn->id == X86_INS_STOSB && insn->size == 2 &&
-		   p[0] == 0xf3) {
-		/* f3 aa: rep stosb, the inline form (not repne, not a bare stosb) */
-		form = 2;
-	} else {
-		*why = insn->id == X86_INS_CALL ? "call is not `call rel32`" :
-		       "not a call or rep stosb";
-		return 0;
-	}
-	if (!all_nops(q, n, a)) {
-		*why = "bytes after the instruction are not NOPs filling the site";
-		return 0;
-	}
-	/* The runtime recognizes only the NOPs it writes itself. */
-	if (repstos_decode(p, len, addr, NULL) == REPSTOS_FORM_BAD) {
-		*why = len > REPSTOS_SITE_MAX_LEN ?
-		       "site longer than the runtime patches" :
-		       "NOP fill differs from the runtime's (it would skip the site)";
-		return 0;
-	}
+enum repstos_form rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
+				 uint64_t *target, const char **why)
+{
+	enum repstos_form form = REPSTOS_FORM_BAD;
+
+	/* The runtime's own decoder says what a site is, so the tool never
+	 * calls good what the runtime would skip, nor the other way. */
+	if (len <= REPSTOS_SITE_MAX_LEN)
+		form = repstos_decode(p, (unsigned)len, addr, target);
+	if (form == REPSTOS_FORM_BAD)
+		*why = why_bad(p, len, addr);
 	return form;
 }
 

@@ -15,10 +15,10 @@ static const char *const sc_names[SC_COUNT] = {
 };
 
 static const char *const form_names[] = {
-	[RS_FORM_BAD] = "bad",
-	[RS_FORM_STUB] = "stub",
-	[RS_FORM_CALL] = "call",
-	[RS_FORM_INLINE] = "inline",
+	[REPSTOS_FORM_BAD] = "bad",
+	[REPSTOS_FORM_STUB] = "stub",
+	[REPSTOS_FORM_CALL] = "call",
+	[REPSTOS_FORM_INLINE] = "inline",
 };
 
 /* Size class by the largest size the compiler allowed. */
@@ -70,7 +70,7 @@ static void size_text(const struct repstos_site *e, char *buf, size_t len)
 /* What the site runs, in words: "stub", a variant name, "inline". */
 static const char *form_text(const struct rs_site *s)
 {
-	if (s->form == RS_FORM_CALL)
+	if (s->form == REPSTOS_FORM_CALL)
 		return s->variant >= 0 ? rs_variant_names[s->variant] : "routine?";
 	return form_names[s->form];
 }
@@ -186,7 +186,7 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		s->e.size_min, s->e.size_max, s->e.len, hex);
 	json_str(out, st->disasm);
 	fprintf(out, ", \"form\": \"%s\", \"variant\": ", form_names[s->form]);
-	if (s->form == RS_FORM_CALL || s->form == RS_FORM_INLINE)
+	if (s->form == REPSTOS_FORM_CALL || s->form == REPSTOS_FORM_INLINE)
 		json_str(out, form_text(s));
 	else
 		fputs("null", out);
@@ -195,7 +195,7 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		json_str(out, s->target_name);
 	else
 		fputs("null", out);
-	if (s->form == RS_FORM_BAD) {
+	if (s->form == REPSTOS_FORM_BAD) {
 		fputs(", \"problem\": ", out);
 		json_str(out, s->form_why);
 	}
@@ -241,9 +241,9 @@ static void text_stats(FILE *out, const struct stats *st)
 	if (st->op[REPSTOS_OP_COUNT])
 		fprintf(out, " ? %zu", st->op[REPSTOS_OP_COUNT]);
 	fprintf(out, "\nform:");
-	for (i = RS_FORM_STUB; i <= RS_FORM_INLINE; i++)
+	for (i = REPSTOS_FORM_STUB; i <= REPSTOS_FORM_INLINE; i++)
 		fprintf(out, " %s %zu", form_names[i], st->form[i]);
-	fprintf(out, " bad %zu unresolved %zu\nvariant:", st->form[RS_FORM_BAD],
+	fprintf(out, " bad %zu unresolved %zu\nvariant:", st->form[REPSTOS_FORM_BAD],
 		st->unresolved);
 	for (i = 0; i < REPSTOS_VARIANT_COUNT; i++)
 		fprintf(out, " %s %zu", rs_variant_names[i], st->variant[i]);

@@ -115,7 +115,7 @@ static const char *variant_text(int v)
 
 static const char *current_text(const struct rs_site *s)
 {
-	if (s->form == RS_FORM_STUB)
+	if (s->form == REPSTOS_FORM_STUB)
 		return "stub";
 	return variant_text(s->variant);
 }
@@ -138,7 +138,7 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 	if (f->rel) {
 		if (rs_relas(f, s->sec, &rs))
 			return -1;
-		r = rs_rela_at(rs, s->off + 1);
+		r = rs_rela_at(rs, s->off + REPSTOS_CALL_REL32);
 		if (v != REPSTOS_VARIANT_INLINE) {
 			info = ELF64_R_INFO(p->symidx[v], R_X86_64_PLT32);
 			addend = -4;
@@ -163,7 +163,8 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 		bad = repstos_encode_inline(want, s->e.len);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
-					  f->rel ? s->addr + 5 : p->routine[v].addr);
+					  f->rel ? s->addr + REPSTOS_CALL_LEN :
+					  p->routine[v].addr);
 	if (bad) {
 		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
 		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
@@ -292,8 +293,11 @@ static int mark_static(struct plan *p)
 	if (p->o->dry_run)
 		fprintf(p->out, "%s: %s: mark static, profile %s\n", f->path,
 			REPSTOS_MODULE_SECTION, mi.profile);
-	put(p, f->sec[f->module].sh.sh_offset, &mi, 16);
-	put(p, f->sec[f->module].sh.sh_offset + 16, mi.profile, 16);
+	/* Only the two fields that change, each where the contract puts it. */
+	put(p, f->sec[f->module].sh.sh_offset + REPSTOS_MODULE_FLAGS_OFF,
+	    &mi.flags, sizeof(mi.flags));
+	put(p, f->sec[f->module].sh.sh_offset + REPSTOS_MODULE_PROFILE_OFF,
+	    mi.profile, sizeof(mi.profile));
 	return 0;
 }
 

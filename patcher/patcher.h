@@ -24,9 +24,7 @@
 
 #include "../runtime/repstos_site.h"
 #include "../runtime/policy.h"
-
-#define RS_STR_(x)	#x
-#define RS_STR(x)	RS_STR_(x)
+#include "../runtime/sitecode.h"
 
 /* Exit codes of every subcommand. */
 #define RS_EXIT_OK	0
@@ -117,19 +115,12 @@ void rs_where(const struct rs_elf *f, size_t sec, uint64_t off, char *buf,
 	      size_t len);
 
 /* decode.c */
-enum rs_form {
-	RS_FORM_BAD = 0,	/* not a contract form */
-	RS_FORM_STUB,		/* call to the module's dispatch stub */
-	RS_FORM_CALL,		/* call to a variant routine */
-	RS_FORM_INLINE,		/* rep stosb + NOPs */
-};
-
 int rs_decode_init(void);
 void rs_decode_fini(void);
-/* Decode len bytes at addr: 1 and *target set when it is a call form,
- * 2 for the inline form, 0 and a reason in *why otherwise. */
-int rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
-		   uint64_t *target, const char **why);
+/* Decode len bytes at addr: REPSTOS_FORM_CALL and *target, or
+ * REPSTOS_FORM_INLINE, or REPSTOS_FORM_BAD and a reason in *why. */
+enum repstos_form rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
+				 uint64_t *target, const char **why);
 /* Text of the instructions in p[0..len), "; "-separated. */
 void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
 	       size_t size);
@@ -165,7 +156,7 @@ struct rs_site {
 	uint64_t off;
 	uint64_t addr;		/* run-time address (section-relative in a .o) */
 	const struct rs_sym *func;
-	enum rs_form form;
+	enum repstos_form form;
 	int variant;		/* RS_FORM_CALL/INLINE: enum repstos_variant */
 	uint64_t target;	/* call forms: target address (not in a .o) */
 	const char *target_name;

@@ -35,7 +35,7 @@ static const void *const own_copy[RS_NROUTINES] = {
 
 const char *rs_routine_name(int r)
 {
-	return r == RS_STUB ? RS_STR(REPSTOS_STUB_SYMBOL) : rs_variant_syms[r];
+	return r == RS_STUB ? REPSTOS_STR(REPSTOS_STUB_SYMBOL) : rs_variant_syms[r];
 }
 
 /*

@@ -32,7 +32,7 @@ const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
 	[REPSTOS_SIZE_CONST] = "const",
 };
 
-#define STUB_NAME	RS_STR(REPSTOS_STUB_SYMBOL)
+#define STUB_NAME	REPSTOS_STR(REPSTOS_STUB_SYMBOL)
 
 int rs_variant_by_sym(const char *name)
 {
@@ -95,7 +95,7 @@ static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 
 	if (rs_relas(f, s->sec, &rs))
 		return -1;
-	r = rs_rela_at(rs, s->off + 1);
+	r = rs_rela_at(rs, s->off + REPSTOS_CALL_REL32);
 	s->call_rel = r;
 	if (!r || r->type == R_X86_64_NONE) {
 		s->form_why = "call without a relocation (target unknown)";
@@ -109,9 +109,9 @@ static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 	name = f->sym[r->sym].name;
 	s->target_name = name;
 	if (!strcmp(name, STUB_NAME)) {
-		s->form = RS_FORM_STUB;
+		s->form = REPSTOS_FORM_STUB;
 	} else if ((s->variant = rs_variant_by_sym(name)) >= 0) {
-		s->form = RS_FORM_CALL;
+		s->form = REPSTOS_FORM_CALL;
 	} else {
 		s->form_why = "call target is not the stub or a variant routine";
 	}
@@ -121,7 +121,7 @@ static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 /* The call goes to routine r (or RS_STUB); name is what to call it. */
 static void call_of(struct rs_site *s, int r, const char *name)
 {
-	s->form = r == RS_STUB ? RS_FORM_STUB : RS_FORM_CALL;
+	s->form = r == RS_STUB ? REPSTOS_FORM_STUB : REPSTOS_FORM_CALL;
 	s->variant = r == RS_STUB ? -1 : r;
 	s->target_name = name;
 }
@@ -197,6 +197,7 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 		   struct rs_routine *rt)
 {
 	const uint8_t *p;
+	enum repstos_form form;
 	int r;
 
 	s->variant = -1;
@@ -224,13 +225,13 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 	}
 	s->known = true;
 	s->func = rs_func_at(f, s->sec, s->off);
-	r = rs_decode_site(p, s->e.len, s->addr, &s->target, &s->form_why);
-	if (r == 2) {
-		s->form = RS_FORM_INLINE;
+	form = rs_decode_site(p, s->e.len, s->addr, &s->target, &s->form_why);
+	if (form == REPSTOS_FORM_INLINE) {
+		s->form = REPSTOS_FORM_INLINE;
 		s->variant = REPSTOS_VARIANT_INLINE;
-	} else if (r == 1 && f->rel) {
+	} else if (form == REPSTOS_FORM_CALL && f->rel) {
 		return classify_call_rel(f, s);
-	} else if (r == 1) {
+	} else if (form == REPSTOS_FORM_CALL) {
 		classify_call_exec(f, s, rt);
 	}
 	return 0;
@@ -330,7 +331,8 @@ int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
 	}
 	p = rs_sec_bytes(f, f->module, 0, sizeof(*mi));
 	if (!p || f->sec[f->module].sh.sh_size != sizeof(*mi)) {
-		*why = "malformed " REPSTOS_MODULE_SECTION " record: size is not 32";
+		*why = "malformed " REPSTOS_MODULE_SECTION " record: size is not "
+		       REPSTOS_STR(REPSTOS_MODULE_SIZE);
 		return -2;
 	}
 	memcpy(mi, p, sizeof(*mi));

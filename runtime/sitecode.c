@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * sitecode.c - site bytes.  The NOPs are the forms Intel's SDM and
- * AMD's APM recommend (0f 1f /0 with a growing address mode).
+ * sitecode.c - site bytes: the only encoder and decoder of the forms in
+ * repstos_site.h, used by the runtime, `repstos` and the tests.  The NOPs
+ * are the forms Intel's SDM and AMD's APM recommend (0f 1f /0 with a
+ * growing address mode).
  */
 #include <string.h>
 #include "sitecode.h"
@@ -31,30 +33,30 @@ void repstos_nops(uint8_t *out, unsigned len)
 
 static int len_ok(unsigned len)
 {
-	return len >= 5 && len <= REPSTOS_SITE_MAX_LEN;
+	return len >= REPSTOS_SITE_LEN && len <= REPSTOS_SITE_MAX_LEN;
 }
 
 int repstos_encode_inline(uint8_t *out, unsigned len)
 {
 	if (!len_ok(len))
 		return -1;
-	out[0] = 0xf3;
-	out[1] = 0xaa;
-	repstos_nops(out + 2, len - 2);
+	out[0] = REPSTOS_OPC_REP;
+	out[1] = REPSTOS_OPC_STOSB;
+	repstos_nops(out + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN);
 	return 0;
 }
 
 int repstos_encode_call(uint8_t *out, unsigned len, uint64_t site,
 			uint64_t target)
 {
-	int64_t rel = (int64_t)(target - (site + 5));
+	int64_t rel = (int64_t)(target - (site + REPSTOS_CALL_LEN));
 	int32_t rel32 = (int32_t)rel;
 
 	if (!len_ok(len) || rel != rel32)
 		return -1;
-	out[0] = 0xe8;
-	memcpy(out + 1, &rel32, 4);
-	repstos_nops(out + 5, len - 5);
+	out[0] = REPSTOS_OPC_CALL;
+	memcpy(out + REPSTOS_CALL_REL32, &rel32, sizeof(rel32));
+	repstos_nops(out + REPSTOS_CALL_LEN, len - REPSTOS_CALL_LEN);
 	return 0;
 }
 
@@ -73,12 +75,14 @@ enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
 
 	if (!len_ok(len))
 		return REPSTOS_FORM_BAD;
-	if (b[0] == 0xf3 && b[1] == 0xaa && is_nops(b + 2, len - 2))
+	if (b[0] == REPSTOS_OPC_REP && b[1] == REPSTOS_OPC_STOSB &&
+	    is_nops(b + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN))
 		return REPSTOS_FORM_INLINE;
-	if (b[0] == 0xe8 && is_nops(b + 5, len - 5)) {
-		memcpy(&rel32, b + 1, 4);
+	if (b[0] == REPSTOS_OPC_CALL &&
+	    is_nops(b + REPSTOS_CALL_LEN, len - REPSTOS_CALL_LEN)) {
+		memcpy(&rel32, b + REPSTOS_CALL_REL32, sizeof(rel32));
 		if (target)
-			*target = site + 5 + (int64_t)rel32;
+			*target = site + REPSTOS_CALL_LEN + (int64_t)rel32;
 		return REPSTOS_FORM_CALL;
 	}
 	return REPSTOS_FORM_BAD;

@@ -9,20 +9,25 @@
 #define REPSTOS_SITECODE_H
 
 #include <stdint.h>
+#include "repstos_site.h"
 
-#define REPSTOS_SITE_MAX_LEN	15	/* longest site we write or accept */
-
+/*
+ * The forms a site can be in.  The bytes tell a call from the inline
+ * form; which call it is (the stub or a routine) takes the target's
+ * address, so only readers that know the module's symbols say STUB.
+ */
 enum repstos_form {
 	REPSTOS_FORM_BAD = 0,	/* none of the contract's forms */
-	REPSTOS_FORM_CALL,	/* e8 rel32 (+ NOPs): target says which routine */
-	REPSTOS_FORM_INLINE,	/* f3 aa + NOPs */
+	REPSTOS_FORM_STUB,	/* call of the dispatch stub */
+	REPSTOS_FORM_CALL,	/* call of a routine (the bytes: any call) */
+	REPSTOS_FORM_INLINE,	/* rep stosb + NOPs */
 };
 
 /* Write `len` bytes of NOPs (the recommended multi-byte forms). */
 void repstos_nops(uint8_t *out, unsigned len);
 
 /* The inline form of a site of `len` bytes. Returns 0, or -1 if len is
- * out of range. */
+ * out of range [REPSTOS_SITE_LEN, REPSTOS_SITE_MAX_LEN]. */
 int repstos_encode_inline(uint8_t *out, unsigned len);
 
 /* A call from a site at `site` to `target`, NOP-filled to `len` bytes.
@@ -30,7 +35,8 @@ int repstos_encode_inline(uint8_t *out, unsigned len);
 int repstos_encode_call(uint8_t *out, unsigned len, uint64_t site,
 			uint64_t target);
 
-/* Which form the bytes are; for a call, *target gets its destination. */
+/* Which form the bytes are: BAD, CALL or INLINE; for a call, *target
+ * (when not NULL) gets its destination. */
 enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
 				 uint64_t site, uint64_t *target);
 
