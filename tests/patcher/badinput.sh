@@ -58,8 +58,9 @@ echo 'int f(int x) { return x + 1; }' >"$W/plain.c"
 gcc -O2 -c "$W/plain.c" -o "$W/plain.o"; F=$W/plain.o
 REQUIRE="--require-sites " refuse "no repstos_sites section"
 
-TAB=$($POKE sections "$EXE" | awk '$1 == "repstos_sites" { print $2 }')
-TSIZE=$($POKE sections "$EXE" | awk '$1 == "repstos_sites" { print $6 }')
+SITES=$($POKE const REPSTOS_SITES_SECTION)
+TAB=$($POKE sections "$EXE" | awk -v s="$SITES" '$1 == s { print $2 }')
+TSIZE=$($POKE sections "$EXE" | awk -v s="$SITES" '$1 == s { print $6 }')
 new table-size "$EXE"; $POKE shdr "$F" "$TAB" size $((TSIZE + 3))
 refuse "malformed repstos_sites section: size"
 

@@ -8,8 +8,7 @@
 
 build_inputs
 EXE=$IN/exe
-read -r E0 S0 < <($POKE entries "$EXE" | sed -n 1p)
-read -r E1 S1 < <($POKE entries "$EXE" | sed -n 2p)
+read -r _ S0 < <($POKE entries "$EXE" | sed -n 1p)
 SITE0=$($POKE off "$EXE" "$S0")
 
 
@@ -40,34 +39,16 @@ expect_problem "entry 0: not a call or rep stosb"
 
 # 2. The entry points one byte into its site.
 new wrong-target "$EXE"
-python3 - "$F" "$E0" <<'EOF2'
-import struct, sys
-f, at = sys.argv[1], int(sys.argv[2])
-b = bytearray(open(f, "rb").read())
-v, = struct.unpack_from("<i", b, at)
-struct.pack_into("<i", b, at, v + 1)
-open(f, "wb").write(b)
-EOF2
+$POKE nudge "$F" 0 1
 expect_problem "entry 0: (bytes do not decode|not a call or rep stosb|call is not|bytes after)"
 
 # 3. Entry 1 points two bytes into entry 0's site: they overlap.
-shift_entry() {	# FILE ENTRY-OFFSET NEW-SITE-ADDRESS
-	python3 - "$1" "$2" "$3" "$4" <<'EOF'
-import struct, sys
-f, at, field_addr, site = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4], 0)
-b = bytearray(open(f, "rb").read())
-struct.pack_into("<i", b, at, site - field_addr)
-open(f, "wb").write(b)
-EOF
-}
-# The field's address: entry 1's old site minus its old field value.
-FIELD1=$(python3 -c 'import struct,sys; b=open(sys.argv[1],"rb").read(); print(int(sys.argv[3],0) - struct.unpack_from("<i", b, int(sys.argv[2]))[0])' "$EXE" "$E1" "$S1")
 new overlap "$EXE"
-shift_entry "$F" "$E1" "$FIELD1" $((S0 + 2))
+$POKE site "$F" 1 $((S0 + 2))
 expect_problem "entry 1: overlaps the site of entry 0"
 
 new same-site "$EXE"
-shift_entry "$F" "$E1" "$FIELD1" $((S0))
+$POKE site "$F" 1 $((S0))
 expect_problem "entry 1: same site as entry 0"
 
 # 4. The function symbol around site 0 loses its size: outside any function.
@@ -78,13 +59,13 @@ expect_problem "entry 0: site is outside any function"
 
 # 5. An entry of an unknown version.
 new bad-version "$EXE"
-$POKE poke "$F" $((E0 + 4)) 07
+$POKE field "$F" 0 version 07
 expect_problem "entry 0: unknown entry version 7"
 
 # 6. A site in a section that is not code.
 new not-code "$EXE"
 RODATA=$($POKE sections "$F" | awk '$1 == ".rodata" { print $4 }')
-shift_entry "$F" "$E1" "$FIELD1" "$RODATA"
+$POKE site "$F" 1 "$RODATA"
 expect_problem "entry 1: site is in non-executable section .rodata"
 
 # 7. A fill the runtime would not recognize (90 90 90 for 0f 1f 00).
@@ -94,7 +75,7 @@ expect_problem "entry 0: NOP fill differs from the runtime's"
 
 # 8. A module record with a bad magic.
 new bad-module "$EXE"
-MOD=$($POKE sections "$F" | awk '$1 == "repstos_module" { print $5 }')
+MOD=$($POKE sections "$F" | awk -v m="$($POKE const REPSTOS_MODULE_SECTION)" '$1 == m { print $5 }')
 $POKE poke "$F" "$MOD" 58
 expect_problem "malformed repstos_module record: bad magic"
 
@@ -102,21 +83,21 @@ expect_problem "malformed repstos_module record: bad magic"
 O=$IN/sites.o
 new wrong-call.o "$O"
 OFF0=$("$TOOL" dump --json "$O" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sites"][0]["offset"])')
-RELA=$($POKE rela "$F" .text $((OFF0 + 1)))
+RELA=$($POKE rela "$F" .text $((OFF0 + $($POKE const REPSTOS_CALL_REL32))))
 read -r TB _ < <($POKE sym "$F" t_bzero)
 $POKE poke "$F" $((RELA + 8)) "$(python3 -c 'import struct,sys; print(struct.pack("<Q", (int(sys.argv[1]) << 32) | 4).hex())' "$TB")"
 expect_problem "entry 0: call target is not the stub or a variant routine \(t_bzero\)"
 
 # 10. In a .o: the entry's relocation is not PC32.
 new wrong-entry-rel.o "$O"
-TREL=$($POKE rela "$F" repstos_sites 0)
+TREL=$($POKE rela "$F" "$($POKE const REPSTOS_SITES_SECTION)" 0)
 $POKE poke "$F" $((TREL + 8)) 01000000
 expect_problem "entry 0: site field relocation is not R_X86_64_PC32"
 
 # Several problems at once: one line each.
 new many "$EXE"
-$POKE poke "$F" $((E0 + 4)) 09
-shift_entry "$F" "$E1" "$FIELD1" "$RODATA"
+$POKE field "$F" 0 version 09
+$POKE site "$F" 1 "$RODATA"
 expect_rc 1 "check a file with two problems" "$TOOL" check "$F"
 assert "two problems, two lines" [ "$(wc -l <"$W/out")" -eq 2 ]
 finish

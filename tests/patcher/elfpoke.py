@@ -12,9 +12,59 @@ the tool under test: its own minimal ELF64 little-endian reader.
   elfpoke.py shdr FILE INDEX FIELD VALUE   set a section header field
   elfpoke.py rela FILE SECTION OFFSET file offset of the relocation at
                                       OFFSET in SECTION (a .o)
+  elfpoke.py field FILE K NAME HEX    write bytes into field NAME (site,
+                                      version, len, op, size_kind, ...)
+                                      of site table entry K
+  elfpoke.py site FILE K VADDR        point entry K at VADDR (linked file)
+  elfpoke.py nudge FILE K DELTA       add DELTA to entry K's site field
+  elfpoke.py call FILE VADDR TARGET   make the site at VADDR `call TARGET`
+  elfpoke.py const NAME               a number or name of the contract
+  elfpoke.py layout                   the site table layout it read from
+                                      runtime/repstos_site.h
+
+The table's section name, entry size and field offsets come from
+runtime/repstos_site.h, the contract, not from this file: tests/contract
+checks that what is read here is what the C compiler sees.
 """
+import os
+import re
 import struct
 import sys
+
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "runtime", "repstos_site.h")
+
+
+def contract(path=HEADER):
+    """The header's simple #defines (numbers and names), resolved."""
+    raw = {}
+    for m in re.finditer(r"^#define\s+(REPSTOS_\w+)\s+([^\s/]+)",
+                         open(path).read(), re.M):
+        raw[m.group(1)] = m.group(2)
+
+    def value(name):
+        v = raw[name]
+        m = re.fullmatch(r"REPSTOS_STR\((\w+)\)", v)
+        if m:
+            return value(m.group(1))
+        if v in raw:
+            return value(v)
+        try:
+            return int(v, 0)
+        except ValueError:
+            return v
+    return value
+
+
+C = contract()
+SITES = C("REPSTOS_SITES_SECTION")
+ENTRY_SIZE = C("REPSTOS_SITE_ENTRY_SIZE")
+LAYOUT = ["REPSTOS_SITES_SECTION", "REPSTOS_SITE_ENTRY_SIZE",
+          "REPSTOS_SITE_ALIGN", "REPSTOS_SITE_VERSION", "REPSTOS_SITE_LEN",
+          "REPSTOS_ENTRY_SITE", "REPSTOS_ENTRY_VERSION", "REPSTOS_ENTRY_LEN",
+          "REPSTOS_ENTRY_OP", "REPSTOS_ENTRY_SIZE_KIND",
+          "REPSTOS_ENTRY_SIZE_MIN", "REPSTOS_ENTRY_SIZE_MAX",
+          "REPSTOS_MODULE_SECTION", "REPSTOS_MODULE_SIZE"]
 
 SHDR = struct.Struct("<IIQQQQIIQQ")
 FIELDS = ["name", "type", "flags", "addr", "offset", "size", "link", "info",
@@ -27,11 +77,16 @@ def load(path):
 
 
 def sections(img):
-    shoff, = struct.unpack_from("<Q", img, 0x28)
-    shnum, shstrndx = struct.unpack_from("<HH", img, 0x3c)
+    # ELF32 (an -m32 object) only for listing and counting
+    if img[4] == 1:
+        shdr, shoff, = struct.Struct("<IIIIIIIIII"), struct.unpack_from("<I", img, 0x20)[0]
+        shnum, shstrndx = struct.unpack_from("<HH", img, 0x30)
+    else:
+        shdr, shoff = SHDR, struct.unpack_from("<Q", img, 0x28)[0]
+        shnum, shstrndx = struct.unpack_from("<HH", img, 0x3c)
     secs = []
     for i in range(shnum):
-        secs.append(dict(zip(FIELDS, SHDR.unpack_from(img, shoff + i * 64)),
+        secs.append(dict(zip(FIELDS, shdr.unpack_from(img, shoff + i * shdr.size)),
                          index=i))
     strs = secs[shstrndx]
     for s in secs:
@@ -59,8 +114,32 @@ def vaddr_off(secs, addr):
     raise SystemExit("no section holds %#x" % addr)
 
 
+def entry(secs, k):
+    """(file offset, address) of table entry k."""
+    for s in secs:
+        if s["sname"] != SITES:
+            continue
+        if k < s["size"] // ENTRY_SIZE:
+            return s["offset"] + ENTRY_SIZE * k, s["addr"] + ENTRY_SIZE * k
+        k -= s["size"] // ENTRY_SIZE
+    raise SystemExit("no site table entry %d" % k)
+
+
+def save(path, img):
+    with open(path, "wb") as f:
+        f.write(img)
+
+
 def main():
-    cmd, path = sys.argv[1], sys.argv[2]
+    cmd = sys.argv[1]
+    if cmd == "layout":
+        for name in LAYOUT:
+            print("%s=%s" % (name, C(name)))
+        return
+    if cmd == "const":
+        print(C(sys.argv[2]))
+        return
+    path = sys.argv[2]
     img = load(path)
     secs = sections(img)
     if cmd == "sections":
@@ -75,16 +154,39 @@ def main():
     elif cmd in ("entries", "count"):
         n = 0
         for s in secs:
-            if s["sname"] != "repstos_sites":
+            if s["sname"] != SITES:
                 continue
-            for k in range(s["size"] // 16):
-                at = s["offset"] + 16 * k
-                rel, = struct.unpack_from("<i", img, at)
+            for k in range(s["size"] // ENTRY_SIZE):
+                field = ENTRY_SIZE * k + C("REPSTOS_ENTRY_SITE")
+                rel, = struct.unpack_from("<i", img, s["offset"] + field)
                 if cmd == "entries":
-                    print(at, hex(s["addr"] + 16 * k + rel))
+                    print(s["offset"] + ENTRY_SIZE * k, hex(s["addr"] + field + rel))
                 n += 1
         if cmd == "count":
             print(n)
+    elif cmd in ("field", "site", "nudge"):
+        at, addr = entry(secs, int(sys.argv[3]))
+        field = C("REPSTOS_ENTRY_SITE")
+        if cmd == "field":
+            at += C("REPSTOS_ENTRY_" + sys.argv[4].upper())
+            data = bytes.fromhex(sys.argv[5])
+        elif cmd == "site":
+            data = struct.pack("<i", int(sys.argv[4], 0) - (addr + field))
+            at += field
+        else:
+            old, = struct.unpack_from("<i", img, at + field)
+            data = struct.pack("<i", old + int(sys.argv[4], 0))
+            at += field
+        img[at:at + len(data)] = data
+        save(path, img)
+    elif cmd == "call":
+        site, target = int(sys.argv[3], 0), int(sys.argv[4], 0)
+        at = vaddr_off(secs, site)
+        data = bytes([C("REPSTOS_OPC_CALL")]) + struct.pack(
+            "<i", target - site - C("REPSTOS_CALL_LEN"))
+        assert C("REPSTOS_CALL_REL32") == 1
+        img[at:at + len(data)] = data
+        save(path, img)
     elif cmd == "off":
         print(vaddr_off(secs, int(sys.argv[3], 0)))
     elif cmd == "poke":

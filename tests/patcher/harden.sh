@@ -125,10 +125,9 @@ set_sym_value() {	# FILE NAME VALUE
 # calls_to FILE TARGET: every site becomes `call TARGET`, as a patch
 # that believed a bad symbol would have written.
 calls_to() {
-	local at site off
+	local at site
 	while read -r at site; do
-		off=$($POKE off "$1" "$site")
-		$POKE poke "$1" "$off" "e8$(le i $(($2 - site - 5)))"
+		$POKE call "$1" "$site" "$2"
 	done < <($POKE entries "$1")
 }
 # refused FILE WHAT: patch --cpu=vec, in place and -o, exits non-zero

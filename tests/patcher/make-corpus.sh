@@ -29,10 +29,10 @@ cp "$C/sites-o" "$C/sites-erms-o"
 "$TOP/patcher/repstos" patch --cpu=erms "$C/sites-erms-o" >/dev/null
 # Broken: a bad entry version, a site field that is no PC32, a truncated file.
 cp "$C/sites-o" "$C/bad-version-o"
-E0=$($POKE entries "$C/bad-version-o" | awk 'NR == 1 { print $1 }')
-$POKE poke "$C/bad-version-o" $((E0 + 4)) 07
+$POKE field "$C/bad-version-o" 0 version 07
 cp "$C/sites-o" "$C/bad-reloc-o"
-$POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" repstos_sites 0) + 8)) 01
+$POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" \
+	"$($POKE const REPSTOS_SITES_SECTION)" 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
 printf 'not an ELF file\n' >"$C/text"
 # a size profile (runtime/profile.h): the target reads every input as one too

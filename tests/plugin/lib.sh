@@ -18,15 +18,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ -f $PLUGIN ] || { echo "FAIL: $PLUGIN not built"; exit 1; }
 [ -f $RTLIB ] || { echo "FAIL: $RTLIB not built"; exit 1; }
 
-# Entries in the site tables of an object or linked file (16 bytes each).
-sites() {
-	total=0
-	for sz in $(readelf -S -W "$1" | sed 's/^ *\[ *[0-9]*\] *//' |
-		    awk '$1 == "repstos_sites" { print $5 }'); do
-		total=$((total + 0x$sz))
-	done
-	echo $((total / 16))
-}
+# Entries in the site tables of an object or linked file.
+sites() { python3 tests/patcher/elfpoke.py count "$1"; }
 
 # "file:line" of every call the plugin's remarks say it rewrote.
 rewritten() {
