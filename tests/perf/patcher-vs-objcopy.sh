@@ -22,20 +22,19 @@ mkdir -p "$W"
 
 gen() {
 	awk -v n="$NSITES" -v pad="$PAD" 'BEGIN {
+		print "#include \"repstos_site.h\""
 		print "\t.text"
 		for (i = 0; i < n; i++) {
 			printf "\t.globl f%d\n\t.type f%d, @function\nf%d:\n", i, i, i
-			printf "\tlea -128(%%rsp), %%rsp\n.Ls%d:\n\tcall __repstos_stub\n", i
-			printf "\t.pushsection repstos_sites, \"ao\", @progbits, .Ls%d\n", i
-			printf "\t.balign 4\n\t.long .Ls%d - .\n\t.byte 1, 5, %d, 0\n", i, i % 3
-			printf "\t.long 0, 0xffffffff\n\t.popsection\n"
+			printf "\tlea -128(%%rsp), %%rsp\n"
+			printf "\tREPSTOS_SITE(.Ls%d, %d, 0, 0, 0xffffffff)\n", i, i % 3
 			printf "\tlea 128(%%rsp), %%rsp\n\t.fill %d, 1, 0x90\n\tret\n", pad
 			printf "\t.size f%d, . - f%d\n", i, i
 		}
 		print "\t.section .note.GNU-stack, \"\", @progbits"
-	}' >"$W/big.s"
+	}' >"$W/big.S"
 	printf 'int main(void) { return 0; }\n' >"$W/main.c"
-	gcc -c "$W/big.s" -o "$W/big.o"
+	gcc -I"$TOP/runtime" -c "$W/big.S" -o "$W/big.o"
 	gcc -O2 -c "$W/main.c" -o "$W/main.o"
 	gcc -no-pie -o "$W/big" "$W/main.o" "$W/big.o" "$TOP/runtime/librepstos.a"
 }
