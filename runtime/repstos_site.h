@@ -2,8 +2,12 @@
 /*
  * repstos_site.h - the site contract shared by the plugin, the runtime and
  * the `repstos` ELF tool.  This is the only definition of the site format:
- * the runtime and the patcher include it, the plugin includes it for the
- * names and numbers it emits, and tests/contract checks all three agree.
+ * the bytes of each form, the table entry and the module record, each as
+ * numbers and as the assembler macro every producer expands (the plugin,
+ * REPSTOS_SITE_ASM, hand-written assembler, the runtime's variants.S).
+ * runtime/sitecode.c is its one encoder and decoder; tests/contract
+ * checks each producer's object against it, and that the test helpers
+ * read the layout from here.
  *
  * A site is a patchable spot in machine code that behaves like `rep stosb`:
  *

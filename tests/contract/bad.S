@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A producer that writes its entry by hand, right (BAD=0) or with one
+ * thing wrong (BAD=1..6): the contract test's own controls, which show
+ * that tests/contract/check notices each kind of drift.
+ */
+#include "repstos_site.h"
+
+	.text
+	.globl	f
+f:
+#if BAD != 6		/* the stub not hidden */
+	.hidden	__repstos_stub
+#endif
+#if BAD == 5		/* calls memset, not the stub */
+.Ls:	call	memset
+#else
+.Ls:	call	__repstos_stub
+#endif
+	ret
+
+#if BAD == 1		/* aligned to 8 */
+	.pushsection repstos_sites, "ao", @progbits, .Ls
+	.balign 8
+#elif BAD == 2		/* not SHF_LINK_ORDER */
+	.pushsection repstos_sites, "a", @progbits
+	.balign 4
+#else
+	.pushsection repstos_sites, "ao", @progbits, .Ls
+	.balign 4
+#endif
+	.long	.Ls - .
+#if BAD == 3		/* another version */
+	.byte	2, 5, 0, 0
+#else
+	.byte	1, 5, 0, 0
+#endif
+	.long	0, 0xffffffff
+#if BAD == 4		/* a 17-byte entry */
+	.byte	0
+#endif
+	.popsection
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# contract.sh - every producer of sites writes what runtime/repstos_site.h
+# says (the plugin, REPSTOS_MEMSET, hand-written assembler, the runtime's
+# own table and record), and the test helpers read the layout from it.
+# Model: the kernel's objtool sync-check.sh.
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+CHECK=$B/tests/contract/check
+POKE="python3 tests/patcher/elfpoke.py"
+W=$B/tests/contract/work.$$
+PLUGIN_SITES=5	# the sites in tests/contract/plugin.c
+failed=0
+
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+for f in $CHECK plugin/repstos.so $B/runtime/variants.o; do
+	[ -f "$f" ] || { echo "FAIL: $f not built"; exit 1; }
+done
+mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
+
+# expect RC WHAT CMD...: CMD exits RC (its output shown on a mismatch).
+expect() {
+	rc=$1 what=$2; shift 2
+	"$@" >"$W/out" 2>&1
+	got=$?
+	if [ "$got" -eq "$rc" ]; then
+		ok "$what"
+	else
+		fail "$what: exit $got, not $rc"; sed 's/^/    | /' "$W/out"
+	fi
+}
+
+# 1. The producers, each checked against the header by check.c.
+gcc -O2 -fplugin=plugin/repstos.so -c -o "$W/plugin.o" tests/contract/plugin.c &&
+gcc -O2 -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
+gcc -O2 -mavx512f -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
+gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so -c -o "$W/plugin-fs.o" \
+	tests/contract/plugin.c &&
+gcc -Iruntime -c -o "$W/asm.o" tests/contract/asm.S ||
+	fail "compile the producers"
+expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
+	$CHECK sites "$W/plugin.o" $PLUGIN_SITES
+expect 0 "plugin, -ffunction-sections: one table section per function" \
+	$CHECK sites "$W/plugin-fs.o" $PLUGIN_SITES
+expect 0 "REPSTOS_MEMSET, REPSTOS_BZERO, REPSTOS_CLEAR" \
+	$CHECK sites "$W/macro.o" 3
+expect 0 "the same with -mavx512f (k1 declared)" \
+	$CHECK sites "$W/macro512.o" 3
+expect 0 "REPSTOS_SITE in assembler" $CHECK sites "$W/asm.o" 2
+expect 0 "the runtime's table section and module record" \
+	$CHECK runtime $B/runtime/variants.o
+
+# 2. The controls: a hand-written entry passes when it is right and fails
+# for each kind of drift, so the checks above can fail.
+for bad in 0 1 2 3 4 5 6; do
+	gcc -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
+		fail "compile control $bad"
+done
+expect 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1
+for bad in 1 2 3 4 5 6; do
+	why=$(sed -n "s|^#.*BAD [!=]= $bad[^/]*/\* \(.*\) \*/|\1|p" tests/contract/bad.S)
+	expect 1 "control: refused, $why" \
+		$CHECK sites "$W/bad$bad.o" 1
+done
+
+# 3. The helpers see the layout C sees.
+$CHECK layout >"$W/c.txt" && $POKE layout >"$W/py.txt" ||
+	fail "print the layouts"
+if cmp -s "$W/c.txt" "$W/py.txt"; then
+	ok "elfpoke.py reads the header's layout: $(tr '\n' ' ' <"$W/c.txt")"
+else
+	fail "elfpoke.py and C disagree:"; diff "$W/c.txt" "$W/py.txt"
+fi
+# ...and no script writes the table by hand or repeats its name or size.
+hits=$(grep -rnE '"repstos_(sites|module)"|section[[:space:]]+repstos_|/ *16\b' \
+	tests --include='*.sh' --include='*.py' --include='*.mk' |
+	grep -v '^tests/contract/')
+if [ -z "$hits" ]; then
+	ok "no test script repeats the table's name, layout or size"
+else
+	fail "scripts repeating the layout instead of reading the header:"
+	echo "$hits" | sed 's/^/    | /'
+fi
+
+echo "contract: $failed failures"
+[ $failed -eq 0 ]
