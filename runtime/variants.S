@@ -5,7 +5,9 @@
  * Every routine keeps the site contract (repstos_site.h):
  *   in  rdi dest, rcx count, rax fill byte zero-extended
  *   out rdi dest + count, rcx 0, rax unchanged
- *   may change rdi, rcx, flags, xmm0 (whole register); nothing else.
+ *   may change rdi, rcx, flags, xmm0 (the whole register: ymm0, zmm0)
+ *   and, in avx512 and avx512_split only, k1 (REPSTOS_SITE_CLOBBERS_AVX512:
+ *   a site compiled with AVX-512F declares it); nothing else.
  * They are reached by `call` with the stack 8 bytes off alignment, so
  * they spill nothing aligned and call nothing.  Each starts with endbr64
  * because the stub reaches it by an indirect jump (a NOP without CET).
