@@ -14,7 +14,7 @@ RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) \
 	$(patsubst runtime/%.S,$(B)/runtime/%.o,$(RT_ASMS))
 RT_HDRS := runtime/repstos_site.h runtime/repstos.h runtime/policy.h \
 	runtime/sitecode.h runtime/tune.h runtime/memset_dists.h \
-	runtime/profile.h runtime/profrun.h runtime/asm.h
+	runtime/profile.h runtime/profrun.h runtime/asm.h runtime/set_body.h
 
 # The archive, and the flags a module needs to link it.
 RT_LIB := runtime/librepstos.a

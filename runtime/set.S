@@ -16,10 +16,16 @@
  * byte zero-extended, so that restores it exactly.
  */
 #include "asm.h"
+#include "set_body.h"
 
 	.section .rodata.repstos, "a", @progbits
 	.balign 8
-.Lbytes01:
+	/* eight copies of a byte, by multiplication (set_body.h's too) */
+	.globl __repstos_bytes01
+	.hidden __repstos_bytes01
+	.type __repstos_bytes01, @object
+	.size __repstos_bytes01, 8
+__repstos_bytes01:
 	.quad	0x0101010101010101
 .Lones:
 	.quad	-1
@@ -47,7 +53,7 @@ END(__repstos_stosb)
 ENTRY(__repstos_original)
 	cmp	$8, %rcx
 	jb	.Lorig_bytes
-	imul	.Lbytes01(%rip), %rax
+	imul	__repstos_bytes01(%rip), %rax
 .Lorig_64:
 	cmp	$64, %rcx
 	jb	.Lorig_8
@@ -99,7 +105,7 @@ END(__repstos_erms)
  * is free, so the count waits on the stack.
  */
 ENTRY(__repstos_rep_good)
-	imul	.Lbytes01(%rip), %rax
+	imul	__repstos_bytes01(%rip), %rax
 	push	%rcx
 	.cfi_adjust_cfa_offset 8
 	shr	$3, %rcx
@@ -121,224 +127,22 @@ END(__repstos_rep_good)
  * SSE2 only, so it is correct on every x86-64.
  */
 ENTRY(__repstos_vec)
-	cmp	$16, %rcx
-	jb	.Lvec_small
-	movd	%eax, %xmm0
-	punpcklbw %xmm0, %xmm0
-	punpcklwd %xmm0, %xmm0
-	pshufd	$0, %xmm0, %xmm0
-	cmp	$32, %rcx
-	ja	.Lvec_33
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm0, -16(%rdi,%rcx)
-	FINISH
-.Lvec_33:
-	cmp	$64, %rcx
-	ja	.Lvec_65
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm0, 16(%rdi)
-	movdqu	%xmm0, -32(%rdi,%rcx)
-	movdqu	%xmm0, -16(%rdi,%rcx)
-	FINISH
-.Lvec_65:
-	cmp	$128, %rcx
-	ja	.Lvec_129
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm0, 16(%rdi)
-	movdqu	%xmm0, 32(%rdi)
-	movdqu	%xmm0, 48(%rdi)
-	movdqu	%xmm0, -64(%rdi,%rcx)
-	movdqu	%xmm0, -48(%rdi,%rcx)
-	movdqu	%xmm0, -32(%rdi,%rcx)
-	movdqu	%xmm0, -16(%rdi,%rcx)
-	FINISH
-.Lvec_129:
-	cmp	__repstos_vec_rep_min(%rip), %rcx
-	jae	.Lvec_rep
-	/* rax = end; rdi = first 16-aligned address after the head store;
-	 * rcx = end - 64, the last block's start, stored unaligned. */
-	lea	(%rdi,%rcx), %rax
-	movdqu	%xmm0, (%rdi)
-	add	$16, %rdi
-	and	$-16, %rdi
-	lea	-64(%rax), %rcx
-.Lvec_loop:
-	cmp	%rcx, %rdi
-	jae	.Lvec_last
-	movdqa	%xmm0, (%rdi)
-	movdqa	%xmm0, 16(%rdi)
-	movdqa	%xmm0, 32(%rdi)
-	movdqa	%xmm0, 48(%rdi)
-	add	$64, %rdi
-	jmp	.Lvec_loop
-.Lvec_last:
-	movdqu	%xmm0, (%rcx)
-	movdqu	%xmm0, 16(%rcx)
-	movdqu	%xmm0, 32(%rcx)
-	movdqu	%xmm0, 48(%rcx)
-	mov	%rax, %rdi
-	xor	%ecx, %ecx
-	movd	%xmm0, %eax
-	movzbl	%al, %eax
-	ret
-.Lvec_rep:
-	rep stosb
-	ret
-.Lvec_small:
-	cmp	$4, %rcx
-	jae	.Lvec_4
-	test	%rcx, %rcx
-	jz	.Lvec_ret
-	mov	%al, (%rdi)
-	mov	%al, -1(%rdi,%rcx)
-	cmp	$3, %rcx
-	jb	.Lvec_fin
-	mov	%al, 1(%rdi)
-.Lvec_fin:
-	FINISH
-.Lvec_4:
-	cmp	$8, %rcx
-	jae	.Lvec_8
-	imul	$0x01010101, %eax, %eax
-	mov	%eax, (%rdi)
-	mov	%eax, -4(%rdi,%rcx)
-	movzbl	%al, %eax
-	FINISH
-.Lvec_8:
-	imul	.Lbytes01(%rip), %rax
-	mov	%rax, (%rdi)
-	mov	%rax, -8(%rdi,%rcx)
-	movzbl	%al, %eax
-	FINISH
-.Lvec_ret:
-	ret
+	SET_BODY vec, 16, 128, __repstos_vec_rep_min
 END(__repstos_vec)
 
 /*
- * "avx2": "vec" with 32-byte stores, VEX-encoded throughout (no SSE/AVX
- * transition on Intel whatever state the caller's uppers are in):
- *   0..31 as "vec" (16-byte stores as VEX.128, which leave ymm0's upper
- *   half zero), 32..64 two 32-byte stores, 65..128 four, 129..256 eight,
- *   257..384 twelve; above, 128-byte blocks of aligned
- *   32-byte stores and a last unaligned 128; from __repstos_wide_rep_min
- *   on, rep stosb.
- * From 32 bytes on ymm0's upper half is left non-zero ("dirty"): no
- * vzeroupper, which would clear every other ymm's upper half too.
+ * "avx2": "vec" with 32-byte stores, VEX-encoded throughout:
+ *   0..31 two overlapping 16-, 8- or 4-byte stores of xmm0 (VEX.128,
+ *   which leaves ymm0's upper half zero) or bytes, 32..64 two 32-byte
+ *   stores, 65..128 four, 129..256 eight, 257..384 twelve; above,
+ *   128-byte blocks of aligned 32-byte stores and a last unaligned 128;
+ *   from __repstos_wide_rep_min on, rep stosb.
  * Needs AVX2; the policy chooses it only where the CPU has it, and on
  * another CPU it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx2)
 	REQUIRE(__repstos_can_avx2)
-	vmovd	%eax, %xmm0
-	vpbroadcastb %xmm0, %xmm0
-	cmp	$32, %rcx
-	jb	.Lv2_small
-	vpbroadcastb %xmm0, %ymm0
-.Lv2_32:				/* 32..: ymm0 and rax ready */
-	cmp	$64, %rcx
-	ja	.Lv2_65
-	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	FINISH
-.Lv2_65:
-	cmp	$128, %rcx
-	ja	.Lv2_129
-	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, 32(%rdi)
-	vmovdqu	%ymm0, -64(%rdi,%rcx)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	FINISH
-.Lv2_129:
-	cmp	$256, %rcx
-	ja	.Lv2_257
-	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, 32(%rdi)
-	vmovdqu	%ymm0, 64(%rdi)
-	vmovdqu	%ymm0, 96(%rdi)
-	vmovdqu	%ymm0, -128(%rdi,%rcx)
-	vmovdqu	%ymm0, -96(%rdi,%rcx)
-	vmovdqu	%ymm0, -64(%rdi,%rcx)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	FINISH
-.Lv2_257:
-	cmp	$384, %rcx
-	ja	.Lv2_385
-	/* 257..384: the first 256 bytes and the last 128, with no loop (the
-	 * loop's overlapping last block cost 0.3 ns at 300 B on Zen 4) */
-	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, 32(%rdi)
-	vmovdqu	%ymm0, 64(%rdi)
-	vmovdqu	%ymm0, 96(%rdi)
-	vmovdqu	%ymm0, 128(%rdi)
-	vmovdqu	%ymm0, 160(%rdi)
-	vmovdqu	%ymm0, 192(%rdi)
-	vmovdqu	%ymm0, 224(%rdi)
-	vmovdqu	%ymm0, -128(%rdi,%rcx)
-	vmovdqu	%ymm0, -96(%rdi,%rcx)
-	vmovdqu	%ymm0, -64(%rdi,%rcx)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	FINISH
-.Lv2_385:
-	cmp	__repstos_wide_rep_min(%rip), %rcx
-	jae	.Lv2_rep
-	/* rax = end; rdi = first 32-aligned address after the head store;
-	 * rcx = end - 128, the last block's start, stored unaligned.  At
-	 * least one aligned block fits, as n > 384. */
-	lea	(%rdi,%rcx), %rax
-	vmovdqu	%ymm0, (%rdi)
-	add	$32, %rdi
-	and	$-32, %rdi
-	lea	-128(%rax), %rcx
-.Lv2_loop:
-	vmovdqa	%ymm0, (%rdi)
-	vmovdqa	%ymm0, 32(%rdi)
-	vmovdqa	%ymm0, 64(%rdi)
-	vmovdqa	%ymm0, 96(%rdi)
-	sub	$-128, %rdi
-	cmp	%rcx, %rdi
-	jb	.Lv2_loop
-	vmovdqu	%ymm0, (%rcx)
-	vmovdqu	%ymm0, 32(%rcx)
-	vmovdqu	%ymm0, 64(%rcx)
-	vmovdqu	%ymm0, 96(%rcx)
-	mov	%rax, %rdi
-	xor	%ecx, %ecx
-	vmovd	%xmm0, %eax
-	movzbl	%al, %eax
-	ret
-.Lv2_rep:
-	rep stosb
-	ret
-.Lv2_small:
-	cmp	$16, %rcx
-	jb	.Lv2_15
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm0, -16(%rdi,%rcx)
-	FINISH
-.Lv2_15:
-	cmp	$8, %rcx
-	jb	.Lv2_7
-	vmovq	%xmm0, (%rdi)
-	vmovq	%xmm0, -8(%rdi,%rcx)
-	FINISH
-.Lv2_7:
-	cmp	$4, %rcx
-	jb	.Lv2_3
-	vmovd	%xmm0, (%rdi)
-	vmovd	%xmm0, -4(%rdi,%rcx)
-	FINISH
-.Lv2_3:
-	test	%rcx, %rcx
-	jz	.Lv2_ret
-	mov	%al, (%rdi)
-	mov	%al, -1(%rdi,%rcx)
-	cmp	$3, %rcx
-	jb	.Lv2_fin
-	mov	%al, 1(%rdi)
-.Lv2_fin:
-	FINISH
-.Lv2_ret:
-	ret
+	SET_BODY avx2, 32, 384, __repstos_wide_rep_min
 END(__repstos_avx2)
 
 /*
@@ -409,7 +213,7 @@ ENTRY(__repstos_avx512)
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	cmp	$16, %rcx
-	jb	.Lv2_15			/* avx2's tail: xmm0 and al ready */
+	jb	.Lavx2_0_15			/* avx2's tail: xmm0 and al ready */
 	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
 	 * E-max(n-16,16), with no branch */
 	add	%rcx, %rdi
@@ -512,10 +316,10 @@ ENTRY(__repstos_avx512_split)
 .Las_64:
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	jmp	.Lv2_32			/* ymm0 is zmm0's low half */
+	jmp	.Lavx2_32_64			/* ymm0 is zmm0's low half */
 .Las_big:
 	test	$63, %dil
-	jnz	.Lv2_257		/* not 64-byte aligned: "avx2"'s */
+	jnz	.Lavx2_257_384		/* not 64-byte aligned: "avx2"'s */
 	cmp	$512, %rcx
 	jbe	.La5_big		/* 257..512: "avx512"'s five or eight */
 .Las_513:
