@@ -52,11 +52,11 @@ END(__repstos_stosb)
  */
 ENTRY(__repstos_original)
 	cmp	$8, %rcx
-	jb	.Lorig_bytes
+	jb	.Loriginal_0_7
 	imul	__repstos_bytes01(%rip), %rax
-.Lorig_64:
+.Loriginal_64_up:			/* 64 bytes an iteration */
 	cmp	$64, %rcx
-	jb	.Lorig_8
+	jb	.Loriginal_8_63
 	mov	%rax, (%rdi)
 	mov	%rax, 8(%rdi)
 	mov	%rax, 16(%rdi)
@@ -67,24 +67,24 @@ ENTRY(__repstos_original)
 	mov	%rax, 56(%rdi)
 	add	$64, %rdi
 	sub	$64, %rcx
-	jmp	.Lorig_64
-.Lorig_8:
+	jmp	.Loriginal_64_up
+.Loriginal_8_63:			/* 8 bytes an iteration */
 	cmp	$8, %rcx
-	jb	.Lorig_tail
+	jb	.Loriginal_tail
 	mov	%rax, (%rdi)
 	add	$8, %rdi
 	sub	$8, %rcx
-	jmp	.Lorig_8
-.Lorig_tail:
+	jmp	.Loriginal_8_63
+.Loriginal_tail:			/* 0..7 left: rax back to the byte */
 	movzbl	%al, %eax
-.Lorig_bytes:
+.Loriginal_0_7:
 	test	%rcx, %rcx
-	jz	.Lorig_done
+	jz	.Loriginal_done
 	mov	%al, (%rdi)
 	inc	%rdi
 	dec	%rcx
-	jmp	.Lorig_bytes
-.Lorig_done:
+	jmp	.Loriginal_0_7
+.Loriginal_done:
 	ret
 END(__repstos_original)
 
@@ -180,12 +180,12 @@ ENTRY(__repstos_avx512)
 	REQUIRE(__repstos_can_avx512)
 	vpbroadcastb %eax, %zmm0
 	cmp	$255, %rcx
-	ja	.La5_big
+	ja	.Lavx512_256_512
 	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
-	ja	.La5_near		/* [S, S+64) may cross a page */
-.La5_masked:
+	ja	.Lavx512_0_255_page_end	/* [S, S+64) may cross a page */
+.Lavx512_0_255:
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, min(n, 64)) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm0, (%rdi){%k1}
@@ -207,13 +207,13 @@ ENTRY(__repstos_avx512)
 	vmovd	%xmm0, %eax
 	movzbl	%al, %eax
 	FINISH
-.La5_near:
+.Lavx512_0_255_page_end:
 	cmp	$64, %rcx
-	jae	.La5_masked		/* every mask full: no byte off [S, E) */
+	jae	.Lavx512_0_255		/* every mask full: no byte off [S, E) */
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	cmp	$16, %rcx
-	jb	.Lavx2_0_15			/* avx2's tail: xmm0 and al ready */
+	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
 	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
 	 * E-max(n-16,16), with no branch */
 	add	%rcx, %rdi
@@ -233,24 +233,23 @@ ENTRY(__repstos_avx512)
 	vmovd	%xmm0, %eax
 	movzbl	%al, %eax
 	ret
-.La5_big:
+.Lavx512_256_512:
 	cmp	$512, %rcx
-	ja	.La5_513
+	ja	.Lavx512_513_up
 	vmovdqu64 %zmm0, (%rdi)
 	vmovdqu64 %zmm0, 64(%rdi)
 	vmovdqu64 %zmm0, 128(%rdi)
 	vmovdqu64 %zmm0, 192(%rdi)
 	vmovdqu64 %zmm0, -64(%rdi,%rcx)
 	cmp	$320, %rcx		/* [0, 256) and the last 64 cover it */
-	jbe	.La5_fin
+	jbe	1f
 	vmovdqu64 %zmm0, -256(%rdi,%rcx)
 	vmovdqu64 %zmm0, -192(%rdi,%rcx)
 	vmovdqu64 %zmm0, -128(%rdi,%rcx)
-.La5_fin:
-	FINISH
-.La5_513:
+1:	FINISH
+.Lavx512_513_up:
 	cmp	__repstos_wide_rep_min(%rip), %rcx
-	jae	.La5_rep
+	jae	.Lavx512_rep
 	/* rax = end; rdi = first 64-aligned address after the head store;
 	 * rcx = end - 256, the last block's start, stored unaligned.  At
 	 * least one aligned block fits, as n > 512. */
@@ -259,14 +258,14 @@ ENTRY(__repstos_avx512)
 	add	$64, %rdi
 	and	$-64, %rdi
 	lea	-256(%rax), %rcx
-.La5_loop:
+.Lavx512_loop:
 	vmovdqa64 %zmm0, (%rdi)
 	vmovdqa64 %zmm0, 64(%rdi)
 	vmovdqa64 %zmm0, 128(%rdi)
 	vmovdqa64 %zmm0, 192(%rdi)
 	add	$256, %rdi
 	cmp	%rcx, %rdi
-	jb	.La5_loop
+	jb	.Lavx512_loop
 	vmovdqu64 %zmm0, (%rcx)
 	vmovdqu64 %zmm0, 64(%rcx)
 	vmovdqu64 %zmm0, 128(%rcx)
@@ -276,7 +275,7 @@ ENTRY(__repstos_avx512)
 	vmovd	%xmm0, %eax
 	movzbl	%al, %eax
 	ret
-.La5_rep:
+.Lavx512_rep:
 	rep stosb
 	ret
 END(__repstos_avx512)
@@ -300,36 +299,36 @@ ENTRY(__repstos_avx512_split)
 	REQUIRE(__repstos_can_avx512)
 	vpbroadcastb %eax, %zmm0
 	cmp	$256, %rcx
-	ja	.Las_big
+	ja	.Lavx512_split_257_up
 	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
-	ja	.La5_near		/* [S, S+64) may cross a page */
+	ja	.Lavx512_0_255_page_end	/* [S, S+64) may cross a page */
 	cmp	$64, %rcx
-	jae	.Las_64
+	jae	.Lavx512_split_64_256
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm0, (%rdi){%k1}
 	vmovd	%xmm0, %eax
 	movzbl	%al, %eax
 	FINISH
-.Las_64:
+.Lavx512_split_64_256:
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	jmp	.Lavx2_32_64			/* ymm0 is zmm0's low half */
-.Las_big:
+	jmp	.Lavx2_32_64		/* ymm0 is zmm0's low half */
+.Lavx512_split_257_up:
 	test	$63, %dil
 	jnz	.Lavx2_257_384		/* not 64-byte aligned: "avx2"'s */
 	cmp	$512, %rcx
-	jbe	.La5_big		/* 257..512: "avx512"'s five or eight */
-.Las_513:
+	jbe	.Lavx512_256_512		/* 257..512: "avx512"'s five or eight */
+.Lavx512_split_513_up:
 	/* S aligned: 256-byte blocks from S itself (no head store) while a
 	 * block starts before E - 256, then the last 256 bytes */
 	cmp	__repstos_wide_rep_min(%rip), %rcx
-	jae	.La5_rep
+	jae	.Lavx512_rep
 	lea	(%rdi,%rcx), %rax
 	lea	-256(%rax), %rcx
-	jmp	.La5_loop		/* from S: no head store */
+	jmp	.Lavx512_loop		/* from S: no head store */
 END(__repstos_avx512_split)
 
 /*
