@@ -9,8 +9,8 @@
  * "vec" (width 8, tests/perf/gpr.S) are its instances, as glibc builds
  * its memsets from one body per vector width.  By size, in widths w:
  *
- *   0..w-1	two overlapping stores of 8, then 4 bytes (or of 16, 8, 4
- *		with w 32); 0..3 in bytes
+ *   0..w-1	sizes n..2n-1 two overlapping n-byte stores, for n from
+ *		w/2 down to 4; 0..3 byte stores
  *   w..2w	two overlapping stores of w bytes, one at each end
  *   2w+1..4w	four, two at each end
  *   4w+1..8w	eight
@@ -30,9 +30,9 @@
  *    where they fall, unaligned.
  *  - w 16 and 32 keep the fill in xmm0/ymm0, so the loop can use rax for
  *    the end and store aligned 4w-byte blocks; rax comes back from xmm0.
- *  - Below w, 8 and 16 store from rax (imul by 0x0101..01, cheaper than
- *    SSE2's four-instruction broadcast); 32 broadcasts into xmm0 first
- *    thing (two instructions) and stores from it.
+ *  - Below w, 8 and 16 store from rax (imul by 0x0101..01), so sizes
+ *    below 16 skip SSE2's four-instruction broadcast; 32 broadcasts into
+ *    xmm0 first thing (two instructions) and stores from it.
  *  - 32 is VEX-encoded throughout: no SSE/AVX transition on Intel
  *    whatever state the caller's upper halves are in.  From 32 bytes on
  *    ymm0's upper half is left non-zero: no vzeroupper, which would
@@ -124,9 +124,22 @@
 	set_run	u, \w, \head, 0, %rdi
 	set_run	u, \w, \tail, -(\tail)*\w, %rdi,%rcx
 	.if \w == 8
-	movzbl	%al, %eax
+	movzbl	%al, %eax		/* the fill was broadcast in rax */
 	.endif
 	FINISH
+.endm
+
+/*
+ * Sizes n..2n-1 (n 16, 8 or 4): two n-byte stores of xmm0, one at each
+ * end; smaller sizes go on to .L<name>_0_<n-1>, which follows.
+ */
+.macro set_halves name, n, insn
+	cmp	$\n, %rcx
+	set_jump jb, \name, 0, \n-1
+	\insn	%xmm0, (%rdi)
+	\insn	%xmm0, -\n(%rdi,%rcx)
+	FINISH
+	set_label \name, 0, \n-1
 .endm
 
 /* Sizes 0..3: the first and the last byte, and the second for 3. */
@@ -171,7 +184,7 @@
 	cmp	\rep_min(%rip), %rcx
 	jae	.L\name\()_rep
 	.if \w == 8
-	/* top is 64, so a block fits before the test */
+	/* n > top >= 64: a block fits before the test */
 .L\name\()_loop:
 	set_run	u, 8, 8, 0, %rdi
 	add	$64, %rdi
@@ -215,26 +228,11 @@
 
 	set_label \name, 0, \w-1
 	.if \w == 32
-	cmp	$16, %rcx
-	jb	.L\name\()_0_15
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm0, -16(%rdi,%rcx)
-	FINISH
-	/* in avx2, where avx512 sends 0..15 near a page end: xmm0 and al
-	 * ready */
-.L\name\()_0_15:
-	cmp	$8, %rcx
-	jb	.L\name\()_0_7
-	vmovq	%xmm0, (%rdi)
-	vmovq	%xmm0, -8(%rdi,%rcx)
-	FINISH
-.L\name\()_0_7:
-	cmp	$4, %rcx
-	jb	.L\name\()_0_3
-	vmovd	%xmm0, (%rdi)
-	vmovd	%xmm0, -4(%rdi,%rcx)
-	FINISH
-.L\name\()_0_3:
+	set_halves \name, 16, vmovdqu
+	/* .Lavx2_0_15: where avx512 sends 0..15 near a page end, with
+	 * xmm0 and al ready */
+	set_halves \name, 8, vmovq
+	set_halves \name, 4, vmovd
 	set_bytes \name
 	.else
 	cmp	$4, %rcx
