@@ -14,7 +14,7 @@
  * another on a CPU without their extension all start by testing a flag;
  * the branch after it tells them apart, by its distance to the routine
  * it falls back to (the routines share one section, so distances are
- * fixed when variants.S is assembled).  The copy is the one librepstos.a
+ * fixed when set.S is assembled).  The copy is the one librepstos.a
  * gives the tool for `repstos tune`.
  */
 #include <string.h>

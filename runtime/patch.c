@@ -48,8 +48,9 @@ extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 
 /*
  * The routines' rep-stosb thresholds: no rep stosb until ERMS is seen.
- * They live here so that variants.S, whose stub every site references,
- * pulls this file and its constructor into the link.
+ * They live here so that the routines (set.S), which every site's stub
+ * pulls into the link through its initial target, pull this file and
+ * its constructor in too.
  */
 HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
 HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;

@@ -27,9 +27,9 @@ PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 $(PB)/bench.o: tests/perf/bench.c tests/perf/bench.h $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) -c -o $@ $<
-$(PB)/gpr.o: tests/perf/gpr.S
+$(PB)/gpr.o: tests/perf/gpr.S runtime/asm.h runtime/set_body.h
 	@mkdir -p $(@D)
-	$(CC) -c -o $@ $<
+	$(CC) -Iruntime -c -o $@ $<
 $(PB)/cand-glibc.o: tests/perf/cand.c tests/perf/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
