@@ -26,7 +26,7 @@
 #define RS_ROUTINE_INSNS	4
 #define RS_ROUTINE_BYTES	(4 + 3 * 15)
 
-#define X_CODE(e, name, sym)	[REPSTOS_VARIANT_##e] = (const void *)sym,
+#define X_CODE(e, name, sym, needs)	[REPSTOS_VARIANT_##e] = (const void *)sym,
 static const void *const own_copy[RS_NROUTINES] = {
 	REPSTOS_VARIANTS(X_CODE)
 	[RS_STUB] = (const void *)REPSTOS_STUB_SYMBOL,

@@ -116,7 +116,7 @@ static struct config cfg;
 static struct writer writer = { .fd = -1 };
 
 static void *const routines[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_ADDR(e, name, sym) [REPSTOS_VARIANT_##e] = (void *)sym,
+#define REPSTOS_X_ADDR(e, name, sym, needs) [REPSTOS_VARIANT_##e] = (void *)sym,
 	REPSTOS_VARIANTS(REPSTOS_X_ADDR)
 #undef REPSTOS_X_ADDR
 };

@@ -350,26 +350,18 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 	}
 }
 
+/* What each variant's routine needs of the CPU (REPSTOS_VARIANTS). */
+static const unsigned variant_needs[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_NEEDS(e, name, sym, needs) [REPSTOS_VARIANT_##e] = needs,
+	REPSTOS_VARIANTS(REPSTOS_X_NEEDS)
+#undef REPSTOS_X_NEEDS
+};
+
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v)
 {
-	unsigned f = cpu->features;
-
-	switch (v) {
-	case REPSTOS_VARIANT_AVX2:
-		return (f & REPSTOS_CPU_AVX2) != 0;
-	case REPSTOS_VARIANT_STOSB_AVX2:
-		return (f & (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS)) ==
-		       (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS);
-	case REPSTOS_VARIANT_AVX512:
-	case REPSTOS_VARIANT_AVX512_SPLIT:
-		return (f & (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |
-			     REPSTOS_CPU_BMI2)) ==
-		       (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |
-			REPSTOS_CPU_BMI2);
-	default:
-		return (unsigned)v < REPSTOS_VARIANT_COUNT;
-	}
+	return (unsigned)v < REPSTOS_VARIANT_COUNT &&
+	       (cpu->features & variant_needs[v]) == variant_needs[v];
 }
 
 /* A form's standing over classes lo..hi: its worst cost against the
@@ -542,7 +534,7 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 
 /* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
 const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,
+#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = name,
 	REPSTOS_VARIANTS(REPSTOS_X_NAME)
 #undef REPSTOS_X_NAME
 };

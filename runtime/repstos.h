@@ -115,7 +115,7 @@ REPSTOS_HIDDEN const struct repstos_site *repstos_sites_end(void);
 REPSTOS_HIDDEN const struct repstos_stats *repstos_stats(void);
 
 /* The stub and routines, for tests and hand-written assembly. */
-#define REPSTOS_X_DECL(e, name, sym) REPSTOS_HIDDEN void sym(void);
+#define REPSTOS_X_DECL(e, name, sym, needs) REPSTOS_HIDDEN void sym(void);
 REPSTOS_VARIANTS(REPSTOS_X_DECL)
 #undef REPSTOS_X_DECL
 REPSTOS_HIDDEN void __repstos_stub(void);

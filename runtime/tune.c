@@ -61,7 +61,7 @@ static size_t ring_pos;		/* batches go on where the last one ended:
  * the code it compiles), and one for glibc, a plain `call memset@plt`:
  * each as a real program would run it.
  */
-#define REPSTOS_X_RUN(e, name, sym)					\
+#define REPSTOS_X_RUN(e, name, sym, needs)				\
 static void run_##e(unsigned char *dst, size_t iters)			\
 {									\
 	size_t i;							\
@@ -80,7 +80,7 @@ REPSTOS_VARIANTS(REPSTOS_X_RUN)
 #undef REPSTOS_X_RUN
 
 static void (*const runners[REPSTOS_VARIANT_COUNT])(unsigned char *, size_t) = {
-#define REPSTOS_X_RUNNER(e, name, sym) [REPSTOS_VARIANT_##e] = run_##e,
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = run_##e,
 	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
 #undef REPSTOS_X_RUNNER
 };
@@ -512,7 +512,7 @@ int repstos_tune(FILE *rep, struct repstos_tuning *out)
 }
 
 static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_ENUM_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = #e,
+#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = #e,
 	REPSTOS_VARIANTS(REPSTOS_X_ENUM_NAME)
 #undef REPSTOS_X_ENUM_NAME
 };
