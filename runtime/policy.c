@@ -87,6 +87,69 @@ const char *repstos_cpu_profile_name(unsigned i)
 	return i < NPROFILES ? profiles[i].name : NULL;
 }
 
+/* ---- the variants ----------------------------------------------------- */
+
+/*
+ * What REPSTOS_VARIANTS says of each variant, by number, and the lookups
+ * the runtime, the tool and the tests share: one table, so no list of
+ * names or routines elsewhere can fall out of step with it.
+ */
+
+/* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
+const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = name,
+	REPSTOS_VARIANTS(REPSTOS_X_NAME)
+#undef REPSTOS_X_NAME
+};
+
+/* Each variant's routine in this module, and what it needs of the CPU. */
+static const struct {
+	void *routine;
+	unsigned needs;		/* enum repstos_feature bits */
+} variants[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_VARIANT(e, name, sym, needs)				\
+	[REPSTOS_VARIANT_##e] = { (void *)sym, needs },
+	REPSTOS_VARIANTS(REPSTOS_X_VARIANT)
+#undef REPSTOS_X_VARIANT
+};
+
+const char *repstos_variant_name(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? repstos_variant_names[v] : NULL;
+}
+
+int repstos_variant_by_name(const char *name)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(repstos_variant_names[v], name))
+			return v;
+	return -1;
+}
+
+void *repstos_variant_routine(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? variants[v].routine : NULL;
+}
+
+int repstos_variant_by_routine(const void *addr)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (addr == variants[v].routine)
+			return v;
+	return -1;
+}
+
+int repstos_policy_supported(const struct repstos_cpu *cpu,
+			     enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT &&
+	       (cpu->features & variants[v].needs) == variants[v].needs;
+}
+
 /* ---- the cost model ---------------------------------------------------- */
 
 unsigned repstos_size_class(unsigned long long n)
@@ -350,20 +413,6 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 	}
 }
 
-/* What each variant's routine needs of the CPU (REPSTOS_VARIANTS). */
-static const unsigned variant_needs[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_NEEDS(e, name, sym, needs) [REPSTOS_VARIANT_##e] = needs,
-	REPSTOS_VARIANTS(REPSTOS_X_NEEDS)
-#undef REPSTOS_X_NEEDS
-};
-
-int repstos_policy_supported(const struct repstos_cpu *cpu,
-			     enum repstos_variant v)
-{
-	return (unsigned)v < REPSTOS_VARIANT_COUNT &&
-	       (cpu->features & variant_needs[v]) == variant_needs[v];
-}
-
 /* A form's standing over classes lo..hi: its worst cost against the
  * cheapest form's, in permille, and its total. */
 struct standing {
@@ -532,13 +581,6 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 	return (enum repstos_variant)pick;
 }
 
-/* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
-const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = name,
-	REPSTOS_VARIANTS(REPSTOS_X_NAME)
-#undef REPSTOS_X_NAME
-};
-
 /* ---- the tuning file -------------------------------------------------- */
 
 int repstos_text_put(char *buf, unsigned len, unsigned *at,
@@ -626,16 +668,14 @@ const char *repstos_text_number(const char *p, int base, unsigned long long *v)
  * the line), or -1. */
 static int name_at(const char *p)
 {
-	int i;
+	char name[32];		/* longer than any variant name */
+	size_t n = strcspn(p, " \t\n");
 
-	for (i = 0; i < REPSTOS_VARIANT_COUNT; i++) {
-		size_t l = strlen(repstos_variant_names[i]);
-
-		if (!strncmp(p, repstos_variant_names[i], l) &&
-		    (p[l] == '\n' || p[l] == ' ' || p[l] == '\t' || !p[l]))
-			return i;
-	}
-	return -1;
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, p, n);
+	name[n] = 0;
+	return repstos_variant_by_name(name);
 }
 
 /* A cost line's REPSTOS_NCLASS numbers after the name, each 1..2^32-1. */

@@ -11,8 +11,9 @@
 
 #include "repstos.h"
 
-/* Variant names, by enum repstos_variant: the one table the runtime and
- * the tool share. */
+/* Variant names, by enum repstos_variant: the one table the runtime, the
+ * tool and the tests share (runtime/policy.c, with the lookups repstos.h
+ * declares: by name, by routine, and what a variant needs). */
 extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
 
 /* Fill *cpu from CPUID on this machine. */

@@ -107,8 +107,10 @@ REPSTOS_HIDDEN enum repstos_variant repstos_site_variant(const struct repstos_si
 REPSTOS_HIDDEN const char *repstos_variant_name(enum repstos_variant v);
 /* Variant by name, or -1. */
 REPSTOS_HIDDEN int repstos_variant_by_name(const char *name);
-/* Address of a variant's routine. */
+/* Address of a variant's routine, or NULL. */
 REPSTOS_HIDDEN void *repstos_variant_routine(enum repstos_variant v);
+/* The variant whose routine is at addr, or -1. */
+REPSTOS_HIDDEN int repstos_variant_by_routine(const void *addr);
 /* This module's table and counts. */
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_begin(void);
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_end(void);
