@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * repstos.c - GCC plugin turning memset-family calls into patchable
- * `rep stosb` sites (see /work/shared/DESIGN.md and runtime/repstos_site.h).
+ * `rep stosb` sites.  The site it emits is defined in
+ * runtime/repstos_site.h; README.md ("Plugin options", "The site
+ * contract") and repstos-cc(1) describe it for users.
  *
  * A GIMPLE pass after "optimized" (it runs at every -O level, after the
  * sanitizer passes) finds the calls that survived optimisation:
