@@ -79,9 +79,11 @@ static struct plugin_info repstos_plugin_info = {
 		"  -fplugin-arg-repstos-verbose          one note per call\n",
 };
 
-/* Sentinels for the numeric options. */
+/* Sentinels for the numeric options: min-const=auto, no max-size. */
 #define MIN_CONST_AUTO	(~0ULL)
 #define MAX_SIZE_NONE	(~0ULL)
+/* What min_const_for() gives where no constant size is worth a site. */
+#define MIN_CONST_NEVER	(~0ULL)
 
 /* What libc calls from 8193 bytes on with generic tuning (see above). */
 #define MIN_CONST_MEASURED	8193ULL
@@ -353,7 +355,7 @@ static unsigned long long min_const_for(basic_block bb)
 	if (!optimize)
 		return 0;
 	if (optimize_bb_for_size_p(bb))
-		return MAX_SIZE_NONE;
+		return MIN_CONST_NEVER;
 	return MIN_CONST_MEASURED;
 }
 
@@ -391,7 +393,7 @@ static void judge(struct candidate *c)
 		unsigned long long floor = min_const_for(gimple_bb(c->call));
 
 		if (c->min < floor) {
-			if (floor == MAX_SIZE_NONE)
+			if (floor == MIN_CONST_NEVER)
 				snprintf(buf, sizeof(buf), "constant size, "
 					 "optimised for size: GCC inlines it");
 			else
