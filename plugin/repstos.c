@@ -242,62 +242,76 @@ static bool shaped_like(gcall *call, unsigned nargs)
 	return true;
 }
 
+/*
+ * The calls the pass knows, tried in order: each by its builtin code
+ * (GCC checked the arguments and may expand it itself at RTL time), by
+ * its name, or by a name in an option's list, the last two only with
+ * nargs (ptr, int...) arguments.  fill, len and objsz are argument
+ * numbers, -1 where the call has none.
+ */
+struct shape {
+	enum built_in_function builtin;	/* END_BUILTINS: match by name */
+	const char *name;		/* the builtin's, or the one to match */
+	const vec<const char *> *names;	/* or one of these */
+	unsigned nargs;
+	enum repstos_op op;
+	int fill, len, objsz;
+};
+
+static const struct shape shapes[] = {
+	{ BUILT_IN_MEMSET, "memset", NULL, 3, REPSTOS_OP_MEMSET, 1, 2, -1 },
+	{ BUILT_IN_MEMSET_CHK, "__memset_chk", NULL, 4,
+	  REPSTOS_OP_MEMSET, 1, 2, 3 },
+	{ BUILT_IN_BZERO, "bzero", NULL, 2, REPSTOS_OP_ZERO, -1, 1, -1 },
+	{ END_BUILTINS, "explicit_bzero", &opt.clear_names, 2,
+	  REPSTOS_OP_CLEAR, -1, 1, -1 },
+	{ END_BUILTINS, "__explicit_bzero_chk", NULL, 3,
+	  REPSTOS_OP_CLEAR, -1, 1, 2 },
+	{ END_BUILTINS, NULL, &opt.memset_names, 3,
+	  REPSTOS_OP_MEMSET, 1, 2, -1 },
+};
+
+/* Is the call (to the function named name, or NULL) of shape sh? */
+static bool matches(gcall *call, const char *name, const struct shape *sh)
+{
+	if (sh->builtin != END_BUILTINS)
+		return gimple_call_builtin_p(call, sh->builtin);
+	if (!name)
+		return false;
+	if (!(sh->name && !strcmp(name, sh->name)) &&
+	    !(sh->names && name_in(name, *sh->names)))
+		return false;
+	return shaped_like(call, sh->nargs);
+}
+
+static tree arg_or_null(gcall *call, int i)
+{
+	return i < 0 ? NULL_TREE : gimple_call_arg(call, i);
+}
+
 /* Fill c from the call, or return false if it is not one of ours. */
 static bool classify(gcall *call, struct candidate *c)
 {
 	tree fndecl = gimple_call_fndecl(call);
-	const char *name;
+	const char *name = NULL;
+	const struct shape *sh;
 
 	memset(c, 0, sizeof(*c));
 	c->call = call;
 	if (!fndecl || gimple_call_internal_p(call))
 		return false;	/* through a pointer: nothing to know */
-	c->dst = gimple_call_arg(call, 0);
-
-	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET)) {
-		c->what = "memset";
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_MEMSET;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET_CHK)) {
-		c->what = "__memset_chk";
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->objsz = gimple_call_arg(call, 3);
-		c->op = REPSTOS_OP_MEMSET;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (gimple_call_builtin_p(call, BUILT_IN_BZERO)) {
-		c->what = "bzero";
-		c->len = gimple_call_arg(call, 1);
-		c->op = REPSTOS_OP_ZERO;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (!DECL_NAME(fndecl))
-		return false;
-	name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
-	c->what = name;
-	if ((!strcmp(name, "explicit_bzero") || name_in(name, opt.clear_names))
-	    && shaped_like(call, 2)) {
-		c->len = gimple_call_arg(call, 1);
-		c->op = REPSTOS_OP_CLEAR;
-		return true;
-	}
-	if (!strcmp(name, "__explicit_bzero_chk") && shaped_like(call, 3)) {
-		c->len = gimple_call_arg(call, 1);
-		c->objsz = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_CLEAR;
-		return true;
-	}
-	if (name_in(name, opt.memset_names) && shaped_like(call, 3)) {
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_MEMSET;
+	if (DECL_NAME(fndecl))
+		name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	for (sh = shapes; sh < shapes + ARRAY_SIZE(shapes); sh++) {
+		if (!matches(call, name, sh))
+			continue;
+		c->gcc_expands = sh->builtin != END_BUILTINS;
+		c->what = c->gcc_expands ? sh->name : name;
+		c->dst = gimple_call_arg(call, 0);
+		c->fill = arg_or_null(call, sh->fill);
+		c->len = arg_or_null(call, sh->len);
+		c->objsz = arg_or_null(call, sh->objsz);
+		c->op = sh->op;
 		return true;
 	}
 	return false;
