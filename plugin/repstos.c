@@ -111,7 +111,7 @@ struct candidate {
 	enum repstos_op op;
 	enum repstos_size_kind kind;
 	unsigned long long min, max;
-	const char *why_not;	/* reason to leave it alone, or NULL */
+	char why_not[128];	/* reason to leave it alone, or "" */
 };
 
 /* ---- Options -------------------------------------------------------- */
@@ -384,45 +384,56 @@ static const char *sanitizer_conflict(void)
 	return NULL;
 }
 
-/* Decide whether c becomes a site; set why_not if it does not. */
-static void judge(struct candidate *c)
-{
-	static char buf[128];
-	tree lhs = gimple_call_lhs(c->call);
+/* Leave c alone, for the reason fmt says. */
+static void leave(struct candidate *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	c->why_not = sanitizer_conflict();
-	if (c->why_not)
-		return;
-	if (stmt_can_throw_internal(cfun, c->call)) {
-		c->why_not = "the call may throw";
-		return;
-	}
-	if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs))) {
-		c->why_not = "its non-pointer return value is used";
-		return;
-	}
+static void leave(struct candidate *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->why_not, sizeof(c->why_not), fmt, ap);
+	va_end(ap);
+}
+
+/* Below min-const, a constant size is GCC's to expand inline. */
+static bool below_min_const(struct candidate *c)
+{
+	unsigned long long floor;
+
 	/* explicit_bzero and user helpers are calls whatever their size:
 	 * GCC never expands them, so a site beats them at every size. */
-	if (c->kind == REPSTOS_SIZE_CONST && c->gcc_expands) {
-		unsigned long long floor = min_const_for(gimple_bb(c->call));
+	if (c->kind != REPSTOS_SIZE_CONST || !c->gcc_expands)
+		return false;
+	floor = min_const_for(gimple_bb(c->call));
+	if (c->min >= floor)
+		return false;
+	if (floor == MIN_CONST_NEVER)
+		leave(c, "constant size, optimised for size: GCC inlines it");
+	else
+		leave(c, "constant size below min-const=%llu: GCC inlines it",
+		      floor);
+	return true;
+}
 
-		if (c->min < floor) {
-			if (floor == MIN_CONST_NEVER)
-				snprintf(buf, sizeof(buf), "constant size, "
-					 "optimised for size: GCC inlines it");
-			else
-				snprintf(buf, sizeof(buf), "constant size "
-					 "below min-const=%llu: GCC inlines it",
-					 floor);
-			c->why_not = buf;
-			return;
-		}
-	}
-	if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt.max_size) {
-		snprintf(buf, sizeof(buf), "size may reach %llu, above "
-			 "max-size=%llu", c->max, opt.max_size);
-		c->why_not = buf;
-	}
+/* Decide whether c becomes a site; say why not in c->why_not. */
+static void judge(struct candidate *c)
+{
+	tree lhs = gimple_call_lhs(c->call);
+	const char *conflict = sanitizer_conflict();
+
+	if (conflict)
+		leave(c, "%s", conflict);
+	else if (stmt_can_throw_internal(cfun, c->call))
+		leave(c, "the call may throw");
+	else if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs)))
+		leave(c, "its non-pointer return value is used");
+	else if (below_min_const(c))
+		return;
+	else if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt.max_size)
+		leave(c, "size may reach %llu, above max-size=%llu", c->max,
+		      opt.max_size);
 }
 
 /* ---- Rewriting ------------------------------------------------------ */
@@ -681,7 +692,7 @@ static void remark(const struct candidate *c)
 	if (!opt.verbose)
 		return;
 	describe_size(c, size, sizeof(size));
-	if (c->why_not)
+	if (*c->why_not)
 		inform(gimple_location(c->call),
 		       "repstos: %s left alone (%s; %s)", c->what, size,
 		       c->why_not);
@@ -750,7 +761,7 @@ static unsigned int repstos_execute(void)
 		disable_ranger(cfun);
 
 	FOR_EACH_VEC_ELT(found, i, c) {
-		if (c->why_not) {
+		if (*c->why_not) {
 			n_left++;
 			continue;
 		}
