@@ -601,18 +601,20 @@ int repstos_text_put(char *buf, unsigned len, unsigned *at,
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t)
 {
+	const char *module = repstos_variant_name(t->variant);
 	unsigned at = 0, c;
 	int v, r;
 
+	if (!module)	/* not a variant: vec, correct on every x86-64 */
+		module = repstos_variant_name(REPSTOS_VARIANT_VEC);
 	r = repstos_text_put(buf, len, &at,
 		"# repstos tuning (repstos_tune): applies only to this cpu\n"
 		"cpu %x %x %x %x %x\n"
 		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\n"
 		"short_rep_max %llu\ninline_min %u\n",
 		cpu->vendor, cpu->family, cpu->model, cpu->stepping,
-		cpu->features, (unsigned)t->variant < REPSTOS_VARIANT_COUNT ?
-		repstos_variant_names[t->variant] : "vec", t->vec_rep_min,
-		t->wide_rep_min, t->short_rep_max, t->inline_min);
+		cpu->features, module, t->vec_rep_min, t->wide_rep_min,
+		t->short_rep_max, t->inline_min);
 	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++) {
 		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
 			continue;
