@@ -34,13 +34,8 @@ static void native_tuning(struct rs_choice *c)
 
 int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 {
-	int v;
-
 	memset(c, 0, sizeof(*c));
-	c->forced = -1;
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(name, rs_variant_names[v]))
-			c->forced = v;
+	c->forced = repstos_variant_by_name(name);
 	if (c->forced >= 0)
 		return 0;
 	if (!strcmp(name, "native")) {

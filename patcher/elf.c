@@ -336,7 +336,6 @@ static int read_symbols(struct rs_elf *f)
 		s->shndx = gs.st_shndx;
 		s->type = GELF_ST_TYPE(gs.st_info);
 		s->bind = GELF_ST_BIND(gs.st_info);
-		s->other = gs.st_other;
 	}
 	f->nsym = n;
 	index_funcs(f);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz.c - libFuzzer target: any bytes as a file given to check, dump
- * (text, --json, --stats) and patch --dry-run, and as a size profile's
- * text.  The tool must end in an exit code for every input, never a
- * crash or a sanitizer report.
+ * fuzz.c - libFuzzer target.  Each input goes, as an ELF image in
+ * memory, to check, to dump twice (as text, and as --json --stats) and
+ * to patch --dry-run (--cpu=erms, inline or native, by the input's
+ * size); and, as text, to the size-profile parser the runtime runs at
+ * start-up (repstos_profile_parse, for a module of 4 sites).  Whatever
+ * the bytes, every call must return: a crash, a hang or a sanitizer
+ * report is a bug.
  */
 #include <stdlib.h>
 #include <string.h>

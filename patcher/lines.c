@@ -34,7 +34,7 @@ static bool has_debug_info(const struct rs_elf *f)
 	return false;
 }
 
-static void put(uint8_t *p, uint64_t v, size_t width)
+static void store_le(uint8_t *p, uint64_t v, size_t width)
 {
 	memcpy(p, &v, width);	/* little-endian host and file */
 }
@@ -77,7 +77,7 @@ static void relocate_one(struct rs_lines *l, size_t rsec)
 		v = s->value + (uint64_t)r.r_addend;
 		if (s->shndx && s->shndx < f->nsec)
 			v += l->base[s->shndx];
-		put(target + r.r_offset, v, width);
+		store_le(target + r.r_offset, v, width);
 	}
 }
 

@@ -43,7 +43,7 @@ struct rs_sym {
 	uint64_t size;
 	size_t index;		/* index in its symbol table */
 	unsigned shndx;
-	unsigned char type, bind, other;
+	unsigned char type, bind;
 };
 
 struct rs_func {

@@ -26,12 +26,12 @@
 #define RS_ROUTINE_INSNS	4
 #define RS_ROUTINE_BYTES	(4 + 3 * 15)
 
-#define X_CODE(e, name, sym)	[REPSTOS_VARIANT_##e] = (const void *)sym,
-static const void *const own_copy[RS_NROUTINES] = {
-	REPSTOS_VARIANTS(X_CODE)
-	[RS_STUB] = (const void *)REPSTOS_STUB_SYMBOL,
-};
-#undef X_CODE
+/* This tool's own copy of routine r (or RS_STUB). */
+static const void *own_copy(int r)
+{
+	return r == RS_STUB ? (const void *)REPSTOS_STUB_SYMBOL :
+			      repstos_variant_routine(r);
+}
 
 const char *rs_routine_name(int r)
 {
@@ -62,7 +62,7 @@ static const char *not_routine(const struct rs_elf *f, uint64_t addr, int r)
 	if (!rs_addr_loaded_code(f, sec, addr, len))
 		return "not where the loader maps code";
 	p = rs_sec_bytes(f, sec, addr - s->sh.sh_addr, len);
-	if (!rs_decode_same_start(p, len, own_copy[r], RS_ROUTINE_INSNS))
+	if (!rs_decode_same_start(p, len, own_copy(r), RS_ROUTINE_INSNS))
 		return "the code there does not start as the routine does";
 	return NULL;
 }

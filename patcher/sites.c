@@ -14,7 +14,7 @@
 
 #include "patcher.h"
 
-#define X_SYM(e, name, sym)	[REPSTOS_VARIANT_##e] = #sym,
+#define X_SYM(e, name, sym, needs)	[REPSTOS_VARIANT_##e] = #sym,
 const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT] = {
 	REPSTOS_VARIANTS(X_SYM)
 };
@@ -134,7 +134,7 @@ static void call_of(struct rs_site *s, int r, const char *name)
 static void classify_guess(struct rs_elf *f, struct rs_site *s,
 			   struct rs_routine *rt)
 {
-#define X_GUESS(e, name, sym)	[REPSTOS_VARIANT_##e] = #sym "?",
+#define X_GUESS(e, name, sym, needs)	[REPSTOS_VARIANT_##e] = #sym "?",
 	static const char *const guessed[RS_NROUTINES] = {
 		REPSTOS_VARIANTS(X_GUESS)
 		[RS_STUB] = STUB_NAME "?",

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * repstos.c - GCC plugin turning memset-family calls into patchable
- * `rep stosb` sites (see /work/shared/DESIGN.md and runtime/repstos_site.h).
+ * `rep stosb` sites.  The site it emits is defined in
+ * runtime/repstos_site.h; README.md ("Plugin options", "The site
+ * contract") and repstos-cc(1) describe it for users.
  *
  * A GIMPLE pass after "optimized" (it runs at every -O level, after the
  * sanitizer passes) finds the calls that survived optimisation:
@@ -74,9 +76,11 @@ static struct plugin_info repstos_plugin_info = {
 		"  -fplugin-arg-repstos-verbose          one note per call\n",
 };
 
-/* Sentinels for the numeric options. */
+/* Sentinels for the numeric options: min-const=auto, no max-size. */
 #define MIN_CONST_AUTO	(~0ULL)
 #define MAX_SIZE_NONE	(~0ULL)
+/* What min_const_for() gives where no constant size is worth a site. */
+#define MIN_CONST_NEVER	(~0ULL)
 
 /* What libc calls from 8193 bytes on with generic tuning (see above). */
 #define MIN_CONST_MEASURED	8193ULL
@@ -104,7 +108,7 @@ struct candidate {
 	enum repstos_op op;
 	enum repstos_size_kind kind;
 	unsigned long long min, max;
-	const char *why_not;	/* reason to leave it alone, or NULL */
+	char why_not[128];	/* reason to leave it alone, or "" */
 };
 
 /* ---- Options -------------------------------------------------------- */
@@ -235,62 +239,76 @@ static bool shaped_like(gcall *call, unsigned nargs)
 	return true;
 }
 
+/*
+ * The calls the pass knows, tried in order: each by its builtin code
+ * (GCC checked the arguments and may expand it itself at RTL time), by
+ * its name, or by a name in an option's list, the last two only with
+ * nargs (ptr, int...) arguments.  fill, len and objsz are argument
+ * numbers, -1 where the call has none.
+ */
+struct shape {
+	enum built_in_function builtin;	/* END_BUILTINS: match by name */
+	const char *name;		/* the builtin's, or the one to match */
+	const vec<const char *> *names;	/* or one of these */
+	unsigned nargs;
+	enum repstos_op op;
+	int fill, len, objsz;
+};
+
+static const struct shape shapes[] = {
+	{ BUILT_IN_MEMSET, "memset", NULL, 3, REPSTOS_OP_MEMSET, 1, 2, -1 },
+	{ BUILT_IN_MEMSET_CHK, "__memset_chk", NULL, 4,
+	  REPSTOS_OP_MEMSET, 1, 2, 3 },
+	{ BUILT_IN_BZERO, "bzero", NULL, 2, REPSTOS_OP_ZERO, -1, 1, -1 },
+	{ END_BUILTINS, "explicit_bzero", &opt.clear_names, 2,
+	  REPSTOS_OP_CLEAR, -1, 1, -1 },
+	{ END_BUILTINS, "__explicit_bzero_chk", NULL, 3,
+	  REPSTOS_OP_CLEAR, -1, 1, 2 },
+	{ END_BUILTINS, NULL, &opt.memset_names, 3,
+	  REPSTOS_OP_MEMSET, 1, 2, -1 },
+};
+
+/* Is the call (to the function named name, or NULL) of shape sh? */
+static bool matches(gcall *call, const char *name, const struct shape *sh)
+{
+	if (sh->builtin != END_BUILTINS)
+		return gimple_call_builtin_p(call, sh->builtin);
+	if (!name)
+		return false;
+	if (!(sh->name && !strcmp(name, sh->name)) &&
+	    !(sh->names && name_in(name, *sh->names)))
+		return false;
+	return shaped_like(call, sh->nargs);
+}
+
+static tree arg_or_null(gcall *call, int i)
+{
+	return i < 0 ? NULL_TREE : gimple_call_arg(call, i);
+}
+
 /* Fill c from the call, or return false if it is not one of ours. */
 static bool classify(gcall *call, struct candidate *c)
 {
 	tree fndecl = gimple_call_fndecl(call);
-	const char *name;
+	const char *name = NULL;
+	const struct shape *sh;
 
 	memset(c, 0, sizeof(*c));
 	c->call = call;
 	if (!fndecl || gimple_call_internal_p(call))
 		return false;	/* through a pointer: nothing to know */
-	c->dst = gimple_call_arg(call, 0);
-
-	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET)) {
-		c->what = "memset";
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_MEMSET;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (gimple_call_builtin_p(call, BUILT_IN_MEMSET_CHK)) {
-		c->what = "__memset_chk";
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->objsz = gimple_call_arg(call, 3);
-		c->op = REPSTOS_OP_MEMSET;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (gimple_call_builtin_p(call, BUILT_IN_BZERO)) {
-		c->what = "bzero";
-		c->len = gimple_call_arg(call, 1);
-		c->op = REPSTOS_OP_ZERO;
-		c->gcc_expands = true;
-		return true;
-	}
-	if (!DECL_NAME(fndecl))
-		return false;
-	name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
-	c->what = name;
-	if ((!strcmp(name, "explicit_bzero") || name_in(name, opt.clear_names))
-	    && shaped_like(call, 2)) {
-		c->len = gimple_call_arg(call, 1);
-		c->op = REPSTOS_OP_CLEAR;
-		return true;
-	}
-	if (!strcmp(name, "__explicit_bzero_chk") && shaped_like(call, 3)) {
-		c->len = gimple_call_arg(call, 1);
-		c->objsz = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_CLEAR;
-		return true;
-	}
-	if (name_in(name, opt.memset_names) && shaped_like(call, 3)) {
-		c->fill = gimple_call_arg(call, 1);
-		c->len = gimple_call_arg(call, 2);
-		c->op = REPSTOS_OP_MEMSET;
+	if (DECL_NAME(fndecl))
+		name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	for (sh = shapes; sh < shapes + ARRAY_SIZE(shapes); sh++) {
+		if (!matches(call, name, sh))
+			continue;
+		c->gcc_expands = sh->builtin != END_BUILTINS;
+		c->what = c->gcc_expands ? sh->name : name;
+		c->dst = gimple_call_arg(call, 0);
+		c->fill = arg_or_null(call, sh->fill);
+		c->len = arg_or_null(call, sh->len);
+		c->objsz = arg_or_null(call, sh->objsz);
+		c->op = sh->op;
 		return true;
 	}
 	return false;
@@ -348,7 +366,7 @@ static unsigned long long min_const_for(basic_block bb)
 	if (!optimize)
 		return 0;
 	if (optimize_bb_for_size_p(bb))
-		return MAX_SIZE_NONE;
+		return MIN_CONST_NEVER;
 	return MIN_CONST_MEASURED;
 }
 
@@ -363,45 +381,56 @@ static const char *sanitizer_conflict(void)
 	return NULL;
 }
 
-/* Decide whether c becomes a site; set why_not if it does not. */
-static void judge(struct candidate *c)
-{
-	static char buf[128];
-	tree lhs = gimple_call_lhs(c->call);
+/* Leave c alone, for the reason fmt says. */
+static void leave(struct candidate *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	c->why_not = sanitizer_conflict();
-	if (c->why_not)
-		return;
-	if (stmt_can_throw_internal(cfun, c->call)) {
-		c->why_not = "the call may throw";
-		return;
-	}
-	if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs))) {
-		c->why_not = "its non-pointer return value is used";
-		return;
-	}
+static void leave(struct candidate *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->why_not, sizeof(c->why_not), fmt, ap);
+	va_end(ap);
+}
+
+/* Below min-const, a constant size is GCC's to expand inline. */
+static bool below_min_const(struct candidate *c)
+{
+	unsigned long long floor;
+
 	/* explicit_bzero and user helpers are calls whatever their size:
 	 * GCC never expands them, so a site beats them at every size. */
-	if (c->kind == REPSTOS_SIZE_CONST && c->gcc_expands) {
-		unsigned long long floor = min_const_for(gimple_bb(c->call));
+	if (c->kind != REPSTOS_SIZE_CONST || !c->gcc_expands)
+		return false;
+	floor = min_const_for(gimple_bb(c->call));
+	if (c->min >= floor)
+		return false;
+	if (floor == MIN_CONST_NEVER)
+		leave(c, "constant size, optimised for size: GCC inlines it");
+	else
+		leave(c, "constant size below min-const=%llu: GCC inlines it",
+		      floor);
+	return true;
+}
 
-		if (c->min < floor) {
-			if (floor == MAX_SIZE_NONE)
-				snprintf(buf, sizeof(buf), "constant size, "
-					 "optimised for size: GCC inlines it");
-			else
-				snprintf(buf, sizeof(buf), "constant size "
-					 "below min-const=%llu: GCC inlines it",
-					 floor);
-			c->why_not = buf;
-			return;
-		}
-	}
-	if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt.max_size) {
-		snprintf(buf, sizeof(buf), "size may reach %llu, above "
-			 "max-size=%llu", c->max, opt.max_size);
-		c->why_not = buf;
-	}
+/* Decide whether c becomes a site; say why not in c->why_not. */
+static void judge(struct candidate *c)
+{
+	tree lhs = gimple_call_lhs(c->call);
+	const char *conflict = sanitizer_conflict();
+
+	if (conflict)
+		leave(c, "%s", conflict);
+	else if (stmt_can_throw_internal(cfun, c->call))
+		leave(c, "the call may throw");
+	else if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs)))
+		leave(c, "its non-pointer return value is used");
+	else if (below_min_const(c))
+		return;
+	else if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt.max_size)
+		leave(c, "size may reach %llu, above max-size=%llu", c->max,
+		      opt.max_size);
 }
 
 /* ---- Rewriting ------------------------------------------------------ */
@@ -646,7 +675,7 @@ static void remark(const struct candidate *c)
 	if (!opt.verbose)
 		return;
 	describe_size(c, size, sizeof(size));
-	if (c->why_not)
+	if (*c->why_not)
 		inform(gimple_location(c->call),
 		       "repstos: %s left alone (%s; %s)", c->what, size,
 		       c->why_not);
@@ -715,7 +744,7 @@ static unsigned int repstos_execute(void)
 		disable_ranger(cfun);
 
 	FOR_EACH_VEC_ELT(found, i, c) {
-		if (c->why_not) {
+		if (*c->why_not) {
 			n_left++;
 			continue;
 		}

@@ -136,9 +136,13 @@ void repstos_cpu_detect(struct repstos_cpu *cpu)
 		cpu->features |= REPSTOS_CPU_REP_GOOD;
 }
 
-static const char *const feature_name[] = {
-	"erms", "fsrm", "fzrm", "fsrs", "fsrc", "rep_good", "avx", "avx2",
-	"avx512f", "avx512bw", "bmi2",
+_Static_assert(REPSTOS_CPU_FEATURE_COUNT <= 32,
+	       "features are bits of an unsigned");
+
+static const char *const feature_name[REPSTOS_CPU_FEATURE_COUNT] = {
+#define REPSTOS_X_NAME(e, name) [REPSTOS_CPU_BIT_##e] = name,
+	REPSTOS_FEATURES(REPSTOS_X_NAME)
+#undef REPSTOS_X_NAME
 };
 
 char *repstos_feature_names(unsigned features, char *buf, size_t len)
@@ -148,7 +152,7 @@ char *repstos_feature_names(unsigned features, char *buf, size_t len)
 	if (!len)
 		return buf;
 	buf[0] = 0;
-	for (i = 0; i < sizeof(feature_name) / sizeof(feature_name[0]); i++) {
+	for (i = 0; i < REPSTOS_CPU_FEATURE_COUNT; i++) {
 		size_t n = strlen(feature_name[i]) + (used ? 1 : 0);
 
 		if (!(features & (1u << i)) || used + n + 1 > len)

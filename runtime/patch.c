@@ -116,12 +116,6 @@ static struct repstos_stats stats = { .method = "" };
 static struct config cfg;
 static struct writer writer = { .fd = -1 };
 
-static void *const routines[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_ADDR(e, name, sym) [REPSTOS_VARIANT_##e] = (void *)sym,
-	REPSTOS_VARIANTS(REPSTOS_X_ADDR)
-#undef REPSTOS_X_ADDR
-};
-
 static const char *module_name(void);
 
 static void warn(const char *fmt, const char *arg)
@@ -385,12 +379,7 @@ static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
 
 static int is_routine(uintptr_t target)
 {
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (target == (uintptr_t)routines[v])
-			return 1;
-	return 0;
+	return repstos_variant_by_routine((const void *)target) >= 0;
 }
 
 /*
@@ -435,7 +424,8 @@ static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 	v = site_choice(e);
 	if (v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len);
-	return repstos_encode_call(out, e->len, at, (uintptr_t)routines[v]);
+	return repstos_encode_call(out, e->len, at,
+				   (uintptr_t)repstos_variant_routine(v));
 }
 
 /* A call of a routine this CPU cannot run: a file patched ahead of time
@@ -443,12 +433,9 @@ static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
  * AVX-512).  Such a site is rewritten whoever chose it. */
 static int unrunnable(uintptr_t target)
 {
-	int v;
+	int v = repstos_variant_by_routine((const void *)target);
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (target == (uintptr_t)routines[v])
-			return !repstos_policy_supported(&cpu, v);
-	return 0;
+	return v >= 0 && !repstos_policy_supported(&cpu, v);
 }
 
 /* What the site holds: 0, *form and *target (of a call), or -1 when it
@@ -510,10 +497,10 @@ static void *profiled_routine(const struct repstos_site *e,
 			      enum repstos_form form, uintptr_t target)
 {
 	if (form == REPSTOS_FORM_INLINE)
-		return routines[REPSTOS_VARIANT_INLINE];
+		return repstos_variant_routine(REPSTOS_VARIANT_INLINE);
 	if (target != (uintptr_t)__repstos_stub && !unrunnable(target))
 		return (void *)target;
-	return routines[site_choice(e)];
+	return repstos_variant_routine(site_choice(e));
 }
 
 /* Give every site the runtime may rewrite a slot, before any calls the
@@ -534,8 +521,8 @@ static void start_recording(void)
 		if (!site_form(e, &form, &target))
 			repstos_prof_site((unsigned)(e - b), repstos_site_addr(e),
 					  profiled_routine(e, form, target));
-	repstos_prof_ready(routines[cfg.variant], repstos_table_hash(b, end),
-			   module_name());
+	repstos_prof_ready(repstos_variant_routine(cfg.variant),
+			   repstos_table_hash(b, end), module_name());
 }
 
 static const char *route_name(const struct writer *w)
@@ -693,8 +680,8 @@ static void set_routines(void)
 			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
-			 (void *)__repstos_profile : routines[cfg.variant],
-			 __ATOMIC_RELEASE);
+			 (void *)__repstos_profile :
+			 repstos_variant_routine(cfg.variant), __ATOMIC_RELEASE);
 }
 
 /* Nothing may write the dispatch page again: as RELRO does for a
@@ -767,26 +754,6 @@ enum repstos_variant repstos_variant(void)
 enum repstos_variant repstos_site_variant(const struct repstos_site *e)
 {
 	return site_choice(e);
-}
-
-const char *repstos_variant_name(enum repstos_variant v)
-{
-	return (unsigned)v < REPSTOS_VARIANT_COUNT ? repstos_variant_names[v] : NULL;
-}
-
-int repstos_variant_by_name(const char *name)
-{
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(repstos_variant_names[v], name))
-			return v;
-	return -1;
-}
-
-void *repstos_variant_routine(enum repstos_variant v)
-{
-	return (unsigned)v < REPSTOS_VARIANT_COUNT ? routines[v] : NULL;
 }
 
 const struct repstos_site *repstos_sites_begin(void)

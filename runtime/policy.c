@@ -87,6 +87,69 @@ const char *repstos_cpu_profile_name(unsigned i)
 	return i < NPROFILES ? profiles[i].name : NULL;
 }
 
+/* ---- the variants ----------------------------------------------------- */
+
+/*
+ * What REPSTOS_VARIANTS says of each variant, by number, and the lookups
+ * the runtime, the tool and the tests share: one table, so no list of
+ * names or routines elsewhere can fall out of step with it.
+ */
+
+/* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
+const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = name,
+	REPSTOS_VARIANTS(REPSTOS_X_NAME)
+#undef REPSTOS_X_NAME
+};
+
+/* Each variant's routine in this module, and what it needs of the CPU. */
+static const struct {
+	void *routine;
+	unsigned needs;		/* enum repstos_feature bits */
+} variants[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_VARIANT(e, name, sym, needs)				\
+	[REPSTOS_VARIANT_##e] = { (void *)sym, needs },
+	REPSTOS_VARIANTS(REPSTOS_X_VARIANT)
+#undef REPSTOS_X_VARIANT
+};
+
+const char *repstos_variant_name(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? repstos_variant_names[v] : NULL;
+}
+
+int repstos_variant_by_name(const char *name)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (!strcmp(repstos_variant_names[v], name))
+			return v;
+	return -1;
+}
+
+void *repstos_variant_routine(enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT ? variants[v].routine : NULL;
+}
+
+int repstos_variant_by_routine(const void *addr)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (addr == variants[v].routine)
+			return v;
+	return -1;
+}
+
+int repstos_policy_supported(const struct repstos_cpu *cpu,
+			     enum repstos_variant v)
+{
+	return (unsigned)v < REPSTOS_VARIANT_COUNT &&
+	       (cpu->features & variants[v].needs) == variants[v].needs;
+}
+
 /* ---- the cost model ---------------------------------------------------- */
 
 unsigned repstos_size_class(unsigned long long n)
@@ -350,28 +413,6 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 	}
 }
 
-int repstos_policy_supported(const struct repstos_cpu *cpu,
-			     enum repstos_variant v)
-{
-	unsigned f = cpu->features;
-
-	switch (v) {
-	case REPSTOS_VARIANT_AVX2:
-		return (f & REPSTOS_CPU_AVX2) != 0;
-	case REPSTOS_VARIANT_STOSB_AVX2:
-		return (f & (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS)) ==
-		       (REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS);
-	case REPSTOS_VARIANT_AVX512:
-	case REPSTOS_VARIANT_AVX512_SPLIT:
-		return (f & (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |
-			     REPSTOS_CPU_BMI2)) ==
-		       (REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW |
-			REPSTOS_CPU_BMI2);
-	default:
-		return (unsigned)v < REPSTOS_VARIANT_COUNT;
-	}
-}
-
 /* A form's standing over classes lo..hi: its worst cost against the
  * cheapest form's, in permille, and its total. */
 struct standing {
@@ -540,13 +581,6 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 	return (enum repstos_variant)pick;
 }
 
-/* The names REPSTOS_VARIANT, --cpu and the tuning file spell. */
-const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = name,
-	REPSTOS_VARIANTS(REPSTOS_X_NAME)
-#undef REPSTOS_X_NAME
-};
-
 /* ---- the tuning file -------------------------------------------------- */
 
 int repstos_text_put(char *buf, unsigned len, unsigned *at,
@@ -567,18 +601,20 @@ int repstos_text_put(char *buf, unsigned len, unsigned *at,
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t)
 {
+	const char *module = repstos_variant_name(t->variant);
 	unsigned at = 0, c;
 	int v, r;
 
+	if (!module)	/* not a variant: vec, correct on every x86-64 */
+		module = repstos_variant_name(REPSTOS_VARIANT_VEC);
 	r = repstos_text_put(buf, len, &at,
 		"# repstos tuning (repstos_tune): applies only to this cpu\n"
 		"cpu %x %x %x %x %x\n"
 		"variant %s\nvec_rep_min %llu\nwide_rep_min %llu\n"
 		"short_rep_max %llu\ninline_min %u\n",
 		cpu->vendor, cpu->family, cpu->model, cpu->stepping,
-		cpu->features, (unsigned)t->variant < REPSTOS_VARIANT_COUNT ?
-		repstos_variant_names[t->variant] : "vec", t->vec_rep_min,
-		t->wide_rep_min, t->short_rep_max, t->inline_min);
+		cpu->features, module, t->vec_rep_min, t->wide_rep_min,
+		t->short_rep_max, t->inline_min);
 	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++) {
 		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
 			continue;
@@ -634,16 +670,14 @@ const char *repstos_text_number(const char *p, int base, unsigned long long *v)
  * the line), or -1. */
 static int name_at(const char *p)
 {
-	int i;
+	char name[32];		/* longer than any variant name */
+	size_t n = strcspn(p, " \t\n");
 
-	for (i = 0; i < REPSTOS_VARIANT_COUNT; i++) {
-		size_t l = strlen(repstos_variant_names[i]);
-
-		if (!strncmp(p, repstos_variant_names[i], l) &&
-		    (p[l] == '\n' || p[l] == ' ' || p[l] == '\t' || !p[l]))
-			return i;
-	}
-	return -1;
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, p, n);
+	name[n] = 0;
+	return repstos_variant_by_name(name);
 }
 
 /* A cost line's REPSTOS_NCLASS numbers after the name, each 1..2^32-1. */

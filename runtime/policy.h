@@ -11,8 +11,9 @@
 
 #include "repstos.h"
 
-/* Variant names, by enum repstos_variant: the one table the runtime and
- * the tool share. */
+/* Variant names, by enum repstos_variant: the one table the runtime, the
+ * tool and the tests share (runtime/policy.c, with the lookups repstos.h
+ * declares: by name, by routine, and what a variant needs). */
 extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
 
 /* Fill *cpu from CPUID on this machine. */
@@ -66,8 +67,9 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 /* Does the measured table have a row for this CPU? */
 int repstos_policy_has_row(const struct repstos_cpu *cpu);
 
-/* Can this CPU run the variant's routine? ("avx2" and "avx512" need
- * instructions an x86-64 may lack; the others run everywhere.) */
+/* Can this CPU run the variant's routine?  Does it have every feature
+ * REPSTOS_VARIANTS says the routine needs ("avx2", "avx512" and others
+ * use instructions an x86-64 may lack)? */
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v);
 

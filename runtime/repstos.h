@@ -18,19 +18,38 @@ extern "C" {
 
 #define REPSTOS_HIDDEN __attribute__((visibility("hidden")))
 
-/* CPU feature bits as detected with CPUID (see runtime/cpu.c). */
+/*
+ * CPU features as detected with CPUID (see runtime/cpu.c), in one list so
+ * that bits and names agree: X(ENUM, "name" as reports spell it).  A
+ * feature's bit is its place in the list; new ones go at the end, as the
+ * tuning file records the bits.
+ */
+#define REPSTOS_FEATURES(X)						\
+	X(ERMS, "erms")		/* CPUID.7.0:EBX[9] */			\
+	X(FSRM, "fsrm")		/* CPUID.7.0:EDX[4] */			\
+	X(FZRM, "fzrm")		/* CPUID.7.1:EAX[10] */			\
+	X(FSRS, "fsrs")		/* CPUID.7.1:EAX[11] */			\
+	X(FSRC, "fsrc")		/* CPUID.7.1:EAX[12] */			\
+	X(REP_GOOD, "rep_good")	/* kernel rule: Intel fam 6, AMD fam >= 0x10 */ \
+	X(AVX, "avx")		/* CPUID.1:ECX[28] and OS saves ymm (XGETBV) */ \
+	X(AVX2, "avx2")		/* CPUID.7.0:EBX[5], with AVX */	\
+	X(AVX512F, "avx512f")	/* CPUID.7.0:EBX[16] and OS saves zmm */ \
+	X(AVX512BW, "avx512bw")	/* CPUID.7.0:EBX[30], with AVX512F */	\
+	X(BMI2, "bmi2")		/* CPUID.7.0:EBX[8] */
+
+/* Bit numbers, by place in the list. */
+enum repstos_feature_bit {
+#define REPSTOS_X_BIT(e, name) REPSTOS_CPU_BIT_##e,
+	REPSTOS_FEATURES(REPSTOS_X_BIT)
+#undef REPSTOS_X_BIT
+	REPSTOS_CPU_FEATURE_COUNT
+};
+
+/* The bits, as struct repstos_cpu.features holds them. */
 enum repstos_feature {
-	REPSTOS_CPU_ERMS = 1u << 0,	/* CPUID.7.0:EBX[9] */
-	REPSTOS_CPU_FSRM = 1u << 1,	/* CPUID.7.0:EDX[4] */
-	REPSTOS_CPU_FZRM = 1u << 2,	/* CPUID.7.1:EAX[10] */
-	REPSTOS_CPU_FSRS = 1u << 3,	/* CPUID.7.1:EAX[11] */
-	REPSTOS_CPU_FSRC = 1u << 4,	/* CPUID.7.1:EAX[12] */
-	REPSTOS_CPU_REP_GOOD = 1u << 5,	/* kernel rule: Intel fam 6, AMD fam >= 0x10 */
-	REPSTOS_CPU_AVX = 1u << 6,	/* CPUID.1:ECX[28] and OS saves ymm (XGETBV) */
-	REPSTOS_CPU_AVX2 = 1u << 7,	/* CPUID.7.0:EBX[5], with AVX */
-	REPSTOS_CPU_AVX512F = 1u << 8,	/* CPUID.7.0:EBX[16] and OS saves zmm */
-	REPSTOS_CPU_AVX512BW = 1u << 9,	/* CPUID.7.0:EBX[30], with AVX512F */
-	REPSTOS_CPU_BMI2 = 1u << 10,	/* CPUID.7.0:EBX[8] */
+#define REPSTOS_X_MASK(e, name) REPSTOS_CPU_##e = 1u << REPSTOS_CPU_BIT_##e,
+	REPSTOS_FEATURES(REPSTOS_X_MASK)
+#undef REPSTOS_X_MASK
 };
 
 enum repstos_vendor {
@@ -88,15 +107,17 @@ REPSTOS_HIDDEN enum repstos_variant repstos_site_variant(const struct repstos_si
 REPSTOS_HIDDEN const char *repstos_variant_name(enum repstos_variant v);
 /* Variant by name, or -1. */
 REPSTOS_HIDDEN int repstos_variant_by_name(const char *name);
-/* Address of a variant's routine. */
+/* Address of a variant's routine, or NULL. */
 REPSTOS_HIDDEN void *repstos_variant_routine(enum repstos_variant v);
+/* The variant whose routine is at addr, or -1. */
+REPSTOS_HIDDEN int repstos_variant_by_routine(const void *addr);
 /* This module's table and counts. */
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_begin(void);
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_end(void);
 REPSTOS_HIDDEN const struct repstos_stats *repstos_stats(void);
 
 /* The stub and routines, for tests and hand-written assembly. */
-#define REPSTOS_X_DECL(e, name, sym) REPSTOS_HIDDEN void sym(void);
+#define REPSTOS_X_DECL(e, name, sym, needs) REPSTOS_HIDDEN void sym(void);
 REPSTOS_VARIANTS(REPSTOS_X_DECL)
 #undef REPSTOS_X_DECL
 REPSTOS_HIDDEN void __repstos_stub(void);

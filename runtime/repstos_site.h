@@ -196,22 +196,33 @@ REPSTOS_MODULE_SYMBOL:							\
 #define REPSTOS_SITE_CLOBBERS_AVX512	"k1"
 
 /*
- * The variant routines, in one list so names and numbers agree everywhere:
- * X(ENUM, "name" as REPSTOS_VARIANT spells it, routine symbol).
+ * The variant routines, in one list so names, numbers, routines and what
+ * they need agree everywhere:
+ *   X(ENUM, "name" as REPSTOS_VARIANT spells it, routine symbol,
+ *     the CPU features the routine needs: REPSTOS_CPU_* bits, 0 for none)
  * "inline" has a routine too: the called form of `rep stosb`, used by the
- * stub when text patching is off.  Entry 0 must stay "original" (the
- * stub's initial target); new variants go at the end.
+ * stub when text patching is off.  "erms" needs nothing: rep stosb runs
+ * on every x86-64, ERMS only makes it fast.  Entry 0 must stay
+ * "original" (the stub's initial target); new variants go at the end.
+ * The feature bits are C enumerators (repstos.h): the list is expanded
+ * only in C; assembler files include this header for the rest.  One
+ * entry a line, name and symbol first: test scripts and make read the
+ * names and symbols from here with sed.
  */
 #define REPSTOS_VARIANTS(X)						\
-	X(ORIGINAL, "original", __repstos_original)			\
-	X(INLINE, "inline", __repstos_stosb)				\
-	X(ERMS, "erms", __repstos_erms)					\
-	X(REP_GOOD, "rep_good", __repstos_rep_good)			\
-	X(VEC, "vec", __repstos_vec)					\
-	X(AVX2, "avx2", __repstos_avx2)					\
-	X(AVX512, "avx512", __repstos_avx512)				\
-	X(AVX512_SPLIT, "avx512_split", __repstos_avx512_split)	\
-	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2)
+	X(ORIGINAL, "original", __repstos_original, 0)			\
+	X(INLINE, "inline", __repstos_stosb, 0)				\
+	X(ERMS, "erms", __repstos_erms, 0)				\
+	X(REP_GOOD, "rep_good", __repstos_rep_good, 0)			\
+	X(VEC, "vec", __repstos_vec, 0)					\
+	X(AVX2, "avx2", __repstos_avx2, REPSTOS_CPU_AVX2)		\
+	X(AVX512, "avx512", __repstos_avx512, REPSTOS_NEEDS_AVX512)	\
+	X(AVX512_SPLIT, "avx512_split", __repstos_avx512_split, REPSTOS_NEEDS_AVX512) \
+	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2, REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS)
+
+/* The masked-store routines: byte masks (AVX512BW) built with bzhi (BMI2). */
+#define REPSTOS_NEEDS_AVX512						\
+	(REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW | REPSTOS_CPU_BMI2)
 
 #ifndef __ASSEMBLER__
 
@@ -289,7 +300,7 @@ _Static_assert(sizeof(REPSTOS_MODULE_MAGIC) == 8, "magic is 8 bytes");
 #undef REPSTOS_CHECK_AT
 
 /* Variant numbers. */
-#define REPSTOS_X_ENUM(e, name, sym) REPSTOS_VARIANT_##e,
+#define REPSTOS_X_ENUM(e, name, sym, needs) REPSTOS_VARIANT_##e,
 enum repstos_variant {
 	REPSTOS_VARIANTS(REPSTOS_X_ENUM)
 	REPSTOS_VARIANT_COUNT

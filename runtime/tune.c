@@ -61,7 +61,7 @@ static size_t ring_pos;		/* batches go on where the last one ended:
  * the code it compiles), and one for glibc, a plain `call memset@plt`:
  * each as a real program would run it.
  */
-#define REPSTOS_X_RUN(e, name, sym)					\
+#define REPSTOS_X_RUN(e, name, sym, needs)				\
 static void run_##e(unsigned char *dst, size_t iters)			\
 {									\
 	size_t i;							\
@@ -80,7 +80,7 @@ REPSTOS_VARIANTS(REPSTOS_X_RUN)
 #undef REPSTOS_X_RUN
 
 static void (*const runners[REPSTOS_VARIANT_COUNT])(unsigned char *, size_t) = {
-#define REPSTOS_X_RUNNER(e, name, sym) [REPSTOS_VARIANT_##e] = run_##e,
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = run_##e,
 	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
 #undef REPSTOS_X_RUNNER
 };
@@ -146,26 +146,53 @@ static double median(double *v, unsigned n)
 }
 
 /*
- * Median ns per call of each of the n forms, interleaved, on the ring as
- * it is, destination at buf + off; and, when ratio is not NULL, the
- * median over the repetitions of forms[n - 1]'s time over each form's,
- * which cancels the drift between repetitions (tests/perf/bench.c does
- * the same).
+ * The forms measured side by side, in the order they run: variant
+ * numbers, and GLIBC for the reference.  Appending is checked, so no
+ * list can outgrow the arrays sized NFORM that its measurements fill.
  */
-static void measure(const unsigned *forms, unsigned n, unsigned off,
-		    double *med, double *ratio)
+struct forms {
+	unsigned n;
+	unsigned f[NFORM];
+};
+
+static int add_form(struct forms *s, unsigned f)
+{
+	if (s->n >= NFORM || f >= NFORM)
+		return -1;
+	s->f[s->n++] = f;
+	return 0;
+}
+
+/* s with glibc, the reference measure() takes ratios to, last. */
+static int with_glibc(const struct forms *s, struct forms *out)
+{
+	*out = *s;
+	return add_form(out, GLIBC);
+}
+
+/*
+ * Median ns per call of each form of s, interleaved, on the ring as it
+ * is, destination at buf + off; and, when ratio is not NULL, the median
+ * over the repetitions of the last form's time over each form's, which
+ * cancels the drift between repetitions (tests/perf/bench.c does the
+ * same).  The batch length is set by the first form's speed.
+ */
+static void measure(const struct forms *s, unsigned off, double *med,
+		    double *ratio)
 {
 	double t[NFORM][REPS], q[REPS];
+	unsigned r, c, n = s->n;
 	size_t iters;
-	unsigned r, c;
 
-	once(forms[0], off, 16);
-	iters = (size_t)(BATCH_NS / (once(forms[0], off, 16) + 0.5)) + 2;
+	if (!n)
+		return;
+	once(s->f[0], off, 16);
+	iters = (size_t)(BATCH_NS / (once(s->f[0], off, 16) + 0.5)) + 2;
 	for (r = 0; r < REPS; r++)
 		for (c = 0; c < n; c++) {
 			unsigned k = (c + r) % n;
 
-			t[k][r] = once(forms[k], off, iters);
+			t[k][r] = once(s->f[k], off, iters);
 		}
 	for (c = 0; ratio && c < n; c++) {
 		for (r = 0; r < REPS; r++)
@@ -209,44 +236,102 @@ static unsigned long long big_size(unsigned i)
 	return (2048ull << i / 2) * (i & 1 ? 3 : 2) / 2;
 }
 
-/* The threshold for `loop` among the sizes measured and never: the least
- * total over the sizes, relative to the faster of the two at each; the
- * policy's own value `dflt` unless another is 2% better. */
-static unsigned long long threshold(FILE *rep, const char *what,
-				    enum repstos_variant loop,
-				    unsigned long long dflt)
+/* m[i][0]: ns of the store loop at big_size(i), m[i][1]: of rep stosb;
+ * each the sum of aligned and +3. */
+static void measure_big(FILE *rep, enum repstos_variant loop, double m[][2])
 {
-	unsigned forms[2] = { loop, REPSTOS_VARIANT_INLINE };
-	double m[NBIG][2], cost, best_cost = 0, dflt_cost = 0;
-	unsigned long long best = NEVER, t;
-	unsigned i, j;
+	const struct forms s = { 2, { loop, REPSTOS_VARIANT_INLINE } };
+	unsigned i;
 
 	for (i = 0; i < NBIG; i++) {
 		double mis[2];
 
 		fill_fixed((uint32_t)big_size(i));
-		measure(forms, 2, 0, m[i], NULL);
-		measure(forms, 2, 3, mis, NULL);
+		measure(&s, 0, m[i], NULL);
+		measure(&s, 3, mis, NULL);
 		m[i][0] += mis[0];
 		m[i][1] += mis[1];
 		if (rep)
 			fprintf(rep, "  %-6s %8llu bytes: loop %9.2f ns, rep stosb %9.2f ns "
-				"(aligned and +3, added)\n", what, big_size(i),
+				"(aligned and +3, added)\n",
+				repstos_variant_name(loop), big_size(i),
 				m[i][0], m[i][1]);
 	}
+}
+
+/* With rep stosb from t on: the total over the sizes of the time taken
+ * relative to the faster of the two at each size. */
+static double threshold_cost(const double m[][2], unsigned long long t)
+{
+	double cost = 0;
+	unsigned i;
+
+	for (i = 0; i < NBIG; i++)
+		cost += m[i][big_size(i) >= t] /
+			(m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
+	return cost;
+}
+
+/* The threshold for `loop` among the sizes measured and never: the least
+ * total over the sizes, relative to the faster of the two at each; the
+ * policy's own value `dflt` unless another is 2% better. */
+static unsigned long long threshold(FILE *rep, enum repstos_variant loop,
+				    unsigned long long dflt)
+{
+	double m[NBIG][2], cost, best_cost = 0;
+	unsigned long long best = NEVER, t;
+	unsigned j;
+
+	measure_big(rep, loop, m);
 	for (j = 0; j <= NBIG; j++) {
 		t = j < NBIG ? big_size(j) : NEVER;
-		cost = 0;
-		for (i = 0; i < NBIG; i++)
-			cost += m[i][big_size(i) >= t] /
-				(m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
+		cost = threshold_cost(m, t);
 		if (!j || cost < best_cost)
 			best_cost = cost, best = t;
 	}
-	for (i = 0; i < NBIG; i++)
-		dflt_cost += m[i][big_size(i) >= dflt] /
-			     (m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
-	return best_cost < dflt_cost * 0.98 ? best : dflt;
+	return best_cost < threshold_cost(m, dflt) * 0.98 ? best : dflt;
+}
+
+/* The routines' rep stosb thresholds, which tuning moves while it
+ * measures and then puts back. */
+struct knobs {
+	unsigned long long vec_rep_min, wide_rep_min, short_rep_max;
+};
+
+static struct knobs knobs_now(void)
+{
+	return (struct knobs){ __repstos_vec_rep_min, __repstos_wide_rep_min,
+			       __repstos_short_rep_max };
+}
+
+static void knobs_set(const struct knobs *k)
+{
+	__repstos_vec_rep_min = k->vec_rep_min;
+	__repstos_wide_rep_min = k->wide_rep_min;
+	__repstos_short_rep_max = k->short_rep_max;
+}
+
+/* Step 1 into out, whose thresholds the routines then use for the
+ * steps after it.  Without ERMS the policy's stay (no rep stosb). */
+static void tune_thresholds(FILE *rep, const struct repstos_cpu *cpu,
+			    struct repstos_tuning *out)
+{
+	struct knobs k = { NEVER, NEVER, out->short_rep_max };
+
+	knobs_set(&k);
+	if (cpu->features & REPSTOS_CPU_ERMS) {
+		out->vec_rep_min = threshold(rep, REPSTOS_VARIANT_VEC,
+					     out->vec_rep_min);
+		if (repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2))
+			out->wide_rep_min = threshold(rep, REPSTOS_VARIANT_AVX2,
+						      out->wide_rep_min);
+	}
+	k.vec_rep_min = out->vec_rep_min;
+	k.wide_rep_min = out->wide_rep_min;
+	knobs_set(&k);
+	if (rep)
+		fprintf(rep, "  rep stosb thresholds: vec from %llu, wide from %llu\n",
+			out->vec_rep_min, out->wide_rep_min);
 }
 
 /* ---- step 2: the cost table ------------------------------------------- */
@@ -258,7 +343,7 @@ struct table {
 	double ratio[NFORM][REPSTOS_NCLASS][4];
 };
 
-static void measure_costs(const unsigned *forms, unsigned n, struct table *tb)
+static void measure_costs(const struct forms *s, struct table *tb)
 {
 	static const unsigned offs[2] = { 0, 3 };
 	double m[NFORM], x[NFORM];
@@ -272,33 +357,63 @@ static void measure_costs(const unsigned *forms, unsigned n, struct table *tb)
 
 			fill_fixed((uint32_t)size);
 			for (a = 0; a < 2; a++) {
-				measure(forms, n, offs[a], m, x);
-				for (f = 0; f < n; f++) {
-					tb->ns[forms[f]][c][e * 2 + a] = m[f];
-					tb->ratio[forms[f]][c][e * 2 + a] = x[f];
+				measure(s, offs[a], m, x);
+				for (f = 0; f < s->n; f++) {
+					tb->ns[s->f[f]][c][e * 2 + a] = m[f];
+					tb->ratio[s->f[f]][c][e * 2 + a] = x[f];
 				}
 			}
 		}
 }
 
-static void set_costs(const unsigned *forms, unsigned n, const struct table *tb,
+/* A form's cost in class c: the worst of its four, in centi-ns. */
+static unsigned class_cost(const struct table *tb, unsigned f, unsigned c)
+{
+	double w = 0;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		w = tb->ns[f][c][i] > w ? tb->ns[f][c][i] : w;
+	w = w * 100 + 0.5;
+	return (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
+}
+
+static void set_costs(const struct forms *s, const struct table *tb,
 		      struct repstos_costs *k)
 {
-	unsigned c, f, i;
+	unsigned c, f;
 
 	memset(k, 0, sizeof(*k));
-	for (f = 0; f < n; f++) {
-		if (forms[f] == GLIBC)
-			continue;
-		for (c = 0; c < REPSTOS_NCLASS; c++) {
-			double w = 0;
+	for (f = 0; f < s->n; f++)
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			k->cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
+}
 
-			for (i = 0; i < 4; i++)
-				w = tb->ns[forms[f]][c][i] > w ? tb->ns[forms[f]][c][i] : w;
-			w = w * 100 + 0.5;
-			k->cns[forms[f]][c] = (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
-		}
-	}
+/* The variants this CPU runs, by number: "inline" stands for rep stosb
+ * in place, as sites run it (its called form is for the stub only). */
+static int site_forms(const struct repstos_cpu *cpu, struct forms *s)
+{
+	int v;
+
+	s->n = 0;
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (repstos_policy_supported(cpu, (enum repstos_variant)v) &&
+		    add_form(s, (unsigned)v))
+			return -1;
+	return 0;
+}
+
+/* Step 2: the cost of every site form, into *tb and out's table. */
+static int tune_costs(const struct repstos_cpu *cpu, struct table *tb,
+		      struct repstos_tuning *out)
+{
+	struct forms sites, s;
+
+	if (site_forms(cpu, &sites) || with_glibc(&sites, &s))
+		return -1;
+	measure_costs(&s, tb);
+	set_costs(&sites, tb, &out->costs);
+	return 0;
 }
 
 /* ---- step 3: the module routine --------------------------------------- */
@@ -345,18 +460,23 @@ static double root(double x, unsigned n)
 	return y;
 }
 
-static void judge_dists(const unsigned *forms, unsigned n, struct verdict *v)
+/* v[i] for each routine rt->f[i], on every published distribution: the
+ * worse of aligned and +3, their least and their geometric mean. */
+static int judge_dists(const struct forms *rt, struct verdict *v)
 {
 	double m[NFORM], x[2][NFORM];
+	struct forms s;
 	unsigned d, f, a;
 
-	for (f = 0; f + 1 < n; f++)
+	if (with_glibc(rt, &s))
+		return -1;
+	for (f = 0; f < rt->n; f++)
 		v[f].dist_min = 1e9, v[f].geo = 1;
 	for (d = 0; d < NDIST; d++) {
 		fill_dist(d);
 		for (a = 0; a < 2; a++)
-			measure(forms, n, a ? 3 : 0, m, x[a]);
-		for (f = 0; f + 1 < n; f++) {	/* forms[n - 1] is glibc */
+			measure(&s, a ? 3 : 0, m, x[a]);
+		for (f = 0; f < rt->n; f++) {
 			double r = x[0][f] < x[1][f] ? x[0][f] : x[1][f];
 
 			v[f].dist[d] = r;
@@ -365,8 +485,9 @@ static void judge_dists(const unsigned *forms, unsigned n, struct verdict *v)
 				v[f].dist_min = r;
 		}
 	}
-	for (f = 0; f + 1 < n; f++)
+	for (f = 0; f < rt->n; f++)
 		v[f].geo = root(v[f].geo, NDIST);
+	return 0;
 }
 
 static int qualifies(const struct verdict *v)
@@ -405,17 +526,17 @@ static unsigned choose(const struct verdict *v, unsigned n)
 	return pick;
 }
 
-static void report_verdicts(FILE *rep, const unsigned *forms, unsigned n,
+static void report_verdicts(FILE *rep, const struct forms *rt,
 			    const struct verdict *v, unsigned pick)
 {
 	unsigned i, d;
 
 	fprintf(rep, "  module routine, speedup = glibc ns / routine ns (worst of "
 		"aligned and +3):\n");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < rt->n; i++) {
 		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
 			i == pick ? '*' : ' ',
-			repstos_variant_name((enum repstos_variant)forms[i]),
+			repstos_variant_name((enum repstos_variant)rt->f[i]),
 			v[i].worst, repstos_class_lo(v[i].worst_class),
 			repstos_class_hi(v[i].worst_class));
 		for (d = 0; d < NDIST; d++)
@@ -425,20 +546,45 @@ static void report_verdicts(FILE *rep, const unsigned *forms, unsigned n,
 	}
 }
 
-/* ---- repstos_tune ------------------------------------------------------ */
-
-/* The forms this CPU runs: in place first, then the routines; the called
- * rep stosb only stands in for "inline" where a site cannot be written. */
-static unsigned site_forms(const struct repstos_cpu *cpu, unsigned *forms)
+/* The routines among the site forms: all but rep stosb in place. */
+static int routine_forms(const struct repstos_cpu *cpu, struct forms *rt)
 {
-	unsigned n = 0;
-	int v;
+	struct forms sites;
+	unsigned i;
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (repstos_policy_supported(cpu, (enum repstos_variant)v))
-			forms[n++] = (unsigned)v;
-	return n;
+	rt->n = 0;
+	if (site_forms(cpu, &sites))
+		return -1;
+	for (i = 0; i < sites.n; i++)
+		if (sites.f[i] != REPSTOS_VARIANT_INLINE &&
+		    add_form(rt, sites.f[i]))
+			return -1;
+	return rt->n ? 0 : -1;		/* choose() needs one */
 }
+
+/* Step 3, from the fixed sizes in *tb and the distributions measured
+ * now: out's variant. */
+static int tune_module(FILE *rep, const struct repstos_cpu *cpu,
+		       const struct table *tb, struct repstos_tuning *out)
+{
+	struct verdict v[NFORM];
+	struct forms rt;
+	unsigned i, pick;
+
+	if (routine_forms(cpu, &rt))
+		return -1;
+	for (i = 0; i < rt.n; i++)
+		judge_fixed(tb, rt.f[i], &v[i]);
+	if (judge_dists(&rt, v))
+		return -1;
+	pick = choose(v, rt.n);
+	out->variant = (int)rt.f[pick];
+	if (rep)
+		report_verdicts(rep, &rt, v, pick);
+	return 0;
+}
+
+/* ---- repstos_tune ------------------------------------------------------ */
 
 static int setup(void)
 {
@@ -452,14 +598,20 @@ static int setup(void)
 	return 0;
 }
 
+static void teardown(void)
+{
+	free(buf);
+	free(ring);
+	buf = NULL;
+	ring = NULL;
+}
+
 int repstos_tune(FILE *rep, struct repstos_tuning *out)
 {
 	static struct table tb;
+	const struct knobs saved = knobs_now();
 	struct repstos_cpu cpu;
-	unsigned forms[NFORM], routines[NFORM], n, nr = 0, i, pick;
-	struct verdict v[NFORM];
-	unsigned long long saved[3] = { __repstos_vec_rep_min,
-		__repstos_wide_rep_min, __repstos_short_rep_max };
+	int r;
 
 	if (setup())
 		return -1;
@@ -467,52 +619,19 @@ int repstos_tune(FILE *rep, struct repstos_tuning *out)
 	 * with fewer features. */
 	cpu = *repstos_cpu();
 	repstos_policy_tuning(&cpu, out);
-	__repstos_short_rep_max = out->short_rep_max;
-
-	if (cpu.features & REPSTOS_CPU_ERMS) {
-		__repstos_vec_rep_min = __repstos_wide_rep_min = NEVER;
-		out->vec_rep_min = threshold(rep, "vec", REPSTOS_VARIANT_VEC,
-					     out->vec_rep_min);
-		if (repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2))
-			out->wide_rep_min = threshold(rep, "avx2",
-						      REPSTOS_VARIANT_AVX2,
-						      out->wide_rep_min);
-	}
-	__repstos_vec_rep_min = out->vec_rep_min;
-	__repstos_wide_rep_min = out->wide_rep_min;
-	if (rep)
-		fprintf(rep, "  rep stosb thresholds: vec from %llu, wide from %llu\n",
-			out->vec_rep_min, out->wide_rep_min);
-
-	n = site_forms(&cpu, forms);
-	forms[n++] = GLIBC;
-	measure_costs(forms, n, &tb);
-	set_costs(forms, n, &tb, &out->costs);
-
-	for (i = 0; i < n; i++)
-		if (forms[i] != GLIBC && forms[i] != REPSTOS_VARIANT_INLINE)
-			routines[nr++] = forms[i];
-	for (i = 0; i < nr; i++)
-		judge_fixed(&tb, routines[i], &v[i]);
-	routines[nr] = GLIBC;
-	judge_dists(routines, nr + 1, v);
-	pick = choose(v, nr);
-	out->variant = (int)routines[pick];
+	tune_thresholds(rep, &cpu, out);
+	r = tune_costs(&cpu, &tb, out);
+	if (!r)
+		r = tune_module(rep, &cpu, &tb, out);
 	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
 	out->source = "measured by repstos_tune";
-	if (rep)
-		report_verdicts(rep, routines, nr, v, pick);
-
-	__repstos_vec_rep_min = saved[0];
-	__repstos_wide_rep_min = saved[1];
-	__repstos_short_rep_max = saved[2];
-	free(buf);
-	free(ring);
-	return 0;
+	knobs_set(&saved);
+	teardown();
+	return r;
 }
 
 static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_ENUM_NAME(e, name, sym) [REPSTOS_VARIANT_##e] = #e,
+#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = #e,
 	REPSTOS_VARIANTS(REPSTOS_X_ENUM_NAME)
 #undef REPSTOS_X_ENUM_NAME
 };

@@ -32,7 +32,8 @@ extern "C" {
  * distribution (runtime/memset_dists.h), the best geometric mean over
  * the distributions.  Writes what it measured to `report` (may be NULL).
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
- * it could not measure (no memory).
+ * it could not measure (no memory; or, a bug, more forms than its
+ * tables hold).
  */
 int repstos_tune(FILE *report, struct repstos_tuning *out);
 

@@ -49,13 +49,13 @@
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
-#define X(e, name, sym) RUN(sym)
+#define X(e, name, sym, needs) RUN(sym)
 REPSTOS_VARIANTS(X)
 #undef X
 
 static const struct bench_cand all_cands[] = {
 	{ "glibc", "memset() through the PLT (glibc's ifunc choice)", bench_run_glibc, -1 },
-#define X(e, name, sym) \
+#define X(e, name, sym, needs) \
 	{ "site-" name, "site: call " #sym " (a patched site)", bench_run_##sym, \
 	  REPSTOS_VARIANT_##e },
 	REPSTOS_VARIANTS(X)

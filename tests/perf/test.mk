@@ -16,7 +16,7 @@ bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
 
 # Every variant routine gets a site candidate: their symbols, read from
 # the one list in the contract header.
-PERF_VARIANT_SYMS := $(shell sed -n 's/.*X([A-Z_0-9]*, *"[a-z_0-9]*", *\(__repstos_[a-z_0-9]*\)).*/\1/p' runtime/repstos_site.h)
+PERF_VARIANT_SYMS := $(shell sed -n 's/.*X([A-Z_0-9]*, *"[a-z_0-9]*", *\(__repstos_[a-z_0-9]*\)[,)].*/\1/p' runtime/repstos_site.h)
 PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
 PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \

@@ -30,12 +30,9 @@ static inline uintptr_t sitecheck_expected(const struct repstos_site *e)
 
 static inline int sitecheck_runnable(uintptr_t target)
 {
-	int v;
+	int v = repstos_variant_by_routine((const void *)target);
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (target == (uintptr_t)repstos_variant_routine(v))
-			return repstos_policy_supported(repstos_cpu(), v);
-	return 1;
+	return v < 0 || repstos_policy_supported(repstos_cpu(), v);
 }
 
 /* Did the runtime leave calls of a routine this CPU lacks in place? */
@@ -52,10 +49,8 @@ static inline const char *sitecheck_name(uintptr_t target)
 		return "inline";
 	if (target == (uintptr_t)__repstos_stub)
 		return "stub";
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (target == (uintptr_t)repstos_variant_routine(v))
-			return repstos_variant_name(v);
-	return "?";
+	v = repstos_variant_by_routine((const void *)target);
+	return v >= 0 ? repstos_variant_name(v) : "?";
 }
 
 /* The number of sites whose bytes are not what the runtime reports; also
