@@ -452,10 +452,10 @@ static int setup(void)
 	return 0;
 }
 
-int repstos_tune(FILE *rep, struct repstos_tuning *out)
+int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out)
 {
 	static struct table tb;
-	struct repstos_cpu cpu;
 	unsigned forms[NFORM], routines[NFORM], n, nr = 0, i, pick;
 	struct verdict v[NFORM];
 	unsigned long long saved[3] = { __repstos_vec_rep_min,
@@ -463,17 +463,14 @@ int repstos_tune(FILE *rep, struct repstos_tuning *out)
 
 	if (setup())
 		return -1;
-	/* As the runtime sees this CPU: REPSTOS_CPU measures it as a CPU
-	 * with fewer features. */
-	cpu = *repstos_cpu();
-	repstos_policy_tuning(&cpu, out);
+	repstos_policy_tuning(cpu, out);
 	__repstos_short_rep_max = out->short_rep_max;
 
-	if (cpu.features & REPSTOS_CPU_ERMS) {
+	if (cpu->features & REPSTOS_CPU_ERMS) {
 		__repstos_vec_rep_min = __repstos_wide_rep_min = NEVER;
 		out->vec_rep_min = threshold(rep, "vec", REPSTOS_VARIANT_VEC,
 					     out->vec_rep_min);
-		if (repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2))
+		if (repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2))
 			out->wide_rep_min = threshold(rep, "avx2",
 						      REPSTOS_VARIANT_AVX2,
 						      out->wide_rep_min);
@@ -484,7 +481,7 @@ int repstos_tune(FILE *rep, struct repstos_tuning *out)
 		fprintf(rep, "  rep stosb thresholds: vec from %llu, wide from %llu\n",
 			out->vec_rep_min, out->wide_rep_min);
 
-	n = site_forms(&cpu, forms);
+	n = site_forms(cpu, forms);
 	forms[n++] = GLIBC;
 	measure_costs(forms, n, &tb);
 	set_costs(forms, n, &tb, &out->costs);
@@ -553,15 +550,14 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		"a tuning file)");
 }
 
-int repstos_tune_write(const char *path, const struct repstos_tuning *t)
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t)
 {
-	struct repstos_cpu cpu;
 	char text[REPSTOS_TUNING_MAX], tmp[4096];
 	FILE *f;
 	int n, e;
 
-	repstos_cpu_detect(&cpu);
-	n = repstos_tuning_format(text, sizeof(text), &cpu, t);
+	n = repstos_tuning_format(text, sizeof(text), cpu, t);
 	if (n < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
 			      (long)getpid()) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;

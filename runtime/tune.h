@@ -7,8 +7,13 @@
  * so a program links it only if it calls it.
  *
  *   struct repstos_tuning t;
- *   if (repstos_tune(stderr, &t) == 0)
- *           repstos_tune_write("/etc/repstos/tuning", &t);
+ *   if (repstos_tune(stderr, cpu, &t) == 0)
+ *           repstos_tune_write("/etc/repstos/tuning", cpu, &t);
+ *
+ * One cpu for all three: the forms measured are those it can run, and
+ * the file is keyed to it, so the runtime takes the file exactly when
+ * it sees that CPU (REPSTOS_CPU included) and never a measurement of
+ * another.  In a program with the runtime's start-up, pass repstos_cpu().
  *
  * The measurement takes a few seconds and should run on an idle
  * machine; its figures are medians of interleaved repetitions.
@@ -34,16 +39,18 @@ extern "C" {
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
  * it could not measure (no memory).
  */
-int repstos_tune(FILE *report, struct repstos_tuning *out);
+int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out);
 
 /* The cost table of *t as a table of ns, and whether runtime/policy.c
  * has a row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t);
 
-/* Write *t as the tuning file for this CPU at path, atomically (a
- * temporary file renamed).  Returns 0, or -1 with errno set. */
-int repstos_tune_write(const char *path, const struct repstos_tuning *t);
+/* Write *t as the tuning file for cpu at path, atomically (a temporary
+ * file renamed).  Returns 0, or -1 with errno set. */
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,24 @@ out=$(REPSTOS_TUNING=$t/bad $d/sites forms 2>&1)
 echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reported" ||
 	fail "malformed: $out"
 
+# Under REPSTOS_CPU one CPU is measured, printed and written: this one as
+# the runtime then sees it.  A runtime under the same REPSTOS_CPU takes
+# the file; one without ignores it, for it measured fewer forms than this
+# CPU runs (the file was once keyed to the CPU detected, and taken).
+REPSTOS_CPU=generic $r tune $t/generic > $t/generic.log 2>&1 ||
+	fail "REPSTOS_CPU=generic repstos tune exited $?"
+sed -n '/^# repstos tuning/,/^wrote /p' $t/generic.log | sed '$d' |
+	cmp -s - $t/generic && ok "REPSTOS_CPU=generic: the tuning printed is the file written" ||
+	fail "REPSTOS_CPU=generic: what tune printed is not the file: $(cat $t/generic)"
+out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+echo "$out" | grep -q '(tuning file)' &&
+	ok "REPSTOS_CPU=generic: a runtime as generic takes the file tune wrote as generic" ||
+	fail "REPSTOS_CPU=generic: the runtime as generic does not take the file: $out"
+out=$(REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+echo "$out" | grep -q 'for another CPU, ignored' &&
+	ok "REPSTOS_CPU=generic: the runtime as this CPU ignores it" ||
+	fail "REPSTOS_CPU=generic: the runtime as this CPU takes a file measured as generic: $out"
+
 # --cpu=native chooses what the runtime chooses, tuning file included.
 REPSTOS_TUNING=$t/tuning $r patch --cpu=native $d/sites -o $t/native >/dev/null ||
 	fail "patch --cpu=native"
