@@ -105,6 +105,7 @@ static int cmd_tune(int argc, char **argv)
 	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
 		fprintf(stderr, "repstos: unknown REPSTOS_CPU '%s', using this CPU\n",
 			getenv("REPSTOS_CPU"));
+	repstos_routines_enable(&cpu);
 	if (repstos_tune(stdout, &cpu, &t)) {
 		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
 		return RS_EXIT_BAD;

@@ -415,7 +415,7 @@ static void report_verdicts(FILE *rep, const unsigned *forms, unsigned n,
 	for (i = 0; i < n; i++) {
 		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
 			i == pick ? '*' : ' ',
-			repstos_variant_name((enum repstos_variant)forms[i]),
+			repstos_variant_names[forms[i]],
 			v[i].worst, repstos_class_lo(v[i].worst_class),
 			repstos_class_hi(v[i].worst_class));
 		for (d = 0; d < NDIST; d++)
@@ -529,7 +529,7 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
 			continue;
 		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
-			repstos_variant_name((enum repstos_variant)v));
+			repstos_variant_names[v]);
 		for (c = 0; c < REPSTOS_NCLASS; c++)
 			fprintf(f, " %6.2f", t->costs.cns[v][c] / 100.0);
 		fputc('\n', f);
