@@ -1,14 +1,17 @@
 #!/bin/sh
-# repstos tune, the tuning file, --cpu=native, and a file statically
-# patched for a CPU with more than this one: the runtime rewrites the
-# calls of routines it cannot run and leaves every other site alone.
-# REPSTOS_CPU=zen3 makes the runtime choose as on a CPU without AVX-512.
+# Proves: the tuning file `repstos tune` writes is the one it printed, is
+# keyed to the CPU it measured, and steers the runtime and --cpu=native.
+#
+# Also a file statically patched for a CPU with more than this one: the
+# runtime rewrites the calls of routines it cannot run and leaves every
+# other site alone.  REPSTOS_CPU=zen3 makes the runtime choose as on a
+# CPU without AVX-512.
+. "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
 r=patcher/repstos
-t=$(mktemp -d build/tune.XXXXXX)
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+need $r $d/sites
+t=$(mktemp -d build/tune.XXXXXX) || exit 1
+trap 'rm -rf $t' EXIT
 
 $r tune $t/tuning > $t/tune.log 2>&1 || fail "repstos tune exited $?"
 grep -q '^cpu ' $t/tuning && grep -q '^variant ' $t/tuning &&
@@ -69,8 +72,6 @@ if grep -q avx512bw /proc/cpuinfo; then
 	echo "$out" | grep -q "left as they are" && ! echo "$out" | grep -q "rewritten" &&
 		ok "the same file on this CPU is left as it is" || fail "static: $out"
 else
-	echo "skip: no AVX-512 here to patch for"
+	skipped "a static avx512 file: no AVX-512 here to patch for"
 fi
-rm -rf $t
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish
