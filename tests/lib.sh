@@ -53,13 +53,18 @@ variants() {
 		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
 }
 
+# True when FILE has a site-table section (the tool reads no 32-bit file).
+has_table() {
+	readelf -S -W "$1" 2>/dev/null | grep -q ' repstos_sites '
+}
+
 # The sites in an object or linked file, as `repstos dump --stats` counts
 # its table (first line "FILE: KIND, N sites, ..."); 0 when the file has
 # no site table (nothing in it was linked with the runtime, or no call
 # became a site).  The tool reads the layout from the contract, so no
-# test repeats it.
+# test repeats it.  $REPSTOS names another tool (an installed one).
 sites() {
-	n=$("$top/patcher/repstos" dump --stats "$1" 2>/dev/null | head -n 1 |
+	n=$("${REPSTOS:-$top/patcher/repstos}" dump --stats "$1" 2>/dev/null | head -n 1 |
 		sed 's/^.*: //' | grep -o '[0-9][0-9]* sites\{0,1\}' | head -n 1)
 	echo "${n%% *}" | grep . || echo 0
 }

@@ -1,32 +1,16 @@
-# tests/plugin/lib.sh - shared by the plugin tests (sourced, run from the
-# top of the tree).  Each test prints what it checks; `fail` records a
-# failure and the test exits 1 at the end through `finish`.
+# tests/plugin/lib.sh - the plugin tests' helpers on top of tests/lib.sh:
+# the plugin's options, its remarks, and a run under every variant.
 
+. "$(dirname "$0")/../lib.sh"
 PLUGIN=plugin/repstos.so
 RTLIB=runtime/librepstos.a
 CC=${CC:-gcc}
 P="-fplugin=$PLUGIN"
 PV="$P -fplugin-arg-repstos-verbose"
 T=build/tests/plugin
-failed=0
 
-fail() { echo "FAIL: $*"; failed=1; }
-ok() { echo "ok: $*"; }
-finish() { [ $failed -eq 0 ] && { echo "PASS"; exit 0; }; echo "FAILED"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
-[ -f $PLUGIN ] || { echo "FAIL: $PLUGIN not built"; exit 1; }
-[ -f $RTLIB ] || { echo "FAIL: $RTLIB not built"; exit 1; }
-
-# Entries in the site tables of an object or linked file (16 bytes each).
-sites() {
-	total=0
-	for sz in $(readelf -S -W "$1" | sed 's/^ *\[ *[0-9]*\] *//' |
-		    awk '$1 == "repstos_sites" { print $5 }'); do
-		total=$((total + 0x$sz))
-	done
-	echo $((total / 16))
-}
+# sites() counts with the tool.
+need $PLUGIN $RTLIB patcher/repstos
 
 # "file:line" of every call the plugin's remarks say it rewrote.
 rewritten() {
@@ -42,8 +26,8 @@ rewritten_count() {
 # $want.
 run_variants() {
 	bin=$1 want=$2; shift 2
-	for env in $(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/REPSTOS_VARIANT=\1/p' \
-			runtime/repstos_site.h) REPSTOS_VARIANT=auto REPSTOS_PATCH=0; do
+	for env in $(variants | sed 's/^/REPSTOS_VARIANT=/') \
+			REPSTOS_VARIANT=auto REPSTOS_PATCH=0; do
 		got=$(env $env "$bin" "$@" 2>&1)
 		rc=$?
 		# a variant this CPU lacks runs as auto, and says so
