@@ -43,7 +43,7 @@ ALL		:=
 TESTS		:=
 CLEAN_FILES	:=
 
-.PHONY: all test run-tests demo bench deps clean install uninstall
+.PHONY: all test run-tests build-tests demo bench deps clean install uninstall
 all: build-all
 
 include runtime/runtime.mk
@@ -61,7 +61,10 @@ build-all: $(ALL)
 test: deps
 	@$(MAKE) --no-print-directory run-tests
 
-run-tests: $(ALL) $(TESTS)
+# Everything the tests run, built (tests/build/deps.sh builds this too).
+build-tests: $(ALL) $(TESTS)
+
+run-tests: build-tests
 	@tests/run-tests $(TESTS)
 
 deps:
