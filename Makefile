@@ -24,6 +24,17 @@ OPT	?= -O2 -g
 
 B	:= build
 
+# Every compile also writes the headers it read to a .d file beside its
+# output (-MP: a removed header is no error); the fragments add theirs to
+# DEPS, included at the end, so an object is rebuilt exactly when a file
+# it includes changes.
+DEPFLAGS := -MMD -MP
+DEPS	:=
+# Every rule is written out: no built-in one may guess how to make a .d
+# (`%: %.o` would link build/x.d from build/x.d.o).
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 # Debian packages the build and tests need; `make deps` installs any missing.
 DEB_PKGS := gcc g++ make binutils gcc-12-plugin-dev libelf-dev libdw-dev \
 	libcapstone-dev pkg-config valgrind gnuplot-nox dpkg-dev
@@ -32,14 +43,15 @@ ALL		:=
 TESTS		:=
 CLEAN_FILES	:=
 
-.PHONY: all test run-tests demo bench deps clean install uninstall
+.PHONY: all test run-tests build-tests demo bench deps clean install uninstall
 all: build-all
 
 include runtime/runtime.mk
--include plugin/plugin.mk
--include patcher/patcher.mk
--include examples/examples.mk
+include plugin/plugin.mk
+include patcher/patcher.mk
+include examples/examples.mk
 include tests/tests.mk
+-include $(DEPS)
 
 build-all: $(ALL)
 
@@ -49,7 +61,10 @@ build-all: $(ALL)
 test: deps
 	@$(MAKE) --no-print-directory run-tests
 
-run-tests: $(ALL) $(TESTS)
+# Everything the tests run, built (tests/build/deps.sh builds this too).
+build-tests: $(ALL) $(TESTS)
+
+run-tests: build-tests
 	@tests/run-tests $(TESTS)
 
 deps:

@@ -74,9 +74,12 @@ static void make_parent(const char *path)
 
 /*
  * Time the routines here and record what the runtime should use; with
- * --report, print this CPU's cost table and write nothing.  The file is
- * keyed to the CPU detected here, so what is printed names that CPU too,
- * whatever REPSTOS_CPU says.
+ * --report, print this CPU's cost table and write nothing.  One CPU is
+ * measured, printed and written: this one as REPSTOS_CPU presents it,
+ * as the runtime sees it.  The file is keyed to that CPU, so a runtime
+ * that sees another (REPSTOS_CPU set otherwise, or not at all) ignores a
+ * measurement that was not of what it runs; the tool's --cpu=native,
+ * which ignores REPSTOS_CPU, likewise.
  */
 static int cmd_tune(int argc, char **argv)
 {
@@ -99,7 +102,11 @@ static int cmd_tune(int argc, char **argv)
 		return bad_usage("tune takes --report, or at most one file");
 	path = argc > optind ? argv[optind] : repstos_tuning_path();
 	repstos_cpu_detect(&cpu);
-	if (repstos_tune(stdout, &t)) {
+	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
+		fprintf(stderr, "repstos: unknown REPSTOS_CPU '%s', using this CPU\n",
+			getenv("REPSTOS_CPU"));
+	repstos_routines_enable(&cpu);
+	if (repstos_tune(stdout, &cpu, &t)) {
 		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
 		return RS_EXIT_BAD;
 	}
@@ -115,7 +122,7 @@ static int cmd_tune(int argc, char **argv)
 	if (!*path)
 		return RS_EXIT_OK;
 	make_parent(path);
-	if (repstos_tune_write(path, &t)) {
+	if (repstos_tune_write(path, &cpu, &t)) {
 		fprintf(stderr, "repstos: %s: %s\n", path, strerror(errno));
 		return RS_EXIT_BAD;
 	}

@@ -6,16 +6,17 @@ PLUGIN_CXXFLAGS	:= -shared -fPIC -fno-rtti -fno-exceptions -fvisibility=hidden -
 		   -Wall -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -I$(PLUGIN_GCC_DIR)/include -Iruntime -Iplugin
 PLUGIN_SRCS	:= plugin/repstos.c
-PLUGIN_HDRS	:= plugin/gcc-compat.h runtime/repstos_site.h
 PLUGIN_SO	:= plugin/repstos.so
 PLUGIN_OBJ_DIR	:= $(B)/plugin
+PLUGIN_OBJS	:= $(PLUGIN_SRCS:plugin/%.c=$(PLUGIN_OBJ_DIR)/%.o)
 
 ALL		+= $(PLUGIN_SO)
 CLEAN_FILES	+= $(PLUGIN_SO)
+DEPS		+= $(PLUGIN_OBJS:.o=.d)
 
-$(PLUGIN_OBJ_DIR)/%.o: plugin/%.c $(PLUGIN_HDRS) plugin/plugin.mk
+$(PLUGIN_OBJ_DIR)/%.o: plugin/%.c plugin/plugin.mk
 	@mkdir -p $(@D)
-	$(CXX) $(PLUGIN_CXXFLAGS) -x c++ -c -o $@ $<
+	$(CXX) $(PLUGIN_CXXFLAGS) $(DEPFLAGS) -x c++ -c -o $@ $<
 
-$(PLUGIN_SO): $(PLUGIN_SRCS:plugin/%.c=$(PLUGIN_OBJ_DIR)/%.o)
+$(PLUGIN_SO): $(PLUGIN_OBJS)
 	$(CXX) -shared -o $@ $^

@@ -191,19 +191,9 @@ static void read_tuning(struct config *c)
 static void read_cpu(void)
 {
 	const char *name = secure_getenv("REPSTOS_CPU");
-	const struct repstos_cpu *p;
 
-	if (!name || !*name || !strcmp(name, "native"))
-		return;
-	p = repstos_cpu_profile(name);
-	if (!p) {
+	if (repstos_cpu_as(&cpu, name))
 		warn("unknown REPSTOS_CPU '%s', using this CPU", name);
-		return;
-	}
-	cpu.vendor = p->vendor;
-	cpu.family = p->family;
-	cpu.model = p->model;
-	cpu.features &= p->features;
 }
 
 /* The profile installed for this module, if there is one it can use. */

@@ -150,6 +150,22 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 	       (cpu->features & variants[v].needs) == variants[v].needs;
 }
 
+int repstos_cpu_as(struct repstos_cpu *cpu, const char *name)
+{
+	const struct repstos_cpu *p;
+
+	if (!name || !*name || !strcmp(name, "native"))
+		return 0;
+	p = repstos_cpu_profile(name);
+	if (!p)
+		return -1;
+	cpu->vendor = p->vendor;
+	cpu->family = p->family;
+	cpu->model = p->model;
+	cpu->features &= p->features;
+	return 0;
+}
+
 /* ---- the cost model ---------------------------------------------------- */
 
 unsigned repstos_size_class(unsigned long long n)

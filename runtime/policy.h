@@ -23,6 +23,11 @@ void repstos_cpu_detect(struct repstos_cpu *cpu);
 const struct repstos_cpu *repstos_cpu_profile(const char *name);
 /* The i-th profile name, or NULL past the end (for --help listings). */
 const char *repstos_cpu_profile_name(unsigned i);
+/* *cpu as REPSTOS_CPU=name presents it (the runtime, `repstos tune`):
+ * the profile's vendor, family and model, with only the features both
+ * have.  NULL, "" and "native" leave it as it is; -1 for an unknown
+ * name, which leaves it as it is too. */
+int repstos_cpu_as(struct repstos_cpu *cpu, const char *name);
 
 /*
  * The cost model.  Size class 0 is size 0; class k >= 1 holds the sizes

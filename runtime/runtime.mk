@@ -7,32 +7,47 @@
 
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 	-fno-stack-protector -Iruntime
-RT_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c runtime/patch.c \
-	runtime/tune.c runtime/profile.c runtime/profrun.c
-RT_ASMS := runtime/variants.S runtime/set.S
-RT_OBJS := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RT_SRCS)) \
-	$(patsubst runtime/%.S,$(B)/runtime/%.o,$(RT_ASMS))
-RT_HDRS := runtime/repstos_site.h runtime/repstos.h runtime/policy.h \
-	runtime/sitecode.h runtime/tune.h runtime/memset_dists.h \
-	runtime/profile.h runtime/profrun.h runtime/asm.h runtime/set_body.h
 
-# The archive, and the flags a module needs to link it.
+# The core: CPU detection, the policy, the site encoder, the profile
+# format, tune and the routines.  Nothing in it runs by itself.
+RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
+	runtime/tune.c runtime/profile.c
+RT_CORE_ASMS := runtime/variants.S runtime/set.S
+# The start-up: the constructor that patches a module's sites, and the
+# size-profile recorder it starts.
+RT_START_SRCS := runtime/patch.c runtime/profrun.c
+
+rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
+RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
+RT_START_OBJS := $(call rt_obj,$(RT_START_SRCS))
+RT_OBJS := $(RT_CORE_OBJS) $(RT_START_OBJS)
+
+# The archive every module with sites links: core + start-up.
 RT_LIB := runtime/librepstos.a
+# The core with what the start-up would define for the routines
+# (standalone.c), for the tool: no constructor runs in it.
+RT_CORE_LIB := $(B)/runtime/librepstos-core.a
+RT_STANDALONE_OBJ := $(B)/runtime/standalone.o
 
 ALL += $(RT_LIB)
 CLEAN_FILES += $(RT_LIB)
+DEPS += $(RT_OBJS:.o=.d) $(RT_STANDALONE_OBJ:.o=.d)
 
-$(B)/runtime/%.o: runtime/%.c $(RT_HDRS) runtime/runtime.mk
+$(B)/runtime/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)
-	$(CC) $(RT_CFLAGS) -c -o $@ $<
+	$(CC) $(RT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/runtime/%.o: runtime/%.S $(RT_HDRS) runtime/runtime.mk
+$(B)/runtime/%.o: runtime/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
-	$(CC) $(RT_CFLAGS) -c -o $@ $<
+	$(CC) $(RT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # tune.c's timing loops call the routines as sites do: no red zone.
 $(B)/runtime/tune.o: RT_CFLAGS += -mno-red-zone
 
 $(RT_LIB): $(RT_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_STANDALONE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

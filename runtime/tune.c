@@ -606,23 +606,20 @@ static void teardown(void)
 	ring = NULL;
 }
 
-int repstos_tune(FILE *rep, struct repstos_tuning *out)
+int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out)
 {
 	static struct table tb;
 	const struct knobs saved = knobs_now();
-	struct repstos_cpu cpu;
 	int r;
 
 	if (setup())
 		return -1;
-	/* As the runtime sees this CPU: REPSTOS_CPU measures it as a CPU
-	 * with fewer features. */
-	cpu = *repstos_cpu();
-	repstos_policy_tuning(&cpu, out);
-	tune_thresholds(rep, &cpu, out);
-	r = tune_costs(&cpu, &tb, out);
+	repstos_policy_tuning(cpu, out);
+	tune_thresholds(rep, cpu, out);
+	r = tune_costs(cpu, &tb, out);
 	if (!r)
-		r = tune_module(rep, &cpu, &tb, out);
+		r = tune_module(rep, cpu, &tb, out);
 	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
 	out->source = "measured by repstos_tune";
 	knobs_set(&saved);
@@ -651,7 +648,7 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
 			continue;
 		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
-			repstos_variant_name((enum repstos_variant)v));
+			repstos_variant_names[v]);
 		for (c = 0; c < REPSTOS_NCLASS; c++)
 			fprintf(f, " %6.2f", t->costs.cns[v][c] / 100.0);
 		fputc('\n', f);
@@ -672,15 +669,14 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		"a tuning file)");
 }
 
-int repstos_tune_write(const char *path, const struct repstos_tuning *t)
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t)
 {
-	struct repstos_cpu cpu;
 	char text[REPSTOS_TUNING_MAX], tmp[4096];
 	FILE *f;
 	int n, e;
 
-	repstos_cpu_detect(&cpu);
-	n = repstos_tuning_format(text, sizeof(text), &cpu, t);
+	n = repstos_tuning_format(text, sizeof(text), cpu, t);
 	if (n < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
 			      (long)getpid()) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;

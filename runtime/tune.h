@@ -7,8 +7,13 @@
  * so a program links it only if it calls it.
  *
  *   struct repstos_tuning t;
- *   if (repstos_tune(stderr, &t) == 0)
- *           repstos_tune_write("/etc/repstos/tuning", &t);
+ *   if (repstos_tune(stderr, cpu, &t) == 0)
+ *           repstos_tune_write("/etc/repstos/tuning", cpu, &t);
+ *
+ * One cpu for all three: the forms measured are those it can run, and
+ * the file is keyed to it, so the runtime takes the file exactly when
+ * it sees that CPU (REPSTOS_CPU included) and never a measurement of
+ * another.  In a program with the runtime's start-up, pass repstos_cpu().
  *
  * The measurement takes a few seconds and should run on an idle
  * machine; its figures are medians of interleaved repetitions.
@@ -35,16 +40,24 @@ extern "C" {
  * it could not measure (no memory; or, a bug, more forms than its
  * tables hold).
  */
-int repstos_tune(FILE *report, struct repstos_tuning *out);
+int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out);
+
+/* In a program without the runtime's start-up (build/runtime/
+ * librepstos-core.a: the tool), let the routines run what cpu has, as
+ * the start-up does for the CPU it sees; call it before repstos_tune.
+ * Not in librepstos.a, whose constructor does it. */
+void repstos_routines_enable(const struct repstos_cpu *cpu);
 
 /* The cost table of *t as a table of ns, and whether runtime/policy.c
  * has a row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t);
 
-/* Write *t as the tuning file for this CPU at path, atomically (a
- * temporary file renamed).  Returns 0, or -1 with errno set. */
-int repstos_tune_write(const char *path, const struct repstos_tuning *t);
+/* Write *t as the tuning file for cpu at path, atomically (a temporary
+ * file renamed).  Returns 0, or -1 with errno set. */
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t);
 
 #ifdef __cplusplus
 }

@@ -1,22 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# contract.sh - every producer of sites writes what runtime/repstos_site.h
-# says (the plugin, REPSTOS_MEMSET, hand-written assembler, the runtime's
-# own table and record), and the test helpers read the layout from it.
+# contract.sh - proves: every producer of sites writes what
+# runtime/repstos_site.h says, and the test helpers read it from there.
+#
+# The producers: the plugin, REPSTOS_MEMSET and its kin, hand-written
+# assembler with REPSTOS_SITE, the runtime's own table and record.
 # Model: the kernel's objtool sync-check.sh.
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 B=${B:-build}
 CHECK=$B/tests/contract/check
 POKE="python3 tests/patcher/elfpoke.py"
 W=$B/tests/contract/work.$$
 PLUGIN_SITES=5	# the sites in tests/contract/plugin.c
-failed=0
 
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-for f in $CHECK plugin/repstos.so $B/runtime/variants.o; do
-	[ -f "$f" ] || { echo "FAIL: $f not built"; exit 1; }
-done
+need $CHECK plugin/repstos.so $B/runtime/variants.o
 mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
 
 # expect RC WHAT CMD...: CMD exits RC (its output shown on a mismatch).
@@ -83,5 +80,4 @@ else
 	echo "$hits" | sed 's/^/    | /'
 fi
 
-echo "contract: $failed failures"
-[ $failed -eq 0 ]
+finish

@@ -1,10 +1,15 @@
 # tests/contract: every producer of sites against runtime/repstos_site.h.
+# The checker reads objects with libelf and decodes sites with the
+# runtime's own sitecode.o, the one decoder.
 CT := $(B)/tests/contract
 
-$(CT)/check: tests/contract/check.c runtime/sitecode.c $(RT_HDRS)
+$(CT)/check.o: tests/contract/check.c
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -g $(WARN) -Iruntime -o $@ tests/contract/check.c \
-		runtime/sitecode.c -lelf
+	$(CC) $(CSTD) -O2 -g $(WARN) -Iruntime $(DEPFLAGS) -c -o $@ $<
 
+$(CT)/check: $(CT)/check.o $(B)/runtime/sitecode.o
+	$(CC) -o $@ $^ -lelf
+
+DEPS += $(CT)/check.d
 TESTS += tests/contract/contract.sh
 tests/contract/contract.sh: $(CT)/check $(PLUGIN_SO) $(RT_LIB)

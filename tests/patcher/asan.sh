@@ -1,15 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# asan.sh - issue 4, acceptance 4: the whole patcher suite again with the
-# tool built under AddressSanitizer + UBSan (leak checks on).  A report
-# makes the tool exit 99, which no test accepts.
+# asan.sh - proves: the tool's tests pass with the tool under ASan+UBSan.
+# The patcher tests and the profile test run again with the tool built
+# under AddressSanitizer + UBSan (leak checks on).  A report makes the
+# tool exit 99, which no test accepts.
 . "$(dirname "$0")/lib.sh"
 
 ASAN_TOOL=$TOP/build/patcher/asan/repstos
-if [ ! -x "$ASAN_TOOL" ]; then
-	echo "SKIP: $ASAN_TOOL is not built"
-	exit 77
-fi
+need "$ASAN_TOOL"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
@@ -18,11 +16,11 @@ for t in inputs broken patch badinput harden ../profile/profile; do
 	   >"$W/${t##*/}.log" 2>&1; then
 		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/${t##*/}.log")"
 	else
-		bad "$t.sh under ASan+UBSan"
+		fail "$t.sh under ASan+UBSan"
 		grep -v '^ok' "$W/${t##*/}.log" | head -30 | sed 's/^/    | /'
 	fi
 	if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$W/${t##*/}.log"; then
-		bad "$t.sh: a sanitizer report"
+		fail "$t.sh: a sanitizer report"
 	fi
 done
 finish

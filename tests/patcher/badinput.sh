@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# badinput.sh - unusable input: truncated, corrupt, non-ELF, 32-bit,
-# big-endian, non-x86, no or malformed table, sections out of bounds.
-# Every subcommand exits 2 with one line on stderr naming the file, no
-# crash, and patch writes nothing.  Usage errors exit 2 too.
+# badinput.sh - proves: unusable input gets exit 2, one line, no write.
+# Truncated, corrupt, non-ELF, 32-bit, big-endian, non-x86, no or
+# malformed table, sections out of bounds: every subcommand exits 2 with
+# one line on stderr naming the file, no crash, and patch writes nothing.
+# Usage errors exit 2 too.
 . "$(dirname "$0")/lib.sh"
 
 build_inputs
@@ -23,7 +24,7 @@ refuse() {
 		if [ "$(wc -l <"$W/err")" -eq 1 ] && grep -Eq -- "^$F: .*$pattern" "$W/err"; then
 			ok "$cmd $(basename "$F"): one line: $ERR"
 		else
-			bad "$cmd $(basename "$F"): wanted one line /$pattern/, got:"
+			fail "$cmd $(basename "$F"): wanted one line /$pattern/, got:"
 			sed 's/^/    | /' "$W/err"
 		fi
 	done

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# broken.sh - issue 4, acceptance 2: `repstos check` finds each problem
-# written by hand into a copy of a good file, names it on one line
-# "file: function+0xoff: what", exits 1; `repstos patch` refuses the
-# file and leaves it as it was.
+# broken.sh - proves: check reports each broken site; patch refuses it.
+# Each problem written by hand into a copy of a good file: `repstos
+# check` names it on one line "file: function+0xoff: what" and exits 1;
+# `repstos patch` refuses the file and leaves it as it was.
 . "$(dirname "$0")/lib.sh"
 
 build_inputs
@@ -21,11 +21,11 @@ expect_problem() {
 	if grep -Eq -- "^$F: [^ ]+: $pattern" "$W/out"; then
 		ok "$(basename "$F"): reported /$pattern/"
 	else
-		bad "$(basename "$F"): no line matching /$pattern/ in:"
+		fail "$(basename "$F"): no line matching /$pattern/ in:"
 		sed 's/^/    | /' "$W/out"
 	fi
 	if grep -vEq -- "^$F: [^ ]+: .+" "$W/out"; then
-		bad "$(basename "$F"): a line not in the file: where: what form"
+		fail "$(basename "$F"): a line not in the file: where: what form"
 	fi
 	sum=$(md5sum <"$F")
 	expect_rc 1 "patch refuses $(basename "$F")" "$TOOL" patch --cpu=erms "$F"

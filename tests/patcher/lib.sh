@@ -1,43 +1,35 @@
 # SPDX-License-Identifier: MIT
-# lib.sh - shared by the patcher tests: paths, assertions, and the test
-# inputs built from tests/patcher/src with runtime/librepstos.a.
+# tests/patcher/lib.sh - the patcher tests' helpers on top of tests/lib.sh:
+# paths, expect_rc, and the test inputs built from tests/patcher/src with
+# runtime/librepstos.a.
 #
 # REPSTOS_TOOL overrides the tool (tests/patcher/asan.sh runs every test
 # with the sanitizer build).  Each test works in its own directory under
-# build/patcher-tests/.
+# build/patcher-tests/, kept when something failed.
 
 set -u
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$TOP" || exit 1
+. "$(dirname "$0")/../lib.sh"
+TOP=$top
 TOOL=${REPSTOS_TOOL:-$TOP/patcher/repstos}
 RTLIB=$TOP/runtime/librepstos.a
 SRC=$TOP/tests/patcher/src
 POKE="python3 $TOP/tests/patcher/elfpoke.py"
 PLUGIN=$TOP/plugin/repstos.so
-NAME=$(basename "$0" .sh)
 # Per run: several checkouts' `make test` may share this tree's build/.
 W=$TOP/build/patcher-tests/$NAME${REPSTOS_TOOL:+-$(basename "$(dirname "$REPSTOS_TOOL")")}.$$
 CFLAGS="-O2 -g -I$TOP/runtime"
-FAILS=0
-CHECKS=0
 
+need "$TOOL" "$RTLIB" "$PLUGIN"
 mkdir -p "$W"
 
-for need in "$TOOL" "$RTLIB"; do
-	if [ ! -e "$need" ]; then
-		echo "SKIP: $need is not built"
-		exit 77
-	fi
-done
-
-ok() { CHECKS=$((CHECKS + 1)); echo "ok: $*"; }
-bad() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*"; }
+# The work directory stays only when something failed, to look at.
+trap '[ "$fails" -ne 0 ] && echo "inputs and outputs kept in $W" || rm -rf "$W"' EXIT
 
 # assert DESCRIPTION COMMAND...: the command must succeed.
 assert() {
 	local what=$1
 	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
+	if "$@"; then ok "$what"; else fail "$what"; fi
 }
 
 # expect_rc RC DESCRIPTION COMMAND...: run, keep output in $OUT/$ERR.
@@ -51,20 +43,10 @@ expect_rc() {
 	if [ "$rc" -eq "$want" ]; then
 		ok "$what (exit $rc)"
 	else
-		bad "$what: exit $rc, wanted $want"
+		fail "$what: exit $rc, wanted $want"
 		sed 's/^/    | /' "$W/out" "$W/err" | head -20
 	fi
 }
-
-# The work directory stays only when something failed, to look at.
-finish() {
-	echo "$NAME: $CHECKS checks, $FAILS failed"
-	[ "$FAILS" -eq 0 ] || { echo "inputs and outputs kept in $W"; exit 1; }
-	rm -rf "$W"
-	exit 0
-}
-
-have_plugin() { [ -e "$PLUGIN" ]; }
 
 # Build every input: objects, a non-PIE executable, a PIE, a shared
 # object and a PIE that uses it.  GCC's own `rep stosq` expansions (with
@@ -79,12 +61,10 @@ build_inputs() {
 	gcc -pie -o "$d/pie" "$d/main.o" "$d/sites.o" "$RTLIB" &&
 	gcc -shared -o "$d/lib.so" "$d/lib.o" "$RTLIB" &&
 	gcc -pie -o "$d/pielib" "$d/main.o" "$d/sites.o" "$d/lib.so" "$RTLIB" \
-		-Wl,-rpath,"$d" || { echo "FAIL: cannot build the inputs"; exit 1; }
-	if have_plugin; then
-		gcc $CFLAGS -fplugin="$PLUGIN" -c "$SRC/plugin.c" -o "$d/plugin.o" &&
-		gcc -shared -o "$d/plugin.so" "$d/plugin.o" "$RTLIB" ||
-			{ echo "FAIL: cannot build the plugin inputs"; exit 1; }
-	fi
+		-Wl,-rpath,"$d" || { fail "cannot build the inputs"; finish; }
+	gcc $CFLAGS -fplugin="$PLUGIN" -c "$SRC/plugin.c" -o "$d/plugin.o" &&
+	gcc -shared -o "$d/plugin.so" "$d/plugin.o" "$RTLIB" ||
+		{ fail "cannot build the plugin inputs"; finish; }
 	IN=$d
 }
 

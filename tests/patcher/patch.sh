@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# patch.sh - issue 4, acceptance 3: `repstos patch --cpu=X` for every
+# patch.sh - proves: patch --cpu=X fixes every site, and it runs right.
+# `repstos patch --cpu=X` for every
 # variant, `native` and a named CPU, on an executable, a PIE with its
 # shared object, and on objects linked afterwards: the programs pass the
 # memset semantics test (tests/patcher/src/main.c), every site dumps in
@@ -42,15 +43,16 @@ static_run() {	# DIR PROGRAM ARGS...: semantics OK and the runtime says static
 	if [ $rc -eq 0 ] && grep -q '^OK$' "$W/run.out" && grep -q static "$W/run.err"; then
 		ok "$prog ($(basename "$dir")): semantics OK, runtime left it static"
 	else
-		bad "$prog ($(basename "$dir")): exit $rc"
+		fail "$prog ($(basename "$dir")): exit $rc"
 		sed 's/^/    | /' "$W/run.out" "$W/run.err" | head -20
 	fi
 }
 
-# Every variant the tool knows (from --help), native and a named CPU;
-# a vector variant only where this CPU can run it.
-VARIANTS=$("$TOOL" --help | sed -n 's/^PROFILE: a variant for every site: *//p' | tr -d ';')
-assert "--help lists the variants ($VARIANTS)" [ -n "$VARIANTS" ]
+# Every variant of the contract header, native and a named CPU; a vector
+# variant only where this CPU can run it.  --help lists the same.
+VARIANTS=$(variants | tr '\n' ' ')
+assert "--help lists the variants ($VARIANTS)" [ "$("$TOOL" --help |
+	sed -n 's/^PROFILE: a variant for every site: *//p' | tr -d ';') " = "$VARIANTS" ]
 runnable() {
 	case $1 in
 	avx2) grep -qw avx2 /proc/cpuinfo ;;
@@ -59,7 +61,7 @@ runnable() {
 }
 for v in $VARIANTS native zen3; do
 	if ! runnable "$v"; then
-		echo "note: this CPU cannot run $v: not tested"
+		skipped "this CPU cannot run $v"
 		continue
 	fi
 	want=$v
@@ -101,12 +103,12 @@ for v in $VARIANTS native zen3; do
 		ok "$v: patched sites.o links"
 		"$d/linked" >"$W/run.out" 2>&1 && grep -q '^OK$' "$W/run.out" &&
 			ok "$v: linked program passes the semantics test" ||
-			bad "$v: linked program fails: $(tail -3 "$W/run.out")"
+			fail "$v: linked program fails: $(tail -3 "$W/run.out")"
 		if [ "$v" != zen3 ]; then
 			assert "$v: every site of the linked program is $want" forms "$d/linked" "$want"
 		fi
 	else
-		bad "$v: patched sites.o does not link"
+		fail "$v: patched sites.o does not link"
 	fi
 done
 
@@ -122,7 +124,7 @@ expect_rc 0 "patch an inline sites.o to erms" "$TOOL" patch --cpu=erms "$W/round
 expect_rc 0 "check the round-tripped object" "$TOOL" check "$W/round.o"
 gcc -no-pie -o "$W/round" "$IN/main.o" "$W/round.o" "$RTLIB" &&
 	"$W/round" | grep -q '^OK$' && ok "round-tripped object runs OK" ||
-	bad "round-tripped object fails"
+	fail "round-tripped object fails"
 assert "round-tripped program: every site erms" forms "$W/round" erms
 
 # --dry-run: says what, writes nothing.

@@ -12,7 +12,7 @@ PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh \
 TESTS += $(PATCHER_TESTS)
 
 # Scripts need no building; these only make sure what they run is built.
-$(PATCHER_TESTS): $(PATCHER_BIN) $(RT_LIB)
+$(PATCHER_TESTS): $(PATCHER_BIN) $(RT_LIB) $(PLUGIN_SO)
 tests/patcher/asan.sh: $(PATCHER_ASAN_BIN)
 ifneq ($(PATCHER_CLANG),)
 tests/patcher/fuzz.sh: $(PATCHER_FUZZ_BIN)

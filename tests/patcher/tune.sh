@@ -1,14 +1,17 @@
 #!/bin/sh
-# repstos tune, the tuning file, --cpu=native, and a file statically
-# patched for a CPU with more than this one: the runtime rewrites the
-# calls of routines it cannot run and leaves every other site alone.
-# REPSTOS_CPU=zen3 makes the runtime choose as on a CPU without AVX-512.
+# Proves: the tuning file `repstos tune` writes is the one it printed, is
+# keyed to the CPU it measured, and steers the runtime and --cpu=native.
+#
+# Also a file statically patched for a CPU with more than this one: the
+# runtime rewrites the calls of routines it cannot run and leaves every
+# other site alone.  REPSTOS_CPU=zen3 makes the runtime choose as on a
+# CPU without AVX-512.
+. "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
 r=patcher/repstos
-t=$(mktemp -d build/tune.XXXXXX)
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+need $r $d/sites
+t=$(mktemp -d build/tune.XXXXXX) || exit 1
+trap 'rm -rf $t' EXIT
 
 $r tune $t/tuning > $t/tune.log 2>&1 || fail "repstos tune exited $?"
 grep -q '^cpu ' $t/tuning && grep -q '^variant ' $t/tuning &&
@@ -29,6 +32,24 @@ echo "cpu nonsense" > $t/bad
 out=$(REPSTOS_TUNING=$t/bad $d/sites forms 2>&1)
 echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reported" ||
 	fail "malformed: $out"
+
+# Under REPSTOS_CPU one CPU is measured, printed and written: this one as
+# the runtime then sees it.  A runtime under the same REPSTOS_CPU takes
+# the file; one without ignores it, for it measured fewer forms than this
+# CPU runs (the file was once keyed to the CPU detected, and taken).
+REPSTOS_CPU=generic $r tune $t/generic > $t/generic.log 2>&1 ||
+	fail "REPSTOS_CPU=generic repstos tune exited $?"
+sed -n '/^# repstos tuning/,/^wrote /p' $t/generic.log | sed '$d' |
+	cmp -s - $t/generic && ok "REPSTOS_CPU=generic: the tuning printed is the file written" ||
+	fail "REPSTOS_CPU=generic: what tune printed is not the file: $(cat $t/generic)"
+out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+echo "$out" | grep -q '(tuning file)' &&
+	ok "REPSTOS_CPU=generic: a runtime as generic takes the file tune wrote as generic" ||
+	fail "REPSTOS_CPU=generic: the runtime as generic does not take the file: $out"
+out=$(REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+echo "$out" | grep -q 'for another CPU, ignored' &&
+	ok "REPSTOS_CPU=generic: the runtime as this CPU ignores it" ||
+	fail "REPSTOS_CPU=generic: the runtime as this CPU takes a file measured as generic: $out"
 
 # --cpu=native chooses what the runtime chooses, tuning file included.
 REPSTOS_TUNING=$t/tuning $r patch --cpu=native $d/sites -o $t/native >/dev/null ||
@@ -51,8 +72,6 @@ if grep -q avx512bw /proc/cpuinfo; then
 	echo "$out" | grep -q "left as they are" && ! echo "$out" | grep -q "rewritten" &&
 		ok "the same file on this CPU is left as it is" || fail "static: $out"
 else
-	echo "skip: no AVX-512 here to patch for"
+	skipped "a static avx512 file: no AVX-512 here to patch for"
 fi
-rm -rf $t
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

@@ -6,6 +6,7 @@
 # REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns per call (median of R runs, each the best of its
 # rounds) and the speedup over the plain build.
 #   tests/perf/manysite.sh [R]
+. "$(dirname "$0")/../lib.sh"	# for variants
 reps=${1:-11}
 dir=build/tests/perf
 mkdir -p $dir
@@ -15,8 +16,7 @@ plugin/repstos-cc $cflags -o $dir/manysite-repstos tests/perf/manysite.c || exit
 cpu=$(($(nproc) - 1))
 sites=$(patcher/repstos dump --stats $dir/manysite-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
 
-variants=$(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/\1/p' \
-	runtime/repstos_site.h)
+variants=$(variants)
 t=$(mktemp -d)
 # a size profile of the program's own sites, then the sites chosen from it
 REPSTOS_PROFILE=$t/profile $dir/manysite-repstos 1 >/dev/null || exit 1

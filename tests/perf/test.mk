@@ -14,9 +14,12 @@ BENCH_ARGS ?=
 BENCH_OUT ?=
 bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
 
-# Every variant routine gets a site candidate: their symbols, read from
-# the one list in the contract header.
-PERF_VARIANT_SYMS := $(shell sed -n 's/.*X([A-Z_0-9]*, *"[a-z_0-9]*", *\(__repstos_[a-z_0-9]*\)[,)].*/\1/p' runtime/repstos_site.h)
+# Every variant routine gets a site candidate: their symbols, from the
+# one list in the contract header, preprocessed as tests/lib.sh's
+# variants() does (a new column of the list changes nothing here).
+PERF_HASH := \#
+PERF_VARIANT_SYMS := $(shell printf '$(PERF_HASH)include "repstos_site.h"\n$(PERF_HASH)define X(e, name, sym, ...) @sym\nREPSTOS_VARIANTS(X)\n' | \
+	$(CC) -E -P -Iruntime -x c - | tr ' ' '\n' | sed -n 's/^@//p')
 PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
 PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \
@@ -24,27 +27,29 @@ PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))
 
-$(PB)/bench.o: tests/perf/bench.c tests/perf/bench.h $(RT_HDRS)
+DEPS += $(PERF_OBJS:.o=.d) $(PB)/tune.d
+
+$(PB)/bench.o: tests/perf/bench.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -c -o $@ $<
-$(PB)/gpr.o: tests/perf/gpr.S runtime/asm.h runtime/set_body.h
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(PB)/gpr.o: tests/perf/gpr.S
 	@mkdir -p $(@D)
-	$(CC) -Iruntime -c -o $@ $<
-$(PB)/cand-glibc.o: tests/perf/cand.c tests/perf/bench.h
+	$(CC) -Iruntime $(DEPFLAGS) -c -o $@ $<
+$(PB)/cand-glibc.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
-$(PB)/cand-inline.o: tests/perf/cand.c tests/perf/bench.h
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
+$(PB)/cand-inline.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -mno-red-zone -DCAND=inline -DKIND_INLINE -c -o $@ $<
-$(PB)/cand-empty.o: tests/perf/cand.c tests/perf/bench.h
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=inline -DKIND_INLINE -c -o $@ $<
+$(PB)/cand-empty.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -DCAND=empty -DKIND_EMPTY -c -o $@ $<
-$(PB)/cand-site-%.o: tests/perf/cand.c tests/perf/bench.h
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -DCAND=empty -DKIND_EMPTY -c -o $@ $<
+$(PB)/cand-site-%.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -mno-red-zone -DCAND=$* -DKIND_SITE=$* -c -o $@ $<
-$(PB)/cand-gcc-%.o: tests/perf/cand.c tests/perf/bench.h
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=$* -DKIND_SITE=$* -c -o $@ $<
+$(PB)/cand-gcc-%.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
 		-DCAND=gcc_$* -DKIND_GCC -c -o $@ $<
 
 $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
@@ -67,9 +72,9 @@ bench-memset: $(PB)/bench
 
 .PHONY: bench-memset
 
-$(PB)/tune: tests/perf/tune-main.c runtime/tune.h $(RT_LIB)
+$(PB)/tune: tests/perf/tune-main.c $(RT_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -o $@ $< $(RT_LIB)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -o $@ $< $(RT_LIB)
 
 tune: $(PB)/tune
 	$(PB)/tune

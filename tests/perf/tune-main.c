@@ -13,19 +13,19 @@
 
 int main(int argc, char **argv)
 {
+	/* The runtime linked here saw this CPU (REPSTOS_CPU included). */
+	const struct repstos_cpu *cpu = repstos_cpu();
 	struct repstos_tuning t;
-	struct repstos_cpu cpu;
 	char text[REPSTOS_TUNING_MAX];
 
-	repstos_cpu_detect(&cpu);
-	if (repstos_tune(stdout, &t)) {
+	if (repstos_tune(stdout, cpu, &t)) {
 		fprintf(stderr, "tune: cannot measure\n");
 		return 1;
 	}
-	repstos_tune_print_costs(stdout, &cpu, &t);
-	repstos_tuning_format(text, sizeof(text), &cpu, &t);
+	repstos_tune_print_costs(stdout, cpu, &t);
+	repstos_tuning_format(text, sizeof(text), cpu, &t);
 	fputs(text, stdout);
-	if (argc > 1 && repstos_tune_write(argv[1], &t)) {
+	if (argc > 1 && repstos_tune_write(argv[1], cpu, &t)) {
 		fprintf(stderr, "tune: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}

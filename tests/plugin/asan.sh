@@ -1,12 +1,13 @@
 #!/bin/sh
-# ASan: ASan checks memset in libc's interceptor, which a site bypasses,
+# Proves: with -fsanitize=address a site keeps the check ASan gives memset.
+# ASan checks memset in libc's interceptor, which a site bypasses,
 # so the plugin emits the same check before it (__asan_region_is_poisoned, then __asan_report_store_n at the first bad byte).  With -fsanitize=address:
 # the calls become sites (and memset/explicit_bzero are no longer called,
 # so any report comes from the plugin's check); in-bounds lengths work; an
 # overflow of a heap block is reported as heap-buffer-overflow, also with
 # -fsanitize-recover=address (the _noabort report, the run continues).
 # Under -fsanitize=thread (no such check to emit) calls are left alone.
-. tests/plugin/lib.sh
+. "$(dirname "$0")/lib.sh"
 S=tests/plugin/asan/asan.c
 O=$T/asan
 mkdir -p $O

@@ -1,10 +1,11 @@
 #!/bin/sh
+# Proves: fortified memset and explicit_bzero become sites that keep their check.
 # FORTIFY: with -D_FORTIFY_SOURCE=2 -O2 (and =3 for a heap block whose
 # size is known only at run time) the fortified memset and explicit_bzero
 # become sites (remarks name __memset_chk / __explicit_bzero_chk, and the
 # binary no longer calls them) and keep their check: in-bounds lengths
 # work, an overflowing one aborts with glibc's "buffer overflow detected".
-. tests/plugin/lib.sh
+. "$(dirname "$0")/lib.sh"
 S=tests/plugin/fortify/fortify.c
 O=$T/fortify
 mkdir -p $O

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Proves: a plugin site links as REPSTOS_MEMSET's does, and gc drops dead ones.
 # Linking and the contract:
 #  - -ffunction-sections -Wl,--gc-sections -Wl,-z,start-stop-gc: a dead
 #    function with a site is dropped with its table entry; the live one
@@ -7,7 +8,7 @@
 #    plugin's output, see the note for librepstos.a; the entry's layout
 #    is tests/contract's business);
 #  - -g: the site's address maps to the memset's source line.
-. tests/plugin/lib.sh
+. "$(dirname "$0")/lib.sh"
 O=$T/gc
 mkdir -p $O
 cat >$O/gc.c <<'EOC'
@@ -60,12 +61,12 @@ nm $O/gc | grep -qw live || fail "live function dropped"
 [ "$(sites $O/gc)" -eq 1 ] && ok "--gc-sections -z start-stop-gc: dead function and its entry dropped, live one runs" ||
 	fail "gc: $(sites $O/gc) entries, want 1"
 $CC -Wl,--gc-sections -o $O/gc-keep $O/gc.o $O/standin.o && $O/gc-keep >/dev/null &&
-	echo "note: without -z start-stop-gc: $(sites $O/gc-keep) entries (__start_ keeps the table)"
+	note "without -z start-stop-gc: $(sites $O/gc-keep) entries (__start_ keeps the table)"
 # With the real runtime: runs; whether dead code goes is the archive's
 # business (reported, not asserted here).
 $CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $O/gc-rt $O/gc.o $RTLIB && $O/gc-rt >/dev/null ||
 	fail "gc with $RTLIB"
-echo "note: with $RTLIB: $(sites $O/gc-rt) entries, dead() $(nm $O/gc-rt | grep -qw dead && echo kept || echo dropped)"
+note "with $RTLIB: $(sites $O/gc-rt) entries, dead() $(nm $O/gc-rt | grep -qw dead && echo kept || echo dropped)"
 
 # -g: the call to the stub in live() is at gc.c:6.
 addr=$(objdump -d $O/gc | awk '/<live>:/ { on = 1 } on && /call.*__repstos_stub/ { sub(":", "", $1); print $1; exit }')

@@ -1,10 +1,11 @@
 #!/bin/sh
+# Proves: a site in a leaf function leaves live locals in the red zone alone.
 # The red zone: leaf functions keeping live locals in the red zone across
 # a rewritten memset (volatile locals, register-pressure spills, a local
 # array), at -O0 -O1 -O2 -O3 -Os -Og and with LTO; each function must
 # really be a leaf whose only call is the site.  The control build (bare
 # asm call, no plugin) must show the corruption, so the check can fail.
-. tests/plugin/lib.sh
+. "$(dirname "$0")/lib.sh"
 S=tests/plugin/redzone/redzone.c
 O=$T/redzone
 mkdir -p $O
@@ -24,6 +25,8 @@ for lvl in -O0 -O1 -O2 -O3 -Os -Og "-O2 -flto"; do
 		[ "$calls" = "<__repstos_stub>" ] ||
 			fail "$lvl: $f calls [$calls], want only the site"
 	done
+	# The stub, a store loop and rep stosb: the red zone is the
+	# caller's, whatever runs; every variant runs in corpus.sh.
 	for env in REPSTOS_PATCH=0 REPSTOS_VARIANT=vec REPSTOS_VARIANT=erms; do
 		out=$(env $env $b) || { fail "$lvl ($env): $out"; continue 2; }
 	done

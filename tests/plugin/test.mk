@@ -6,4 +6,4 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/gc.sh
 
 TESTS += $(PLUGIN_TESTS)
-$(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB)
+$(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)

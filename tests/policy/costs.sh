@@ -1,15 +1,16 @@
 #!/bin/sh
+# Proves: each site's form follows from the cost table, in runtime and tool.
 # The form each site gets is a function of the cost table alone: with a
 # tuning file whose table is fixed, every site of tests/policy/sizes.c
 # (constant, bounded and unknown sizes) gets the form the table makes
 # cheapest, and `repstos patch --cpu=native` chooses exactly what the
 # runtime does, for that table and for the measured rows of policy.c.
+. "$(dirname "$0")/../lib.sh"
 bin=build/tests/policy/sizes
 tool=patcher/repstos
+need $bin $tool
 t=$(mktemp -d build/tests/policy/costs.XXXXXX) || exit 1
-fails=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+trap 'rm -rf $t' EXIT
 
 # expect MODULE: the forms, in table order, for the fixed table.
 expect() {
@@ -61,7 +62,7 @@ for cpu in zen4-noavx512 zen4 zen5; do
 		echo " $have " | grep -q " $f " || missing="$missing $f"
 	done
 	if [ -n "$missing" ]; then
-		echo "skip: $cpu: this CPU lacks$missing"
+		skipped "$cpu: this CPU lacks$missing"
 	elif [ "$got" = "$want" ]; then
 		ok "patch --cpu=$cpu and REPSTOS_CPU=$cpu agree on every site"
 	else
@@ -69,7 +70,4 @@ for cpu in zen4-noavx512 zen4 zen5; do
 		echo "$want" | paste - /dev/null; echo "$got"
 	fi
 done
-
-rm -rf $t
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

@@ -2,10 +2,11 @@
 # in `repstos patch`, on a program built with the plugin.
 PT := $(B)/tests/policy
 
-$(PT)/sizes: tests/policy/sizes.c tests/runtime/sitecheck.h $(PLUGIN_SO) \
-		$(RT_LIB) $(RT_HDRS)
+DEPS += $(PT)/sizes.d
+
+$(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -g -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
+	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
 		-fplugin-arg-repstos-min-const=1 -o $@ $< $(RT_LIB)
 
 TESTS += tests/policy/costs.sh

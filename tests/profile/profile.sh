@@ -1,4 +1,5 @@
 #!/bin/sh
+# Proves: size profiles are recorded exactly and choose each site's form.
 # Size profiles end to end (tests/profile/prog.c says what it calls):
 #  1. REPSTOS_PROFILE: per site, in the executable and in the shared
 #     object, the counts equal the calls the program made, threads and a
@@ -11,14 +12,15 @@
 #  4. every site stores the right bytes at every size it may be given,
 #     in the forms a profile chose and while recording, under every
 #     REPSTOS_VARIANT, text patched or not.
+. "$(dirname "$0")/../lib.sh"
 P=build/tests/profile
 bin=$P/prog
 tool=${REPSTOS_TOOL:-patcher/repstos}	# tests/patcher/asan.sh gives its own
 sizes=build/tests/policy/sizes
+need $bin $P/prog-other $P/libprofdso.so $tool $sizes
 t=$(mktemp -d $P/run.XXXXXX) || exit 1
-fails=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# Kept after a failure, to look at.
+trap '[ "$fails" -ne 0 ] && echo "kept $t" || rm -rf $t' EXIT
 
 # "MODULE INDEX FUNCTION" for every site, as repstos dump lists them.
 sitemap() {
@@ -181,10 +183,8 @@ REPSTOS_PROFILE=$t/other $P/prog-other calls || fail "prog-other calls"
 refused "a profile of another build" $t/other
 
 # ---- 4. every size, every variant ----------------------------------------------
-variants="$(sed -n 's/.*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *__repstos_.*/\1/p' \
-	runtime/repstos_site.h) auto"
 runs=0
-for v in $variants; do
+for v in $(variants) auto; do
 	for p in 1 0; do
 		e="REPSTOS_VARIANT=$v REPSTOS_PATCH=$p"
 		env $e $t/patched/prog sem >$t/sem 2>&1 ||
@@ -201,7 +201,4 @@ ok "$runs runs of prog sem: $(tail -n 1 $t/sem)"
 $tool dump --profile=$t/semprof $bin >/dev/null &&
 	ok "$(grep -c '^profile ' $t/semprof) sections appended by as many processes read back" ||
 	fail "the profile of the sem runs does not read back"
-
-[ $fails -eq 0 ] && rm -rf $t
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

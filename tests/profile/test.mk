@@ -6,9 +6,9 @@
 PRT := $(B)/tests/profile
 PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
-	-fplugin-arg-repstos-min-const=1
-PRT_DEPS := tests/profile/sites.h tests/runtime/sitecheck.h $(PLUGIN_SO) \
-	$(RT_LIB) $(RT_HDRS)
+	-fplugin-arg-repstos-min-const=1 $(DEPFLAGS)
+PRT_DEPS := $(PLUGIN_SO) $(RT_LIB)
+DEPS += $(PRT)/libprofdso.d $(PRT)/prog.d $(PRT)/prog-other.d
 
 $(PRT)/libprofdso.so: tests/profile/lib.c $(PRT_DEPS)
 	@mkdir -p $(@D)

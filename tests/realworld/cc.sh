@@ -1,4 +1,5 @@
 #!/bin/sh
+# Proves: repstos-cc is a drop-in CC for every command shape builds use.
 # repstos-cc, the drop-in CC, on the command shapes build systems use:
 # compile-only (-c, -S, -E, -M, -MM, -fsyntax-only, a response file
 # holding -c) must not get the runtime archive (GCC would warn "linker

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Proves: what make install installs is all a user outside the tree needs.
 # `make install PREFIX=<tmp>/x` (no DESTDIR), then what a user outside the
 # tree does with the installed files only:
 #   (a) a C project built with $(pkg-config --cflags --libs repstos)
@@ -129,7 +130,7 @@ fi
 # ---- (d) zlib's configure -------------------------------------------------------
 zsrc=$(ls -d "$RW"/zlib-[0-9]*/ 2>/dev/null | head -n 1)
 if [ -z "$zsrc" ]; then
-	echo "skip (d): no zlib source cached in $RW (realworld.sh fetches it)"
+	skipped "(d): no zlib source cached in $RW (realworld.sh fetches it)"
 else
 	Z=$T/zlib
 	cp -r "$zsrc" "$Z"
@@ -159,7 +160,7 @@ fi
 
 # ---- DESTDIR staging ----------------------------------------------------------------
 S=$T/stage
-bad=$failed failed=0
+before=$fails
 SP=/opt/repstos-staging-test-$$	# a PREFIX that must not be written
 if make -C "$top" --no-print-directory install PREFIX="$SP" DESTDIR="$S" >"$W/stage.log" 2>&1; then
 	missing=""
@@ -174,11 +175,10 @@ if make -C "$top" --no-print-directory install PREFIX="$SP" DESTDIR="$S" >"$W/st
 		fail "make uninstall DESTDIR=$S"
 	left=$(leftovers "$S")
 	[ -z "$left" ] || fail "make uninstall DESTDIR=$S left: $(echo $left)"
-	[ $failed -ne 0 ] || ok "DESTDIR=$S PREFIX=$SP: staged files name only PREFIX; uninstall empties the stage"
+	[ $fails -ne $before ] || ok "DESTDIR=$S PREFIX=$SP: staged files name only PREFIX; uninstall empties the stage"
 else
 	fail "make install DESTDIR=$S: $(tail -n 3 "$W/stage.log")"
 fi
-[ $bad -eq 0 ] || failed=1
 rm -rf "$SP"	# there only if the DESTDIR install wrote it
 echo "install test: $(($(now) - t)) s"
 finish

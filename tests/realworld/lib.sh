@@ -1,13 +1,11 @@
-# tests/realworld/lib.sh - shared by the real-world, install, man-page and
-# repstos-cc tests (sourced; the tests run from the top of the tree).
-# Each test prints what it checks; `fail` records a failure, `finish`
-# ends with exit 0 (pass) or 1 (fail), `skip` exits 77 with its reason.
+# tests/realworld/lib.sh - the real-world, install, man-page and
+# repstos-cc tests' helpers on top of tests/lib.sh: a clean environment,
+# one run at a time, Debian source packages, a small C project.
 
-top=$PWD
+. "$(dirname "$0")/../lib.sh"
 REPSTOS=$top/patcher/repstos
 REPSTOS_CC_WRAP=$top/plugin/repstos-cc
 RW=$top/build/realworld
-failed=0
 
 # These tests run make and configure scripts of their own: none of the
 # outer make's flags or command-line variables (CC=..., -s, -j) may leak
@@ -24,28 +22,8 @@ serialize() {
 		flock 9
 }
 
-fail() { echo "FAIL: $*"; failed=1; }
-ok() { echo "ok: $*"; }
-note() { echo "  $*"; }
-finish() { [ $failed -eq 0 ] && { echo "PASS"; exit 0; }; echo "FAILED"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
 # Seconds since the epoch, for the step timings.
 now() { date +%s; }
-
-# Sites in one linked file or object, from `repstos dump --stats` (its
-# first line reads "FILE: KIND, N sites, ..."); 0 when the file has no
-# site table at all (nothing in it was linked with the runtime).
-sites() {
-	n=$("$REPSTOS" dump --stats "$1" 2>/dev/null | head -n 1 |
-		sed 's/^.*: //' | grep -o '[0-9][0-9]* sites\{0,1\}' | head -n 1)
-	echo "${n%% *}" | grep . || echo 0
-}
-
-# True when FILE has a site-table section.
-has_table() {
-	readelf -S -W "$1" 2>/dev/null | grep -q ' repstos_sites '
-}
 
 # The ELF executables and shared objects (not objects, not scripts)
 # under a directory, one a line.

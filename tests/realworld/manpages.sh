@@ -1,4 +1,5 @@
 #!/bin/sh
+# Proves: the installed man pages format without a warning and fit 80 columns.
 # The man pages `make install` installs: each must exist, format with no
 # warning at all under `groff -ww -man -Tutf8` (every warning category:
 # bad macros, unbreakable lines, missing fonts...), and render through

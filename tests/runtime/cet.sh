@@ -1,5 +1,6 @@
 #!/bin/sh
-# The runtime keeps a module's IBT and SHSTK property (issue 10, D6):
+# Proves: linking the runtime keeps a module's IBT and SHSTK marking.
+# The runtime keeps a module's IBT and SHSTK property:
 # the linker marks a module with it only if every object in it has it,
 # so one runtime object without it drops it for the whole program.
 #  - every member of librepstos.a states it;
@@ -10,10 +11,11 @@
 #    where plain gcc's executable is marked, ours is too.
 # The shared objects are linked with -nostartfiles: on some systems
 # (Debian 12) crti.o and crtn.o lack the property themselves.
+. "$(dirname "$0")/lib.sh"
 rt=runtime/librepstos.a
 cc=${CC:-gcc}
 src=tests/runtime/cet.c
-. tests/runtime/lib.sh
+need $rt plugin/repstos.so
 marked() { readelf -n "$1" | grep -q 'x86 feature: IBT, SHSTK'; }
 
 make_tmp
@@ -26,8 +28,7 @@ missing=$(readelf -n $rt | awk '
 [ -z "$missing" ] && ok "every member of $rt has IBT and SHSTK" ||
 	fail "members without IBT and SHSTK: $missing"
 
-drivers="$cc"
-[ -f plugin/repstos.so ] && drivers="$drivers plugin/repstos-cc"
+drivers="$cc plugin/repstos-cc"
 for drv in $drivers; do
 	name=$(basename "${drv%% *}")
 	# repstos-cc adds the archive itself.
@@ -57,6 +58,6 @@ if $cc $cf -o $tmp/plain $tmp/plain.c && marked $tmp/plain; then
 		ok "executable marked IBT, SHSTK, as plain gcc's is" ||
 		fail "plain gcc's executable is marked IBT, SHSTK, ours is not"
 else
-	echo "note: plain gcc's executables are not marked here (start files)"
+	skipped "the whole executable: plain gcc's are not marked here (start files)"
 fi
 finish

@@ -1,18 +1,22 @@
 #!/bin/sh
+# Proves: a file patched for a richer CPU runs right on a poorer one.
 # A file `repstos patch` fixed for a richer CPU runs on any CPU, whatever
-# the route (issue 10, D5): where its sites call a routine this CPU lacks
+# the route: where its sites call a routine this CPU lacks
 # and text cannot be rewritten (REPSTOS_PATCH=0, or refused), the routine
 # itself runs "vec" in its place, and the debug line says so.
 # REPSTOS_CPU=zen3 (no AVX-512) or generic (no AVX2) makes this CPU look
 # poorer; harden's ran= field tells, from zmm0, which routine really ran,
 # so the fallback shows even on a CPU that has AVX-512 (where the old
 # code ran the routine and could not fault).
-. tests/runtime/lib.sh
+. "$(dirname "$0")/lib.sh"
 r=patcher/repstos
+need $r $d/harden $d/seccomp_run
 make_tmp
+# The variants whose routines need more than x86-64 has: only they fall
+# back to "vec" (variants.S's REQUIRE).
 for p in avx512 avx512_split avx2; do
 	$r patch --cpu=$p $d/harden -o $tmp/$p >/dev/null ||
-		{ echo "FAIL repstos patch --cpu=$p"; exit 1; }
+		{ fail "repstos patch --cpu=$p"; finish; }
 done
 [ "$(field "$($d/harden status)" ran)" = unknown ] &&
 	here=0 || here=1	# can this CPU tell which routine ran?

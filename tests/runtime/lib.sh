@@ -1,10 +1,7 @@
-# tests/runtime/lib.sh - shared by the hardening tests (sourced, run from
-# the top of the tree): each check prints an "ok" or a "FAIL" line, and
-# `finish` ends with the count.
+# tests/runtime/lib.sh - the runtime tests' helpers on top of tests/lib.sh:
+# where the test programs are, and a probe's KEY=VALUE fields.
+. "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-ok() { echo "ok   $*"; }
 
 # field LINE KEY: VALUE from the KEY=VALUE words of a probe's line.
 field() { echo "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
@@ -13,13 +10,4 @@ field() { echo "$1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 make_tmp() {
 	tmp=$(mktemp -d) || exit 1
 	trap 'rm -rf "$tmp"' EXIT
-}
-
-# finish [REASON]: the count; exit 1 after a failure, else 77 (skipped,
-# REASON on the last line) if a part could not run, else 0.
-finish() {
-	echo "$fails failures"
-	[ $fails -eq 0 ] || exit 1
-	[ -z "$1" ] || { echo "SKIP $1"; exit 77; }
-	exit 0
 }

@@ -1,18 +1,19 @@
 #!/bin/sh
+# Proves: patching never maps text W+X, and a refusal leaves correct stubs.
 # W^X while patching, and a safe fallback when writing text is refused.
 # seccomp_run's filter kills the process on any W+X request, from any code.
-run=build/tests/runtime/seccomp_run
-sites=build/tests/runtime/sites
-static=build/tests/runtime/sites-static
-fails=0
+. "$(dirname "$0")/lib.sh"
+run=$d/seccomp_run
+sites=$d/sites
+static=$d/sites-static
+need $run $sites $static
 check() {	# check NAME EXPECTED-EXIT PATTERN-IN-STDERR command...
 	name=$1 want=$2 pat=$3; shift 3
 	out=$("$@" 2>&1); rc=$?
 	if [ $rc -ne "$want" ] || ! echo "$out" | grep -q -- "$pat"; then
-		echo "FAIL $name: exit $rc (want $want), output:"; echo "$out" | tail -n 8
-		fails=$((fails + 1))
+		fail "$name: exit $rc (want $want), output:"; echo "$out" | tail -n 8
 	else
-		echo "ok   $name: $(echo "$out" | grep -o -- "$pat" | head -n 1)"
+		ok "$name: $(echo "$out" | grep -o -- "$pat" | head -n 1)"
 	fi
 }
 # The filter itself bites: a W+X request dies with SIGSYS (exit 159).
@@ -32,5 +33,4 @@ for bin in $sites $static; do
 	check "$b: mprotect only, refused" 0 "none patched.*(mprotect: Permission denied)" \
 		env REPSTOS_DEBUG=1 REPSTOS_PATCH=mprotect $run refuse $bin quick
 done
-echo "$fails failures"
-[ $fails -eq 0 ]
+finish

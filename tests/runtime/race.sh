@@ -1,5 +1,6 @@
 #!/bin/sh
-# Other code runs while start-up patches the text (issue 10, D4): the
+# Proves: code running during start-up never meets a page without exec.
+# Other code runs while start-up patches the text: the
 # mprotect route must not leave it a page that is not executable.
 #  - a thread started by a library constructor calls into the executable,
 #    or forks children that do: the mprotect route is refused (the
@@ -10,15 +11,16 @@
 #    20 us: the route is taken, with signals blocked across the window;
 #  - the same with no environment and no /proc (a private mount
 #    namespace with a tmpfs on /proc), where mprotect is the default.
-. tests/runtime/lib.sh
+. "$(dirname "$0")/lib.sh"
 d=$PWD/$d	# also from the shell in a mount namespace
+need $d/race
 runs=${RACE_RUNS:-100}
 
 $d/race unshare
 case $? in
 0) ;;
-77) echo "SKIP the mprotect route cannot prove it is alone here"; exit 77 ;;
-*) echo "FAIL unshare(CLONE_VM) does not behave as the runtime assumes"; exit 1 ;;
+77) skip "the mprotect route cannot prove it is alone here" ;;
+*) fail "unshare(CLONE_VM) does not behave as the runtime assumes"; finish ;;
 esac
 
 # many N PATTERN ENV...: N runs of race; each must exit 0 and print PATTERN.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The environment and the tuning file are the user's, not the program's
-# (issue 10, D3):
+# Proves: a secure execution obeys no REPSTOS_* variable and no user file.
+# The environment and the tuning file are the user's, not the program's:
 #  - any program: REPSTOS_TUNING naming a FIFO does not hang start-up,
 #    and a file owned by someone other than root or the real user is not
 #    read;
@@ -8,8 +8,9 @@
 #    nobody) ignores every REPSTOS_* variable, reads no file the user
 #    names and says nothing about one.
 # Everything it makes is in a temporary folder of its own.
-. tests/runtime/lib.sh
+. "$(dirname "$0")/lib.sh"
 bin=$PWD/$d/harden
+need $bin
 make_tmp
 chmod 755 "$tmp"
 
@@ -24,7 +25,7 @@ run() {
 	return 0
 }
 
-$bin tuning "$tmp/good" || { echo "FAIL cannot write a tuning file"; exit 1; }
+$bin tuning "$tmp/good" || { fail "cannot write a tuning file"; finish; }
 printf 'not a tuning file\n' >"$tmp/bad"
 chmod 644 "$tmp/good" "$tmp/bad"
 mkfifo "$tmp/fifo"

@@ -1,22 +1,33 @@
 # tests/runtime: the runtime on its own, through hand-written sites.
 RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
-	-fno-tree-loop-distribute-patterns
+	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
+# Each program is built from one source in one step: its .d is beside it.
+RTT_PROGS := sites sites-static seccomp_run libdso.so dlopen_main harden \
+	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
+	librelro.so regs.o regs_harness.o
+DEPS += $(patsubst %,$(RTT)/%.d,$(basename $(RTT_PROGS)))
 
-$(RTT)/sites: tests/runtime/sites.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+$(RTT)/sites: tests/runtime/sites.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
 
 TESTS += tests/runtime/sites.sh
 tests/runtime/sites.sh: $(RTT)/sites
 
-$(RTT)/regs: tests/runtime/regs.c tests/runtime/regs_harness.S $(RT_LIB)
+# Two sources: compiled apart, so that each has its own .d.
+$(RTT)/regs.o: tests/runtime/regs.c
 	@mkdir -p $(@D)
-	$(CC) $(RTT_CFLAGS) -o $@ tests/runtime/regs.c tests/runtime/regs_harness.S $(RT_LIB)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/regs_harness.o: tests/runtime/regs_harness.S
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
+	$(CC) -o $@ $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
 
 TESTS += $(RTT)/regs
 
-$(RTT)/sites-static: tests/runtime/sites.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+$(RTT)/sites-static: tests/runtime/sites.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -static -o $@ $< $(RT_LIB)
 
@@ -27,11 +38,11 @@ $(RTT)/seccomp_run: tests/runtime/seccomp_run.c
 TESTS += tests/runtime/mprotect.sh
 tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static
 
-$(RTT)/libdso.so: tests/runtime/dso.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+$(RTT)/libdso.so: tests/runtime/dso.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_LIB)
 
-$(RTT)/dlopen_main: tests/runtime/dlopen_main.c tests/runtime/semcheck.h tests/runtime/sitecheck.h $(RT_LIB)
+$(RTT)/dlopen_main: tests/runtime/dlopen_main.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB) -ldl
 
@@ -70,7 +81,7 @@ tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
 
 # relro: the dispatch pointer is read-only after start-up, however linked.
 RELRO := -Wl,-z,relro,-z,now
-RELRO_SRC := tests/runtime/harden.c tests/runtime/rocheck.h $(RT_LIB)
+RELRO_SRC := tests/runtime/harden.c $(RT_LIB)
 $(RTT)/relro-pie: $(RELRO_SRC)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -fPIE -pie $(RELRO) -o $@ $< $(RT_LIB)
@@ -83,7 +94,7 @@ $(RTT)/relro-static: $(RELRO_SRC)
 $(RTT)/relro-static-pie: $(RELRO_SRC)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -fPIE -static-pie $(RELRO) -o $@ $< $(RT_LIB)
-$(RTT)/librelro.so: tests/runtime/relro_dso.c tests/runtime/rocheck.h $(RT_LIB)
+$(RTT)/librelro.so: tests/runtime/relro_dso.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden $(RELRO) -o $@ $< $(RT_LIB)
 
