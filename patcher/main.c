@@ -15,6 +15,7 @@
 #include "patcher.h"
 #include "../runtime/policy.h"
 #include "../runtime/tune.h"
+#include "../runtime/routines.h"
 
 static void usage(FILE *out)
 {

@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include "policy.h"
 #include "profrun.h"
+#include "routines.h"
 #include "sitecode.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
@@ -47,27 +48,14 @@ extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak
 extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 
 /*
- * The routines' rep-stosb thresholds: no rep stosb until ERMS is seen.
- * They live here so that the routines (set.S), which every site's stub
- * pulls into the link through its initial target, pull this file and
- * its constructor in too.
- */
-HIDDEN unsigned long long __repstos_vec_rep_min = ~0ull;
-HIDDEN unsigned long long __repstos_wide_rep_min = ~0ull;
-HIDDEN unsigned long long __repstos_short_rep_max = 128;
-/*
- * The dispatch page (variants.S), alone on its page: the stub's target,
+ * The dispatch page (dispatch.S), alone on its page: the stub's target,
  * set before any site is rewritten (until then __repstos_original,
- * correct on every x86-64); and non-zero bytes when this CPU can run
- * "avx2", "avx512": each of those routines tests its byte first and runs
- * "vec" at 0, so a site that calls it runs anywhere even when its text
- * stays as it is (a file `repstos patch` fixed for a richer CPU, with
- * text patching off or refused).  Read-only once set: seal_dispatch().
+ * correct on every x86-64); and the bytes that let "avx2", "avx512" run
+ * (each runs "vec" at 0), so a site that calls one runs anywhere even
+ * when its text stays as it is (a file `repstos patch` fixed for a
+ * richer CPU, with text patching off or refused).  Read-only once set:
+ * seal_dispatch().
  */
-#define DISPATCH_PAGE 4096
-extern char __repstos_dispatch_page[] HIDDEN;
-extern void *REPSTOS_TARGET_SYMBOL HIDDEN;
-extern unsigned char __repstos_can_avx2 HIDDEN, __repstos_can_avx512 HIDDEN;
 static int seal_errno;		/* why the page stayed writable, or 0 */
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
@@ -663,12 +651,7 @@ static void set_routines(void)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_can_avx2,
-			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_can_avx512,
-			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
-			 __ATOMIC_RELAXED);
+	repstos_routines_enable(&cpu);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
 			 (void *)__repstos_profile :
 			 repstos_variant_routine(cfg.variant), __ATOMIC_RELEASE);
@@ -683,9 +666,9 @@ static void seal_dispatch(void)
 {
 	uintptr_t page = (uintptr_t)__repstos_dispatch_page;
 
-	if (getauxval(AT_PAGESZ) != DISPATCH_PAGE || page % DISPATCH_PAGE)
+	if (getauxval(AT_PAGESZ) != REPSTOS_DISPATCH_PAGE || page % REPSTOS_DISPATCH_PAGE)
 		seal_errno = EINVAL;
-	else if (mprotect(__repstos_dispatch_page, DISPATCH_PAGE, PROT_READ))
+	else if (mprotect(__repstos_dispatch_page, REPSTOS_DISPATCH_PAGE, PROT_READ))
 		seal_errno = errno;
 }
 

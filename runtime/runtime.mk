@@ -11,11 +11,12 @@ RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 # The core: CPU detection, the policy, the site encoder, the profile
 # format, tune and the routines.  Nothing in it runs by itself.
 RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
-	runtime/tune.c runtime/profile.c
-RT_CORE_ASMS := runtime/variants.S runtime/set.S
-# The start-up: the constructor that patches a module's sites, and the
-# size-profile recorder it starts.
-RT_START_SRCS := runtime/patch.c runtime/profrun.c
+	runtime/tune.c runtime/profile.c runtime/routines.c
+RT_CORE_ASMS := runtime/set.S
+# The start-up: the stub every site calls, which pulls in the constructor
+# that patches a module's sites, and the size-profile recorder it starts.
+RT_START_SRCS := runtime/dispatch.S runtime/patch.c runtime/profrun.c \
+	runtime/variants.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
@@ -24,14 +25,14 @@ RT_OBJS := $(RT_CORE_OBJS) $(RT_START_OBJS)
 
 # The archive every module with sites links: core + start-up.
 RT_LIB := runtime/librepstos.a
-# The core with what the start-up would define for the routines
-# (standalone.c), for the tool: no constructor runs in it.
+# The core and a stub that pulls in no start-up, for the tool: no
+# constructor runs in it (dispatch.S).
 RT_CORE_LIB := $(B)/runtime/librepstos-core.a
-RT_STANDALONE_OBJ := $(B)/runtime/standalone.o
+RT_CORE_STUB := $(B)/runtime/dispatch-core.o
 
 ALL += $(RT_LIB)
 CLEAN_FILES += $(RT_LIB)
-DEPS += $(RT_OBJS:.o=.d) $(RT_STANDALONE_OBJ:.o=.d)
+DEPS += $(RT_OBJS:.o=.d) $(RT_CORE_STUB:.o=.d)
 
 $(B)/runtime/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)
@@ -48,6 +49,10 @@ $(RT_LIB): $(RT_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_STANDALONE_OBJ)
+$(RT_CORE_STUB): runtime/dispatch.S runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_CORE $(DEPFLAGS) -c -o $@ $<
+
+$(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_CORE_STUB)
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -32,10 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "tune.h"
+#include "routines.h"
 #include "memset_dists.h"
 
-extern unsigned long long __repstos_vec_rep_min, __repstos_wide_rep_min,
-	__repstos_short_rep_max __attribute__((visibility("hidden")));
 
 #define RING 65536u
 #define REPS 11

@@ -43,12 +43,6 @@ extern "C" {
 int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
 		 struct repstos_tuning *out);
 
-/* In a program without the runtime's start-up (build/runtime/
- * librepstos-core.a: the tool), let the routines run what cpu has, as
- * the start-up does for the CPU it sees; call it before repstos_tune.
- * Not in librepstos.a, whose constructor does it. */
-void repstos_routines_enable(const struct repstos_cpu *cpu);
-
 /* The cost table of *t as a table of ns, and whether runtime/policy.c
  * has a row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * variants.S - what stands between a site and the memset routines
- * (set.S): the dispatch stub every compiled site calls and the data it
- * and the routines read, the module record, the profiling routine; and
- * the isolated pages the start-up patcher runs and probes on.
+ * variants.S - the start-up's side of the routines: the module record,
+ * the profiling routine, and the isolated pages the start-up patcher
+ * runs and probes on.  patch.c, which the stub (dispatch.S) pulls into
+ * every module with sites, pulls this in.
  */
 #include "repstos_site.h"
 #include "profile.h"
@@ -14,57 +14,12 @@
 .Lones:
 	.quad	-1
 
-	/*
-	 * The table section, defined (empty) in every module that links the
-	 * runtime, so __start_/__stop_repstos_sites always resolve.  It is
-	 * SHF_LINK_ORDER like the compiler's entries: ld refuses to mix
-	 * ordered and unordered input sections in one output section.
-	 */
-	REPSTOS_SITES_PUSHSECTION(REPSTOS_STUB_SYMBOL)
-	.popsection
-
-	/*
-	 * The dispatch page: the stub's target and the bytes REQUIRE tests,
-	 * alone on a page of their own.  The constructor writes them once
-	 * and then makes the page read-only (runtime/patch.c): one write to
-	 * the target would send every site still calling the stub anywhere,
-	 * and RELRO cannot cover a value chosen at run time.  Until then the
-	 * target is "original", correct on every x86-64, and the bytes are 0.
-	 */
-	.section .data.repstos_dispatch, "aw", @progbits
-	.balign 4096
-	.globl __repstos_dispatch_page
-	.hidden __repstos_dispatch_page
-__repstos_dispatch_page:
-	.globl REPSTOS_TARGET_SYMBOL
-	.hidden REPSTOS_TARGET_SYMBOL
-	.type REPSTOS_TARGET_SYMBOL, @object
-	.size REPSTOS_TARGET_SYMBOL, 8
-REPSTOS_TARGET_SYMBOL:
-	.quad	__repstos_original
-	.globl __repstos_can_avx2
-	.hidden __repstos_can_avx2
-	.type __repstos_can_avx2, @object
-	.size __repstos_can_avx2, 1
-__repstos_can_avx2:
-	.byte	0
-	.globl __repstos_can_avx512
-	.hidden __repstos_can_avx512
-	.type __repstos_can_avx512, @object
-	.size __repstos_can_avx512, 1
-__repstos_can_avx512:
-	.byte	0
-	.balign 4096, 0			/* nothing else on the page */
 
 	/* The per-module record `repstos patch` fills in (repstos_site.h). */
 	REPSTOS_MODULE_RECORD
 
 	.text
 
-/* The dispatch stub: what every compiled site calls. */
-ENTRY(REPSTOS_STUB_SYMBOL)
-	jmp	*REPSTOS_TARGET_SYMBOL(%rip)
-END(REPSTOS_STUB_SYMBOL)
 
 /*
  * __repstos_profile: what every site of the module calls while

@@ -13,7 +13,7 @@ POKE="python3 tests/patcher/elfpoke.py"
 W=$B/tests/contract/work.$$
 PLUGIN_SITES=5	# the sites in tests/contract/plugin.c
 
-need $CHECK plugin/repstos.so $B/runtime/variants.o
+need $CHECK plugin/repstos.so $B/runtime/dispatch.o $B/runtime/variants.o
 mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
 
 # expect RC WHAT CMD...: CMD exits RC (its output shown on a mismatch).
@@ -34,7 +34,8 @@ gcc -O2 -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
 gcc -O2 -mavx512f -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
 gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
-gcc -Iruntime -c -o "$W/asm.o" tests/contract/asm.S ||
+gcc -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
+ld -r -o "$W/runtime.o" $B/runtime/dispatch.o $B/runtime/variants.o ||
 	fail "compile the producers"
 expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
 	$CHECK sites "$W/plugin.o" $PLUGIN_SITES
@@ -46,7 +47,7 @@ expect 0 "the same with -mavx512f (k1 declared)" \
 	$CHECK sites "$W/macro512.o" 3
 expect 0 "REPSTOS_SITE in assembler" $CHECK sites "$W/asm.o" 2
 expect 0 "the runtime's table section and module record" \
-	$CHECK runtime $B/runtime/variants.o
+	$CHECK runtime "$W/runtime.o"
 
 # 2. The controls: a hand-written entry passes when it is right and fails
 # for each kind of drift, so the checks above can fail.

@@ -77,7 +77,7 @@ static const struct bench_cand all_cands[] = {
 static const struct bench_cand *cands[NALL];
 
 /* The routines' rep stosb thresholds (runtime/patch.c), for -V / -W. */
-extern unsigned long long __repstos_vec_rep_min, __repstos_wide_rep_min;
+#include "routines.h"
 static unsigned ncand;
 
 /* ---- configurations --------------------------------------------------- */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * routines.h - what the routines (set.S) read besides their arguments:
+ * the rep-stosb thresholds and the bytes that say which of them this CPU
+ * can run.  Defined in the core (routines.c, dispatch.S), so a program
+ * that links only the routines (the tool) has them as a module does.
+ */
+#ifndef REPSTOS_ROUTINES_H
+#define REPSTOS_ROUTINES_H
+
+#include "repstos.h"
+
+/* From these sizes on "vec" (and the wider routines) use rep stosb;
+ * below this one "stosb_avx2" does.  ~0: never, until ERMS is seen. */
+extern unsigned long long __repstos_vec_rep_min REPSTOS_HIDDEN;
+extern unsigned long long __repstos_wide_rep_min REPSTOS_HIDDEN;
+extern unsigned long long __repstos_short_rep_max REPSTOS_HIDDEN;
+
+/* The dispatch page (dispatch.S): the stub's target, and non-zero bytes
+ * when this CPU can run "avx2", "avx512" (each of those routines tests
+ * its byte first and runs "vec" at 0). */
+#define REPSTOS_DISPATCH_PAGE 4096
+extern char __repstos_dispatch_page[] REPSTOS_HIDDEN;
+extern void *REPSTOS_TARGET_SYMBOL REPSTOS_HIDDEN;
+extern unsigned char __repstos_can_avx2 REPSTOS_HIDDEN;
+extern unsigned char __repstos_can_avx512 REPSTOS_HIDDEN;
+
+/* Let the routines run what cpu has: the start-up does it for the CPU it
+ * sees, the tool for the one it measures.  Before the page is sealed. */
+void repstos_routines_enable(const struct repstos_cpu *cpu) REPSTOS_HIDDEN;
+
+#endif
