@@ -18,7 +18,9 @@
 #   6. one byte of it changed but size and mtime kept: 3 hits: under the
 #      default compiler_check=mtime ccache does not read the plugin, so a
 #      rebuilt plugin of the same size with a restored mtime is not seen;
-#   7. CCACHE_COMPILERCHECK=content: the same change misses.
+#   7. CCACHE_COMPILERCHECK=content: the same change misses;
+#   8. ccache in front of repstos-cc (CC="ccache repstos-cc") instead:
+#      a plugin with a byte appended hits, stale: ccache never sees it.
 # repstos-cc(1) documents what 6 and 7 mean for users.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/realworld/lib.sh
@@ -204,5 +206,15 @@ same_size C || { fail "cannot rewrite the plugin copy"; finish; }
 build content3 "$ICCW" && expect "compiler_check=content, plugin changed, same size and mtime" 0 $NOBJ \
 	"the plugin's bytes are hashed"
 unset CCACHE_COMPILERCHECK
+
+# ---- 8: ccache in front of repstos-cc does not see the plugin -----------------
+# CC="ccache repstos-cc": the compiler ccache hashes is the script, and
+# -fplugin= is not on ccache's command line: a new plugin is not seen.
+REPSTOS_CC=gcc
+build wrapped1 "ccache $ICCW" && expect "ccache repstos-cc, first" 0 $NOBJ "new keys"
+printf 'D' >>"$PLUGIN"
+build wrapped2 "ccache $ICCW" && expect "ccache repstos-cc, plugin changed" $NOBJ 0 \
+	"ccache hashed the script, not the plugin: stale results; hence REPSTOS_CC=\"ccache gcc\""
+REPSTOS_CC="ccache gcc"
 
 finish
