@@ -35,6 +35,7 @@ W=$top/build/tests/realworld/ccache
 rm -rf "$W" && mkdir -p "$W/src" || exit 1
 T=$(mktemp -d /tmp/repstos-ccache.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT PIPE TERM
 
 # Only this test's settings: no CCACHE_* from the caller (CCACHE_PREFIX,
 # CCACHE_DISABLE, CCACHE_RECACHE... would change what is measured), no

@@ -94,7 +94,8 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM
+# A signal (a closed pipe too: `distcc.sh | head`) must stop distccd as well.
+trap 'exit 1' HUP INT PIPE TERM
 
 # An unprivileged port that is free: a few tries from one derived from
 # our process id; distccd says "listening on" once it has bound it.
