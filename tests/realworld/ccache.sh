@@ -1,5 +1,8 @@
 #!/bin/sh
-# repstos-cc behind ccache (REPSTOS_CC="ccache gcc"): rebuilds hit with identical objects that keep their sites; a changed plugin option or plugin file misses.
+# SPDX-License-Identifier: MIT
+# ccache.sh - proves: repstos-cc behind ccache (REPSTOS_CC="ccache gcc")
+# rebuilds with hits and identical objects that keep their sites, and a
+# changed plugin option or plugin file misses.
 #
 # A three-file project with a Makefile, built again and again with its
 # own cache (CCACHE_DIR in a temporary folder, no system configuration),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/realworld/smallproject.sh - the small project the build-farm
 # tests (ccache.sh, distcc.sh) build (sourced after lib.sh).
 #
