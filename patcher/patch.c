@@ -88,7 +88,7 @@ static int find_routine(struct plan *p, int v)
 	}
 	if (p->symidx[v] >= 0)
 		return 0;
-	s = rs_sym_by_name(p->f, rs_variant_syms[v]);
+	s = rs_sym_by_name(p->f, rs_routines[v].sym);
 	if (s) {
 		p->symidx[v] = s->index;
 	} else {
@@ -110,14 +110,14 @@ static void put_rela(struct plan *p, size_t sec, const struct rs_rela *r,
 
 static const char *variant_text(int v)
 {
-	return v >= 0 ? rs_variant_names[v] : "routine?";
+	return rs_variant_text(REPSTOS_OP_MEMSET, v);
 }
 
 static const char *current_text(const struct rs_site *s)
 {
 	if (s->form == REPSTOS_FORM_STUB)
 		return "stub";
-	return variant_text(s->variant);
+	return rs_variant_text(s->e.op, s->variant);
 }
 
 /* Rewrite one site in the image; -1 when it cannot be done. */
@@ -160,14 +160,14 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 	 * In a .o the rel32 is the relocation's business: 0 in place.
 	 */
 	if (v == REPSTOS_VARIANT_INLINE)
-		bad = repstos_encode_inline(want, s->e.len);
+		bad = repstos_encode_inline(want, s->e.len, s->e.op);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
 					  f->rel ? s->addr + REPSTOS_CALL_LEN :
 					  p->routine[v].addr);
 	if (bad) {
 		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
-		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
+		       rs_variant_names[v], s->e.len, rs_routines[v].sym);
 		return -1;
 	}
 	if (!memcmp(want, at, s->e.len) && reloc_ok)
@@ -225,7 +225,7 @@ static int add_symbols(struct plan *p)
 		return -1;
 	}
 	for (i = 0; i < p->nadd; i++)
-		names += strlen(rs_variant_syms[p->add[i]]) + 1;
+		names += strlen(rs_routines[p->add[i]].sym) + 1;
 	strsz = str->sh_size + names;
 	symsz = (f->nsym + p->nadd) * sizeof(Elf64_Sym);
 	stroff = (f->size + 7) & ~7ull;
@@ -250,7 +250,7 @@ static int add_symbols(struct plan *p)
 		       f->img + f->sec[xsec].sh.sh_offset, f->nsym * 4);
 	names = str->sh_size;
 	for (i = 0; i < p->nadd; i++) {
-		const char *name = rs_variant_syms[p->add[i]];
+		const char *name = rs_routines[p->add[i]].sym;
 		Elf64_Sym ns = {
 			.st_name = names,
 			.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE),
@@ -341,8 +341,13 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		int v = rs_choice_site(&p->choice, &t->site[i]);
+		int v;
 
+		/* No copy policy yet: copy sites keep the form they have
+		 * (the compiler's stub call, or the runtime's choice). */
+		if (repstos_op_is_copy(t->site[i].e.op))
+			continue;
+		v = rs_choice_site(&p->choice, &t->site[i]);
 		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;

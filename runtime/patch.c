@@ -401,7 +401,7 @@ static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 					   (uintptr_t)__repstos_profile);
 	v = site_choice(e);
 	if (v == REPSTOS_VARIANT_INLINE)
-		return repstos_encode_inline(out, e->len);
+		return repstos_encode_inline(out, e->len, e->op);
 	return repstos_encode_call(out, e->len, at,
 				   (uintptr_t)repstos_variant_routine(v));
 }
@@ -426,7 +426,7 @@ static int site_form(const struct repstos_site *e, enum repstos_form *form,
 	if (e->version != REPSTOS_SITE_VERSION)
 		return -1;
 	*target = 0;
-	*form = repstos_decode((const uint8_t *)at, e->len, at, target);
+	*form = repstos_decode((const uint8_t *)at, e->len, at, e->op, target);
 	if (*form == REPSTOS_FORM_BAD ||
 	    (*form == REPSTOS_FORM_CALL && *target != (uintptr_t)__repstos_stub &&
 	     !is_routine(*target)))

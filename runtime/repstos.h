@@ -119,8 +119,10 @@ REPSTOS_HIDDEN const struct repstos_stats *repstos_stats(void);
 /* The stub and routines, for tests and hand-written assembly. */
 #define REPSTOS_X_DECL(e, name, sym, needs) REPSTOS_HIDDEN void sym(void);
 REPSTOS_VARIANTS(REPSTOS_X_DECL)
+REPSTOS_COPY_VARIANTS(REPSTOS_X_DECL)
 #undef REPSTOS_X_DECL
-REPSTOS_HIDDEN void __repstos_stub(void);
+REPSTOS_HIDDEN void REPSTOS_STUB_SYMBOL(void);
+REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 
 /*
  * REPSTOS_SITE_ASM(op, kind, min, max): the text of one site and its
