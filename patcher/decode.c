@@ -91,7 +91,7 @@ enum repstos_form rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
 	/* The runtime's own decoder says what a site is, so the tool never
 	 * calls good what the runtime would skip, nor the other way. */
 	if (len <= REPSTOS_SITE_MAX_LEN)
-		form = repstos_decode(p, (unsigned)len, addr, target);
+		form = repstos_decode(p, (unsigned)len, addr, REPSTOS_OP_MEMSET, target);
 	if (form == REPSTOS_FORM_BAD)
 		*why = why_bad(p, len, addr);
 	return form;

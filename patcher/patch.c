@@ -160,7 +160,7 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 	 * In a .o the rel32 is the relocation's business: 0 in place.
 	 */
 	if (v == REPSTOS_VARIANT_INLINE)
-		bad = repstos_encode_inline(want, s->e.len);
+		bad = repstos_encode_inline(want, s->e.len, s->e.op);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
 					  f->rel ? s->addr + REPSTOS_CALL_LEN :

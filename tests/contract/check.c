@@ -218,7 +218,7 @@ static void check_site_code(const struct obj *o, unsigned k, Elf_Scn *text,
 			(unsigned long long)off);
 		return;
 	}
-	if (repstos_decode(b + off, len, off, &target) != REPSTOS_FORM_CALL) {
+	if (repstos_decode(b + off, len, off, REPSTOS_OP_MEMSET, &target) != REPSTOS_FORM_CALL) {
 		problem("entry %u: the bytes at %#llx are not the call form", k,
 			(unsigned long long)off);
 		return;
