@@ -102,12 +102,6 @@ const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 #undef REPSTOS_X_NAME
 };
 
-const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT] = {
-#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = name,
-	REPSTOS_COPY_VARIANTS(REPSTOS_X_NAME)
-#undef REPSTOS_X_NAME
-};
-
 /* Each variant's routine in this module, and what it needs of the CPU. */
 struct routine_info {
 	void *routine;

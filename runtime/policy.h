@@ -15,9 +15,7 @@
  * tool and the tests share (runtime/policy.c, with the lookups repstos.h
  * declares: by name, by routine, and what a variant needs). */
 extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
-/* The copy variants' names (REPSTOS_COPY_VARIANTS). */
-extern const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT];
-
+/* The same for the copy variants (REPSTOS_COPY_VARIANTS). */
 extern const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT];
 
 /* Fill *cpu from CPUID on this machine. */
