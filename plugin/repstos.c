@@ -13,6 +13,12 @@
  *   -fplugin-arg-repstos-clear=f,g		user (ptr, len) clear helpers
  *   -fplugin-arg-repstos-memset=h		user (ptr, c, len) helpers
  *
+ * and, as copy sites (REPSTOS_COPY_SITE: `call __repstos_copy_stub`,
+ * rdi/rsi/rcx tied), the copies (see struct shape):
+ *
+ *   memcpy, mempcpy, memmove and their _chk	with -fplugin-arg-repstos-copy
+ *   -fplugin-arg-repstos-copy-fn=f, move-fn=g	user (dst, src, len) helpers
+ *
  * and replaces each with a volatile asm that is exactly what
  * REPSTOS_SITE_ASM in runtime/repstos.h emits: `call __repstos_stub` plus
  * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
