@@ -14,8 +14,8 @@
 #    match the reference byte loop, the return values are dst (dst + n
 #    for mempcpy), and its digest matches the build without the plugin.
 #  - without the copy option no copy becomes a site.
-# Linking: runtime/librepstos.a once it defines __repstos_copy_stub, a
-# stand-in memmove stub (copy/standin.S) until then.
+#  - `repstos check` finds every site good, and counts as many as the
+#    remarks.
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/copy
 O=$T/copy
@@ -23,25 +23,8 @@ mkdir -p $O
 PC="-fplugin-arg-repstos-copy -fplugin-arg-repstos-copy-fn=my_copy -fplugin-arg-repstos-move-fn=my_move"
 CF="-g -I$S -Iruntime -Wall"
 
-if nm $RTLIB 2>/dev/null | grep -q ' T __repstos_copy_stub$'; then
-	STUB=$RTLIB
-	note "linking $RTLIB (it has __repstos_copy_stub)"
-else
-	$CC -Iruntime -c -o $O/standin.o $S/standin.S || fail "stand-in stub"
-	STUB=$O/standin.o
-	note "linking the stand-in copy stub: $RTLIB has no __repstos_copy_stub yet"
-fi
-# run BIN WANT: once with the stand-in; under every runtime setting with
-# the real runtime.
-run() {
-	if [ "$STUB" = "$RTLIB" ]; then
-		run_variants "$1" "$2"
-		return
-	fi
-	got=$($1 2>&1) && [ "$got" = "$2" ] && return 0
-	fail "$1: $(echo "$got" | head -n 5)"
-	return 1
-}
+# run BIN WANT: under every runtime setting.
+run() { run_variants "$1" "$2"; }
 
 expected() {
 	lvl=$1
@@ -65,7 +48,7 @@ build() {
 	$CC $fl $CF -c -o $d/ops.ref.o $S/ops.c &&
 	$CC $fl $CF -fno-builtin -c -o $d/ref.o $S/ref.c &&
 	$CC $fl $CF -c -o $d/check.o $S/check.c || return 1
-	$CC $fl $lf -o $d/prog $d/check.o $d/ops.o $d/ref.o $STUB ||
+	$CC $fl $lf -o $d/prog $d/check.o $d/ops.o $d/ref.o $RTLIB ||
 		{ fail "$name: link"; return 1; }
 	$CC $fl $lf -o $d/prog.ref $d/check.o $d/ops.ref.o $d/ref.o || return 1
 }
@@ -88,8 +71,10 @@ verify() {
 	bad=$(awk 'NR == FNR { op[$1] = $2; next }
 		   $2 != 2 || !($1 in op) || op[$1] != $3 { print }' $d/../ops.want $d/entries)
 	[ -z "$bad" ] || { fail "$name: entries with the wrong version or op:"; echo "$bad"; return; }
-	# TODO(tool): `repstos check $d/prog` and sites() once the tool
-	# reads version-2 (copy) entries; entries.py stands in until then.
+	patcher/repstos check $d/prog >$d/check 2>&1 ||
+		{ fail "$name: repstos check:"; cat $d/check; return; }
+	[ "$(sites $d/prog)" -eq "$s" ] ||
+		{ fail "$name: repstos counts $(sites $d/prog) sites, the table $s"; return; }
 	want=$($d/prog.ref 2>&1) || { fail "$name: reference build fails: $want"; return; }
 	run $d/prog "$want" || return
 	ok "$name: $(wc -l <$d/want) marked lines, $s copy entries with their ops; $want"
@@ -108,7 +93,7 @@ done
 # name ends in the op its site must have).
 for lvl in -O0 -Og -O2; do
 	d=$O/fwd$lvl; mkdir -p $d
-	$CC $lvl $CF $PV $PC -o $d/fwd $S/fwd.c $STUB 2>$d/notes &&
+	$CC $lvl $CF $PV $PC -o $d/fwd $S/fwd.c $RTLIB 2>$d/notes &&
 	$CC $lvl $CF -o $d/fwd.ref $S/fwd.c || { fail "fwd $lvl: build"; cat $d/notes; continue; }
 	python3 $S/entries.py $d/fwd >$d/entries
 	# _5: MOVE_FWD, or COPY where GCC itself made the memmove a memcpy

@@ -35,16 +35,10 @@ for level in 2 3; do
 	ok "_FORTIFY_SOURCE=$level: sites in bounds [$cases] work, overflows [$bad] abort"
 
 	# Copies (-fplugin-arg-repstos-copy): __memcpy_chk, __mempcpy_chk
-	# and __memmove_chk keep their check the same way.  The stand-in
-	# copy stub until the runtime has one (see copy.sh).
+	# and __memmove_chk keep their check the same way. 
 	b=$O/copy$level
-	stub=$RTLIB
-	if ! nm $RTLIB | grep -q ' T __repstos_copy_stub$'; then
-		$CC -Iruntime -c -o $O/standin.o tests/plugin/copy/standin.S || fail "stand-in"
-		stub=$O/standin.o
-	fi
-	$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -fplugin-arg-repstos-copy -o $b \
-		tests/plugin/copy/fortify.c $stub $RTLIB 2>$b.notes ||
+		$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -fplugin-arg-repstos-copy -o $b \
+		tests/plugin/copy/fortify.c $RTLIB 2>$b.notes ||
 		{ fail "copy build =$level"; cat $b.notes; continue; }
 	for f in __memcpy_chk __mempcpy_chk __memmove_chk; do
 		grep -q "$f rewritten" $b.notes || fail "=$level: $f not rewritten"
