@@ -55,13 +55,7 @@ build() {
 
 verify() {
 	name=$1 lvl=$2 d=$O/$1
-	rewritten $d/notes >$d/got
-	expected $lvl >$d/want
-	if ! cmp -s $d/got $d/want; then
-		fail "$name: rewritten calls differ from the marked lines (< got, > want)"
-		diff $d/got $d/want | head -n 20
-		return
-	fi
+	rewritten_as_marked $name $lvl $d || return
 	n=$(rewritten_count $d/notes)
 	python3 $S/entries.py $d/prog >$d/entries || { fail "$name: table"; return; }
 	s=$(wc -l <$d/entries)
