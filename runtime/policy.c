@@ -471,16 +471,27 @@ static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t
 }
 
 /*
- * The copy routines' choice (copy.S), the same on every CPU for now:
- * PROVISIONAL, replaced by the measured rule below.
+ * The copy routines' choice (copy.S).  avx2 wherever it runs, else vec;
+ * never the inline form (short rep movsb cost 1.3-1.6x glibc's call
+ * below 128 bytes on Zen 4), and no cost model yet.
+ *
+ * rep movsb for large copies: measured on AMD EPYC family 0x19 model
+ * 0x11 (Zen 4; tests/perf/results/amd-19-11/copybench.txt), the avx2
+ * loop beats it at every size from 2 KiB to 1 MiB (1.02-1.16x glibc,
+ * against 0.75-1.0x with rep movsb from 2 KiB, glibc's own threshold
+ * there), so on AMD family 0x19 the loop copies everything below the
+ * non-temporal threshold.  Elsewhere (not measured) rep movsb from
+ * 2 KiB with ERMS, as glibc does.  The non-temporal threshold, 3/4 of a
+ * 32 MiB L3, is not measured either.
  */
 void repstos_policy_copy(const struct repstos_cpu *cpu, struct repstos_tuning *t)
 {
 	int erms = (cpu->features & REPSTOS_CPU_ERMS) != 0;
+	int zen4 = cpu->vendor == REPSTOS_VENDOR_AMD && cpu->family == 0x19;
 
 	t->copy_variant = repstos_policy_copy_supported(cpu, REPSTOS_COPY_VARIANT_AVX2) ?
 			  REPSTOS_COPY_VARIANT_AVX2 : REPSTOS_COPY_VARIANT_VEC;
-	t->copy_rep_min = erms ? 2 * KIB : ~0ull;
+	t->copy_rep_min = erms && !zen4 ? 2 * KIB : ~0ull;
 	t->copy_nt_min = 24 * KIB * KIB;
 	t->copy_inline_min = ~0u;
 }
