@@ -10,7 +10,7 @@
  * it as code (an executable PT_LOAD segment, from the same file bytes as
  * the section) and what is there starts as this tool's own copy of the
  * same routine starts: endbr64, which every entry has, then the next
- * three instructions.  One is not enough: routines that fall back to
+ * four instructions.  One is not enough: routines that fall back to
  * another on a CPU without their extension all start by testing a flag;
  * the branch after it tells them apart, by its distance to the routine
  * it falls back to (the routines share one section, so distances are
@@ -23,8 +23,8 @@
 #include "../runtime/repstos.h"
 
 /* endbr64 and the instructions after it, at most this many bytes. */
-#define RS_ROUTINE_INSNS	4
-#define RS_ROUTINE_BYTES	(4 + 3 * 15)
+#define RS_ROUTINE_INSNS	5
+#define RS_ROUTINE_BYTES	(4 + 4 * 15)
 
 #define X_SET(e, name, sym, needs)					\
 	[REPSTOS_VARIANT_##e] = { #sym, (const void *)sym, false,	\

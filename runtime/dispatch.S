@@ -62,16 +62,22 @@ __repstos_can_avx512:
 #else
 #define PULL_STARTUP
 #endif
-#define STUB(name, target)		\
+#define STUB(name, target, ...)		\
 ENTRY(name);				\
 	PULL_STARTUP;			\
+	__VA_ARGS__;			\
 	jmp	*target(%rip);		\
 END(name)
 
-STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL)
-/* Copy sites have their own stub and target: a copy routine takes other
- * arguments than a set routine. */
-STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL)
+STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, )
+/*
+ * Copy sites have their own stub and target: a copy routine takes other
+ * arguments than a set routine.  The two-byte NOP tells the stubs apart
+ * by their code alone, which is all `repstos` has in a stripped file
+ * (their jumps differ only in where the linker put the targets); a set
+ * site calling the copy stub would run a copy.
+ */
+STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, xchg %ax, %ax)
 
 	/*
 	 * The table section, defined (empty) in every module that links the
