@@ -5,7 +5,7 @@
  * Every routine keeps the copy contract (repstos_site.h, "Copy sites"):
  *   in  rdi dest, rsi source, rcx count
  *   out rdi dest + count, rsi source + count, rcx 0
- *   may change rax, xmm0..xmm3 (whole registers: ymm, zmm), the flags;
+ *   may change rax, xmm0..xmm7 (whole registers: ymm, zmm), the flags;
  *   no mask register; the direction flag stays clear.
  * Every routine is a move: correct for any overlap, in either direction,
  * since the copy stub serves copy and move sites alike.  Leaf code,
@@ -90,7 +90,7 @@ END(__repstos_copy_movsb)
 
 /*
  * "vec": 16-byte SSE2 moves by size (copy_body.h): no loop up to 128
- * bytes without overlap, 64 with; rep movsb from __repstos_copy_rep_min,
+ * bytes, whatever the overlap; rep movsb from __repstos_copy_rep_min,
  * non-temporal stores from __repstos_copy_nt_min.  Correct on every
  * x86-64: the fallback of the routines below.
  */
@@ -100,7 +100,7 @@ END(__repstos_copy_vec)
 
 /*
  * "avx2": "vec" with 32-byte VEX moves (no loop to 256 bytes), VEX
- * throughout.  ymm0..3's upper halves are left as they are: no
+ * throughout.  ymm0..7's upper halves are left as they are: no
  * vzeroupper, which would clear every other ymm's too.  Needs AVX2
  * (AVX would do; the can byte is the set routines'); else "vec".
  */
@@ -110,7 +110,7 @@ ENTRY(__repstos_copy_avx2)
 END(__repstos_copy_avx2)
 
 /*
- * "avx512": 64-byte moves of zmm0..3 (no loop to 512 bytes), 32-byte
+ * "avx512": 64-byte moves of zmm0..7 (no loop to 512 bytes), 32-byte
  * ones and smaller below 64.  No mask register.  Needs AVX512F (the can
  * byte is the set "avx512"'s, which needs more); else "vec".
  */
