@@ -160,6 +160,7 @@
  * reached by a jae from the chain in copy_small.
  */
 .macro copy_halves name, n, insn, reg, back
+	.p2align 4
 	size_label \name, \n, 2*\n-1
 	\insn	(%rsi), %\reg\()0
 	\insn	-\n(%rsi,%rcx), %\reg\()1
@@ -175,6 +176,7 @@
  * step, or, after the last step (a = top), to `big` when it is given.
  */
 .macro copy_step name, w, a, top, big, back
+	.p2align 4
 	.if \a == 16
 	size_label \name, 16, up
 	.else
@@ -234,6 +236,7 @@
 	.else
 	copy_exit \back
 	.endif
+	.p2align 4
 .L\name\()_2_3:
 	movzbl	-1(%rsi,%rcx), %eax
 	shl	$16, %eax
