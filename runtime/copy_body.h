@@ -8,17 +8,16 @@
  * SSE2), "avx2" (32, VEX) and "avx512" (64, EVEX) in copy.S are its
  * instances, as glibc builds its memmoves from one body per vector width
  * (memmove-vec-unaligned-erms.S).  Every path is a move: correct for any
- * overlap of source and destination, either way.  By size, in widths w:
+ * overlap of source and destination, either way.  By size:
  *
- *   0..w-1	sizes n..2n-1 two n-byte moves, for n from w/2 down to 4;
- *		2..3 a word and the last byte; 1 a byte
- *   w..2w	two w-byte vectors, the first and the last
- *   2w+1..4w	four, two at each end
+ *   0..15	sizes n..2n-1 two n-byte moves, for n 8 and 4; 2..3 a word
+ *		and the last byte; 1 a byte (a chain n >= 8, n >= 4, n vs 1)
+ *   16..8w	a ladder of steps a+1..2a (16..32 first), each two runs of
+ *		a/v vectors of v = min(a, w) bytes, one at each end: 16..32
+ *		in xmm pairs, 33..64 in ymm pairs (w >= 32), ..., 4w+1..8w
+ *		in eight w-byte vectors
  *		(all of these load every byte before they store one, so
  *		they are correct for any overlap: no direction test)
- *   4w+1..8w	eight, four at each end, where the regions do not
- *		overlap; four are loaded, stored, then the other four, as
- *		only four registers are scratch; overlapping: the loops
  *   8w+1..	forwards (destination below the source, or no overlap): a
  *		loop of 4w-byte blocks, then the rest (< 4w) by the sizes
  *		above.  The destination is made w-aligned first by one
@@ -48,9 +47,9 @@
  * Why each loop block is loaded whole before it is stored: forwards, a
  * store at dst+i can only overwrite source bytes below i + 4w when the
  * destination is below the source, all of them already read; backwards
- * the mirror image.  So four registers are enough for every overlap.
+ * the mirror image.  So four registers are enough for the loops.
  *
- * Scratch: rax, vector registers 0..3 (the whole zmm), the flags; no
+ * Scratch: rax, vector registers 0..7 (the whole zmm), the flags; no
  * mask register.  Labels say which sizes reach them: .L<name>_<lo>_<hi>.
  */
 #ifndef REPSTOS_COPY_BODY_H
@@ -66,7 +65,7 @@
 	ret
 .endm
 
-/* Vector register r (0..3) of a width: loaded (ld), stored (st), stored
+/* Vector register r (0..7) of a width: loaded (ld), stored (st), stored
  * non-temporally (nt).  Unaligned instructions even where the address is
  * aligned: as fast there on every CPU since 2008, and one loop serves
  * both. */
@@ -98,36 +97,51 @@
 	vmovntdq %zmm\r, \addr
 .endm
 
-/* n vectors of w bytes into registers first.. (of 0..3), from base +
- * at and on up (ld), or out of them to there (st, nt). */
-.macro copy_run what, w, n, first, at, base:vararg
+/* 16-byte moves in the VEX encoding, for the wider routines' small
+ * sizes: no legacy SSE instruction between their VEX ones. */
+.macro copy_ld16v r, addr:vararg
+	vmovdqu	\addr, %xmm\r
+.endm
+.macro copy_st16v r, addr:vararg
+	vmovdqu	%xmm\r, \addr
+.endm
+
+/* n vectors of v bytes (encoding e: copy_ld<e>...) into registers
+ * first.. (of 0..7), from base + at and on up (ld), or out of them to
+ * there (st, nt). */
+.macro copy_run what, e, v, n, first, at, base:vararg
 	.set	.Lcopy_at, \at
-	.irp	r, 0, 1, 2, 3
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \r >= \first && \r < \first + \n
-	copy_\what\w \r, .Lcopy_at(\base)
-	.set	.Lcopy_at, .Lcopy_at + \w
+	copy_\what\e \r, .Lcopy_at(\base)
+	.set	.Lcopy_at, .Lcopy_at + \v
 	.endif
 	.endr
 .endm
 
-/* head vectors from the start and tail up to the end, all loaded before
- * any is stored (head + tail <= 4). */
+/* head vectors of v bytes from the start and tail up to the end, all
+ * loaded before any is stored (head + tail <= 8).  e: the encoding. */
+.macro copy_ends_v e, v, head, tail
+	copy_run ld, \e, \v, \head, 0, 0, %rsi
+	copy_run ld, \e, \v, \tail, \head, -(\tail)*\v, %rsi,%rcx
+	copy_run st, \e, \v, \head, 0, 0, %rdi
+	copy_run st, \e, \v, \tail, \head, -(\tail)*\v, %rdi,%rcx
+.endm
+
+/* The same in the routine's own width w. */
 .macro copy_ends w, head, tail
-	copy_run ld, \w, \head, 0, 0, %rsi
-	copy_run ld, \w, \tail, \head, -(\tail)*\w, %rsi,%rcx
-	copy_run st, \w, \head, 0, 0, %rdi
-	copy_run st, \w, \tail, \head, -(\tail)*\w, %rdi,%rcx
+	copy_ends_v \w, \w, \head, \tail
 .endm
 
 /* One 4w-byte block from source s to destination d (plus index idx,
  * when given), loaded whole, then stored (st) or streamed (nt). */
 .macro copy_block what, w, s, d, idx
 	.ifb \idx
-	copy_run ld, \w, 4, 0, 0, \s
-	copy_run \what, \w, 4, 0, 0, \d
+	copy_run ld, \w, \w, 4, 0, 0, \s
+	copy_run \what, \w, \w, 4, 0, 0, \d
 	.else
-	copy_run ld, \w, 4, 0, 0, \s,\idx
-	copy_run \what, \w, 4, 0, 0, \d,\idx
+	copy_run ld, \w, \w, 4, 0, 0, \s,\idx
+	copy_run \what, \w, \w, 4, 0, 0, \d,\idx
 	.endif
 .endm
 
@@ -142,56 +156,88 @@
 .endm
 
 /*
- * Sizes n..2n-1 (n 32, 16, 8 or 4) in register pair 0, 1 of the named
- * kind; smaller sizes go on to .L<name>_0_<n-1>, which follows.
+ * Sizes n..2n-1 (n 8 or 4) in register pair 0, 1 of the named kind,
+ * reached by a jae from the chain in copy_small.
  */
 .macro copy_halves name, n, insn, reg, back
-	cmp	$\n, %rcx
-	size_jump jb, \name, 0, \n-1
+	.p2align 4
+	size_label \name, \n, 2*\n-1
 	\insn	(%rsi), %\reg\()0
 	\insn	-\n(%rsi,%rcx), %\reg\()1
 	\insn	%\reg\()0, (%rdi)
 	\insn	%\reg\()1, -\n(%rdi,%rcx)
 	copy_exit \back
-	size_label \name, 0, \n-1
 .endm
 
 /*
- * Sizes 0..4w (and 4w+1.. to `big` when it is given): every byte loaded
- * before any is stored.  Each way out ends in copy_exit \back.
+ * One step of the ladder: sizes a+1..2a (16..32 for a = 16) in vectors
+ * of v = min(a, w) bytes, a/v from each end, all loaded before any is
+ * stored, so correct for any overlap.  Larger sizes jump to the next
+ * step, or, after the last step (a = top), to `big` when it is given.
  */
-.macro copy_small name, w, big, back
-	cmp	$\w, %rcx
-	size_jump jb, \name, 0, \w-1
-	cmp	$2*\w, %rcx
-	size_jump ja, \name, 2*\w+1, 4*\w
-	copy_ends \w, 1, 1
-	copy_exit \back
-	size_label \name, 2*\w+1, 4*\w
+.macro copy_step name, w, a, top, big, back
+	.p2align 4
+	.if \a == 16
+	size_label \name, 16, up
+	.else
+	size_label \name, \a+1, up
+	.endif
+	cmp	$2*\a, %rcx
+	.if \a < \top
+	size_jump ja, \name, 2*\a+1, up
+	.else
 	.ifnb \big
-	cmp	$4*\w, %rcx
 	ja	\big
 	.endif
-	copy_ends \w, 2, 2
-	copy_exit \back
-
-	size_label \name, 0, \w-1
-	.if \w == 64
-	copy_halves \name, 32, vmovdqu, ymm, \back
 	.endif
-	.if \w >= 32
-	copy_halves \name, 16, vmovdqu, xmm, \back
-	copy_halves \name, 8, vmovq, xmm, \back
-	copy_halves \name, 4, vmovd, xmm, \back
+	.if \w == 16
+	copy_ends_v 16, 16, \a/16, \a/16
+	.elseif \a == 16
+	copy_ends_v 16v, 16, 1, 1
+	.elseif \a < \w
+	copy_ends_v \a, \a, 1, 1
 	.else
-	copy_halves \name, 8, movq, xmm, \back
-	copy_halves \name, 4, movd, xmm, \back
+	copy_ends_v \w, \w, \a/\w, \a/\w
 	.endif
-	/* 0..3: the last byte above the first word, in eax; 1 alone, as
-	 * the word would read past it */
+	copy_exit \back
+.endm
+
+/*
+ * Sizes 0..2*top (and larger to `big` when it is given, top 4w there):
+ * every byte loaded before any is stored, so no direction test.  Each
+ * way out ends in copy_exit \back.
+ *
+ * The order is the one that measured best on Zen 4 (tests/perf, the copy
+ * results): below 16 bytes a chain that tests n >= 8, then 4, as glibc's
+ * does, each jae leaving for its class, so the smallest sizes take no
+ * branch but the return; from 16 bytes a ladder of steps 16..32, 33..64,
+ * 65..128, ... whose vectors widen with the size up to w.  Every routine
+ * thus decides sizes below 64 in the same few branches as "vec", whatever
+ * its width: with random sizes (the published distributions) each extra
+ * level is a misprediction now and then.
+ */
+.macro copy_small name, w, top, big, back
+	cmp	$16, %rcx
+	size_jump jae, \name, 16, up
+	cmp	$8, %rcx
+	size_jump jae, \name, 8, 15
+	cmp	$4, %rcx
+	size_jump jae, \name, 4, 7
+	/* 0..3: 1 a byte; 2..3 the last byte above the first word, in eax */
 	cmp	$1, %rcx
+	ja	.L\name\()_2_3
 	jb	.L\name\()_0
-	je	.L\name\()_1
+	movzbl	(%rsi), %eax
+	mov	%al, (%rdi)
+	copy_exit \back
+.L\name\()_0:
+	.ifb \back
+	ret				/* rcx 0: nothing moves */
+	.else
+	copy_exit \back
+	.endif
+	.p2align 4
+.L\name\()_2_3:
 	movzbl	-1(%rsi,%rcx), %eax
 	shl	$16, %eax
 	mov	(%rsi), %ax
@@ -199,33 +245,33 @@
 	shr	$16, %eax
 	mov	%al, -1(%rdi,%rcx)
 	copy_exit \back
-.L\name\()_1:
-	movzbl	(%rsi), %eax
-	mov	%al, (%rdi)
-.L\name\()_0:
-	copy_exit \back
+
+	.if \w >= 32
+	copy_halves \name, 4, vmovd, xmm, \back
+	copy_halves \name, 8, vmovq, xmm, \back
+	.else
+	copy_halves \name, 4, movd, xmm, \back
+	copy_halves \name, 8, movq, xmm, \back
+	.endif
+
+	.irp a, 16, 32, 64, 128, 256
+	.if \a <= \top
+	copy_step \name, \w, \a, \top, \big, \back
+	.endif
+	.endr
 .endm
 
 
 .macro COPY_BODY name, w
 .L\name\()_small:
-	copy_small \name, \w, .L\name\()_4w_up
+	copy_small \name, \w, 4*\w, .L\name\()_8w_up
 
-.L\name\()_4w_up:			/* 4w+1 and up */
+	size_label \name, 8*\w+1, up
+.L\name\()_8w_up:
 	mov	%rdi, %rax
 	sub	%rsi, %rax		/* dst - src */
 	cmp	%rcx, %rax
 	jb	.L\name\()_backward	/* src <= dst < src + n */
-	cmp	$8*\w, %rcx
-	size_jump ja, \name, 8*\w+1, up
-	neg	%rax
-	cmp	%rcx, %rax
-	jb	.L\name\()_forward	/* dst < src < dst + n */
-	copy_ends \w, 4, 0		/* no overlap: the first 4w */
-	copy_ends \w, 0, 4		/* and the last 4w */
-	copy_finish
-
-	size_label \name, 8*\w+1, up
 	cmp	__repstos_copy_rep_min(%rip), %rcx
 	jae	.L\name\()_big
 
@@ -306,7 +352,7 @@
 	sub	$4*\w, %rcx
 	jae	1b
 2:	add	$4*\w, %rcx
-	copy_small \name\()_back, \w, , \name
+	copy_small \name\()_back, \w, 2*\w, , \name
 .L\name\()_back_done:
 	pop	%rcx
 	.cfi_adjust_cfa_offset -8
