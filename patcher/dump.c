@@ -503,7 +503,7 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 	struct rs_lines *l;
 	struct rs_table t;
 	double saved = 0;
-	size_t i;
+	size_t i, copies = 0;
 
 	if (rs_choice_cpu(&c, f->path, cpu) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
@@ -524,13 +524,17 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 			continue;
 		}
 		if (repstos_op_is_copy(s->e.op)) {
-			fprintf(out, "%5zu  copy site: no copy policy yet\n",
-				s->entry);
+			copies++;
 			continue;
 		}
 		describe(f, l, s, &st);
 		profile_site(f, out, s, &st, &c, &saved);
 	}
+	if (copies)
+		fprintf(out, "%zu copy site%s not shown: no size profiles for "
+			"copies yet (--cpu=%s gives %s %s)\n", copies,
+			copies == 1 ? "" : "s", cpu, copies == 1 ? "it" : "them",
+			repstos_copy_variant_names[c.copy_module]);
 	if (rs_choice_costs(&c))
 		fprintf(out, "predicted: %.0f ns saved over the profiled calls "
 			"against %s at every site\n", saved,

@@ -247,6 +247,11 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 /* choice.c: the form each site gets, from a --cpu name and a profile. */
 struct rs_choice {
 	int forced;			/* variant, or -1: ask the policy */
+	int copy_forced;		/* copy variant, or -1: ask the policy */
+	enum repstos_copy_variant copy_module;	/* copy sites' routine */
+	/* --cpu named a routine of one family only: the other family's
+	 * sites get this CPU's choice, which the output says */
+	bool native_other;
 	const struct repstos_cpu *cpu;
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
@@ -264,8 +269,13 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 /* Does the tuning have a cost table (without one a profile changes
  * nothing)? */
 bool rs_choice_costs(const struct rs_choice *c);
-/* The variant for a site: the runtime's choice, profile and all. */
+/* The variant for a set site: the runtime's choice, profile and all. */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
+/* The form for any site, as the runtime writes it: true for the inline
+ * form, else false and *routine, the routine to call (rs_routines[]).
+ * Copy sites take no profile (the runtime profiles none yet). */
+bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
+		    int *routine);
 void rs_choice_free(struct rs_choice *c);
 /* What the runtime's repstos_table_hash gives for this table. */
 uint64_t rs_table_hash(const struct rs_table *t);

@@ -429,7 +429,7 @@ static int wanted_copy_bytes(const struct repstos_site *e, uintptr_t at,
 	enum repstos_copy_variant v = repstos_policy_copy_site(&cfg.tuning,
 						cfg.copy_variant, cfg.copy_forced, e);
 
-	if (v == REPSTOS_COPY_VARIANT_INLINE && repstos_copy_inline_ok(e->op))
+	if (repstos_copy_form_inline(v, e->op))
 		return repstos_encode_inline(out, e->len, e->op);
 	return repstos_encode_call(out, e->len, at,
 				   (uintptr_t)repstos_copy_variant_routine(v));

@@ -115,6 +115,14 @@ static inline int repstos_copy_inline_ok(unsigned op)
 	return op == REPSTOS_OP_COPY || op == REPSTOS_OP_MOVE_FWD;
 }
 
+/* Does a copy site of this op, given variant v, take the inline form?
+ * Elsewhere "inline" is its called form, which checks for overlap. */
+static inline int repstos_copy_form_inline(enum repstos_copy_variant v,
+					   unsigned op)
+{
+	return v == REPSTOS_COPY_VARIANT_INLINE && repstos_copy_inline_ok(op);
+}
+
 /*
  * The form for one site, from what the compiler knew of its size and the
  * tuning (the policy's for the CPU, or a tuning file's).  `module` is the
