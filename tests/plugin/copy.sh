@@ -2,7 +2,9 @@
 # Proves: with -fplugin-arg-repstos-copy the copy calls become copy sites
 # that copy right, return right, and say what they are in the table.
 # The copy corpus (tests/plugin/copy) at -O0 -O1 -O2 -O3 -Os -Og, and
-# -O2 with -march=native (AVX-512: the k1 clobber) and PIE:
+# -O2 with -march=native (AVX-512: the k1 clobber), PIE, -static, LTO
+# (the sites made in lto1 at link time), and in a shared object (-fPIC
+# -shared, the runtime inside) that a program links or dlopens:
 #  - the calls that become sites are exactly the lines marked for that
 #    level (@site everywhere, @big except -Os, @small only at -O0), from
 #    the plugin's remarks, and the table has one entry per remark;
@@ -15,7 +17,8 @@
 #    for mempcpy), and its digest matches the build without the plugin.
 #  - without the copy option no copy becomes a site.
 #  - `repstos check` finds every site good, and counts as many as the
-#    remarks.
+#    remarks (for the shared builds: in the .so, which has no dynamic
+#    relocation against the stub).
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/copy
 O=$T/copy
@@ -53,22 +56,31 @@ build() {
 	$CC $fl $lf -o $d/prog.ref $d/check.o $d/ops.ref.o $d/ref.o || return 1
 }
 
-verify() {
-	name=$1 lvl=$2 d=$O/$1
+# table_ok NAME LEVEL FILE: the remarks in the notes beside FILE are the
+# lines marked for LEVEL; FILE's table has one entry per remark, each
+# version 2 with its function's op; `repstos check` passes and counts
+# as many.  Sets s to the entries.
+table_ok() {
+	name=$1 lvl=$2 f=$3 d=$(dirname $3)
 	rewritten_as_marked $name $lvl $d || return
 	n=$(rewritten_count $d/notes)
-	python3 $S/entries.py $d/prog >$d/entries || { fail "$name: table"; return; }
+	python3 $S/entries.py $f >$d/entries || { fail "$name: table"; return 1; }
 	s=$(wc -l <$d/entries)
 	[ "$n" -eq "$s" ] && [ "$s" -gt 0 ] ||
-		{ fail "$name: $n calls rewritten but $s table entries"; return; }
+		{ fail "$name: $n calls rewritten but $s table entries"; return 1; }
 	# every entry: version 2, the op of its function
 	bad=$(awk 'NR == FNR { op[$1] = $2; next }
-		   $2 != 2 || !($1 in op) || op[$1] != $3 { print }' $d/../ops.want $d/entries)
-	[ -z "$bad" ] || { fail "$name: entries with the wrong version or op:"; echo "$bad"; return; }
-	patcher/repstos check $d/prog >$d/check 2>&1 ||
-		{ fail "$name: repstos check:"; cat $d/check; return; }
-	[ "$(sites $d/prog)" -eq "$s" ] ||
-		{ fail "$name: repstos counts $(sites $d/prog) sites, the table $s"; return; }
+		   $2 != 2 || !($1 in op) || op[$1] != $3 { print }' $O/ops.want $d/entries)
+	[ -z "$bad" ] || { fail "$name: entries with the wrong version or op:"; echo "$bad"; return 1; }
+	patcher/repstos check $f >$d/check 2>&1 ||
+		{ fail "$name: repstos check:"; cat $d/check; return 1; }
+	[ "$(sites $f)" -eq "$s" ] ||
+		{ fail "$name: repstos counts $(sites $f) sites, the table $s"; return 1; }
+}
+
+verify() {
+	name=$1 lvl=$2 d=$O/$1
+	table_ok $name $lvl $d/prog || return
 	want=$($d/prog.ref 2>&1) || { fail "$name: reference build fails: $want"; return; }
 	run $d/prog "$want" || return
 	ok "$name: $(wc -l <$d/want) marked lines, $s copy entries with their ops; $want"
@@ -77,10 +89,50 @@ verify() {
 for lvl in -O0 -O1 -O2 -O3 -Os -Og; do
 	build $lvl "$lvl" && verify $lvl $lvl
 done
-for cfg in "native:-O2 -march=native:" "pie:-O2 -fPIE:-pie"; do
+for cfg in "native:-O2 -march=native:" "pie:-O2 -fPIE:-pie" "static:-O2:-static"; do
 	name=${cfg%%:*} rest=${cfg#*:}
 	build $name "${rest%%:*}" "${rest#*:}" && verify $name -O2
 done
+# The static build must really be static.
+file $O/static/prog | grep -q 'statically linked' || fail "static: not a static executable"
+
+# LTO: the plugin runs in lto1, so the remarks come from the link.
+d=$O/lto; mkdir -p $d; rm -f $d/notes
+$CC -O2 -flto $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes || fail "lto: compile ops.c"
+[ "$(rewritten_count $d/notes)" -eq 0 ] || fail "lto: sites made before link time"
+if $CC -O2 $CF -fno-builtin -c -o $d/ref.o $S/ref.c && $CC -O2 $CF -c -o $d/check.o $S/check.c &&
+   $CC -O2 -flto $PV $PC -o $d/prog $d/check.o $d/ops.o $d/ref.o $RTLIB 2>>$d/notes &&
+   cp $O/-O2/prog.ref $d/prog.ref; then
+	verify lto -O2
+else
+	fail "lto: link"; cat $d/notes
+fi
+
+# Shared object: the copies (and the runtime) in libcopy.so, used by a
+# linked program and by a dlopen'ing one; the table is the .so's.
+d=$O/shared; mkdir -p $d; rm -f $d/notes
+want=$($O/-O2/prog.ref)
+if $CC -O2 -fPIC $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes &&
+   $CC -O2 -fPIC $CF -fno-builtin -c -o $d/ref.o $S/ref.c &&
+   $CC -shared -o $d/libcopy.so $d/ops.o $d/ref.o $RTLIB; then
+	! readelf -r -W $d/libcopy.so | grep -q 'repstos_stub' ||
+		fail "shared: dynamic relocation against __repstos_stub (PLT?)"
+	table_ok shared -O2 $d/libcopy.so &&
+		ok "shared: libcopy.so: $(wc -l <$d/want) marked lines, $s copy entries with their ops, repstos check clean"
+	if $CC -O2 $CF -o $d/prog $O/-O2/check.o -L$d -lcopy -Wl,-rpath,"$PWD/$d"; then
+		run $d/prog "$want" && ok "shared object linked: $want"
+	else
+		fail "shared: link a program with libcopy.so"
+	fi
+	if $CC -O2 $CF -DUSE_DLOPEN -o $d/dlprog $S/check.c -ldl; then
+		run_variants $d/dlprog "$want" "$PWD/$d/libcopy.so" &&
+			ok "shared object dlopen'ed: $want"
+	else
+		fail "shared: build the dlopen'ing program"
+	fi
+else
+	fail "shared: build libcopy.so"; cat $d/notes
+fi
 
 # MOVE_FWD: the rules on memmoves between distinct objects, within one
 # object both ways, and through pointers (copy/fwd.c: each function's

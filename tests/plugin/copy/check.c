@@ -7,11 +7,18 @@
  * touched window, 64 guard bytes either side, byte for byte with the
  * reference on a twin buffer, and the returned pointer.  Prints one
  * digest line that the build without the plugin must print identically.
+ * With -DUSE_DLOPEN the operations and the reference come from the
+ * shared object named in argv[1].
  */
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include "copy.h"
+#ifdef USE_DLOPEN
+#include <dlfcn.h>
+static void *(*ref_move_p)(void *, const void *, size_t);
+#define ref_move(d, s, n) ref_move_p(d, s, n)
+#endif
 
 #define GUARD 64
 #define FAR 70000		/* source to destination for copies */
@@ -125,8 +132,24 @@ static void check_op(const struct copy_op *op)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+#ifdef USE_DLOPEN
+	void *h = argc > 1 ? dlopen(argv[1], RTLD_NOW) : NULL;
+	const struct copy_op *ops = h ? dlsym(h, "copy_ops") : NULL;
+
+	if (!h) {
+		printf("FAIL dlopen: %s\n", argc > 1 ? dlerror() : "no file");
+		return 1;
+	}
+	ref_move_p = (void *(*)(void *, const void *, size_t))dlsym(h, "ref_move");
+	if (!ops || !ref_move_p) {
+		printf("FAIL: copy_ops or ref_move missing from %s\n", argv[1]);
+		return 1;
+	}
+#else
+	const struct copy_op *ops = copy_ops;
+#endif
 	for (size_t n = 0; n <= 300; n++)
 		sizes[nsizes++] = n;
 	for (size_t n = 301; n <= 4096; n += 29)
@@ -138,7 +161,7 @@ int main(void)
 	}
 	for (size_t i = 0; i < N(large); i++)
 		sizes[nsizes++] = large[i];
-	for (const struct copy_op *op = copy_ops; op->name; op++)
+	for (const struct copy_op *op = ops; op->name; op++)
 		check_op(op);
 	printf("copy corpus: %lu checks, %lu failures, digest %016llx\n",
 	       checks, failures, (unsigned long long)digest);
