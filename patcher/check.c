@@ -117,6 +117,11 @@ static void check_form(struct ctx *c, const struct rs_site *s)
 	char hex[3 * 16 + 4];
 	size_t i, n;
 
+	/* rep movsb copies forwards: wrong where the destination lies in
+	 * the source's tail, which only a move may have. */
+	if (s->form == REPSTOS_FORM_INLINE && s->e.op == REPSTOS_OP_MOVE)
+		problem(c, s, "entry %zu: a move site is rep movsb inline, "
+			"but its regions may overlap backwards", s->entry);
 	if (s->form != REPSTOS_FORM_BAD)
 		return;
 	p = rs_sec_bytes(c->f, s->sec, s->off, s->e.len);

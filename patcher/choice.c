@@ -32,12 +32,27 @@ static void native_tuning(struct rs_choice *c)
 			path);
 }
 
+/*
+ * A routine's name forces it on the sites of its family (set or copy;
+ * most names are both).  A name only one family has, "erms" say, leaves
+ * the other family to this CPU's choice, as REPSTOS_VARIANT=erms does at
+ * run time.
+ */
 int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 {
 	memset(c, 0, sizeof(*c));
 	c->forced = repstos_variant_by_name(name);
-	if (c->forced >= 0)
+	c->copy_forced = repstos_copy_variant_by_name(name);
+	if (c->forced >= 0 || c->copy_forced >= 0) {
+		c->native_other = c->forced < 0 || c->copy_forced < 0;
+		if (c->native_other)
+			native_tuning(c);
+		c->module = (enum repstos_variant)c->tuning.variant;
+		c->copy_module = c->copy_forced >= 0 ?
+			(enum repstos_copy_variant)c->copy_forced :
+			(enum repstos_copy_variant)c->tuning.copy_variant;
 		return 0;
+	}
 	if (!strcmp(name, "native")) {
 		native_tuning(c);
 	} else {
@@ -51,6 +66,7 @@ int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 		return -1;
 	}
 	c->module = (enum repstos_variant)c->tuning.variant;
+	c->copy_module = (enum repstos_copy_variant)c->tuning.copy_variant;
 	return 0;
 }
 
@@ -162,6 +178,22 @@ int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 		return c->forced;
 	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e,
 					    c->hist ? c->hist[s->entry] : NULL);
+}
+
+bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
+		    int *routine)
+{
+	int v;
+
+	if (!repstos_op_is_copy(s->e.op)) {
+		v = rs_choice_site(c, s);
+		*routine = rs_routine_of(s->e.op, v);
+		return v == REPSTOS_VARIANT_INLINE;
+	}
+	v = repstos_policy_copy_site(&c->tuning, c->copy_module,
+				     c->copy_forced >= 0, &s->e);
+	*routine = rs_routine_of(s->e.op, v);
+	return repstos_copy_form_inline(v, s->e.op);
 }
 
 void rs_choice_free(struct rs_choice *c)

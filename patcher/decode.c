@@ -3,7 +3,7 @@
  * decode.c - what the bytes at a site are, by Capstone.
  *
  * A site is one of two shapes (repstos_site.h): `call rel32` or
- * `rep stosb`, followed in both cases by NOPs that fill the site's
+ * `rep stosb` (`rep movsb` for a copy), followed in both cases by NOPs that fill the site's
  * recorded length exactly.  runtime/sitecode.c, the runtime's own
  * decoder, decides; Capstone only says in words why bytes are not a
  * site, and prints instructions for `dump`.  Which call it is (stub or
@@ -58,9 +58,14 @@ static bool all_nops(const uint8_t *p, size_t len, uint64_t addr)
 	return true;
 }
 
-/* Why bytes the runtime's decoder refuses are not a site, in words. */
-static const char *why_bad(const uint8_t *p, size_t len, uint64_t addr)
+/* Why bytes the runtime's decoder refuses are not a site doing op, in
+ * words. */
+static const char *why_bad(const uint8_t *p, size_t len, uint64_t addr,
+			   unsigned op)
 {
+	unsigned string = repstos_op_is_copy(op) ? X86_INS_MOVSB : X86_INS_STOSB;
+	const char *what = repstos_op_is_copy(op) ? "not a call or rep movsb" :
+						    "not a call or rep stosb";
 	const uint8_t *q = p;
 	size_t n = len;
 	uint64_t a = addr;
@@ -69,11 +74,12 @@ static const char *why_bad(const uint8_t *p, size_t len, uint64_t addr)
 		return "bytes do not decode";
 	if (insn->id == X86_INS_CALL && insn->size != REPSTOS_CALL_LEN)
 		return "call is not `call rel32`";
-	if (insn->id != X86_INS_CALL && insn->id != X86_INS_STOSB)
-		return "not a call or rep stosb";
-	if (insn->id == X86_INS_STOSB && (insn->size != REPSTOS_INLINE_LEN ||
-					  p[0] != REPSTOS_OPC_REP))
-		return "not a call or rep stosb";	/* stosb, repne stosb */
+	if (insn->id != X86_INS_CALL && insn->id != string)
+		return what;
+	/* a bare or repne string instruction */
+	if (insn->id == string && (insn->size != REPSTOS_INLINE_LEN ||
+				   p[0] != REPSTOS_OPC_REP))
+		return what;
 	if (!all_nops(q, n, a))
 		return "bytes after the instruction are not NOPs filling the site";
 	if (len > REPSTOS_SITE_MAX_LEN)
@@ -84,16 +90,17 @@ static const char *why_bad(const uint8_t *p, size_t len, uint64_t addr)
 }
 
 enum repstos_form rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
-				 uint64_t *target, const char **why)
+				 unsigned op, uint64_t *target,
+				 const char **why)
 {
 	enum repstos_form form = REPSTOS_FORM_BAD;
 
 	/* The runtime's own decoder says what a site is, so the tool never
 	 * calls good what the runtime would skip, nor the other way. */
 	if (len <= REPSTOS_SITE_MAX_LEN)
-		form = repstos_decode(p, (unsigned)len, addr, target);
+		form = repstos_decode(p, (unsigned)len, addr, op, target);
 	if (form == REPSTOS_FORM_BAD)
-		*why = why_bad(p, len, addr);
+		*why = why_bad(p, len, addr, op);
 	return form;
 }
 

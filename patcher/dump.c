@@ -42,6 +42,8 @@ struct stats {
 	size_t op[REPSTOS_OP_COUNT + 1];	/* last: unknown op */
 	size_t form[4];
 	size_t variant[REPSTOS_VARIANT_COUNT];
+	size_t copy_variant[REPSTOS_COPY_VARIANT_COUNT];
+	size_t copies;		/* sites of a copy op */
 	size_t sc[SC_COUNT];
 };
 
@@ -71,7 +73,7 @@ static void size_text(const struct repstos_site *e, char *buf, size_t len)
 static const char *form_text(const struct rs_site *s)
 {
 	if (s->form == REPSTOS_FORM_CALL)
-		return s->variant >= 0 ? rs_variant_names[s->variant] : "routine?";
+		return rs_variant_text(s->e.op, s->variant);
 	return form_names[s->form];
 }
 
@@ -211,7 +213,11 @@ static void count(struct stats *st, const struct rs_site *s)
 	}
 	st->op[s->e.op < REPSTOS_OP_COUNT ? s->e.op : REPSTOS_OP_COUNT]++;
 	st->form[s->form]++;
-	if (s->variant >= 0)
+	if (repstos_op_is_copy(s->e.op))
+		st->copies++;
+	if (s->variant >= 0 && repstos_op_is_copy(s->e.op))
+		st->copy_variant[s->variant]++;
+	else if (s->variant >= 0)
 		st->variant[s->variant]++;
 	st->sc[size_class(&s->e)]++;
 }
@@ -247,6 +253,14 @@ static void text_stats(FILE *out, const struct stats *st)
 		st->unresolved);
 	for (i = 0; i < REPSTOS_VARIANT_COUNT; i++)
 		fprintf(out, " %s %zu", rs_variant_names[i], st->variant[i]);
+	/* Only where there are copies: the line memset-only files had
+	 * stays as it was. */
+	if (st->copies) {
+		fprintf(out, "\ncopy variant:");
+		for (i = 0; i < REPSTOS_COPY_VARIANT_COUNT; i++)
+			fprintf(out, " %s %zu", repstos_copy_variant_names[i],
+				st->copy_variant[i]);
+	}
 	fprintf(out, "\nsize:");
 	for (i = 0; i < SC_COUNT; i++)
 		fprintf(out, " %s %zu", sc_names[i], st->sc[i]);
@@ -275,6 +289,8 @@ static void json_summary(struct rs_elf *f, FILE *out, const struct stats *st)
 	json_counts(out, "form", form_names, st->form, 4);
 	json_counts(out, "variant", rs_variant_names, st->variant,
 		    REPSTOS_VARIANT_COUNT);
+	json_counts(out, "copy_variant", repstos_copy_variant_names,
+		    st->copy_variant, REPSTOS_COPY_VARIANT_COUNT);
 	json_counts(out, "size_class", sc_names, st->sc, SC_COUNT);
 	fputs(", \"module\": ", out);
 	if (f->rel || rs_module_read(f, &mi, &why)) {
@@ -487,7 +503,7 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 	struct rs_lines *l;
 	struct rs_table t;
 	double saved = 0;
-	size_t i;
+	size_t i, copies = 0;
 
 	if (rs_choice_cpu(&c, f->path, cpu) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
@@ -507,9 +523,18 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 			fprintf(out, "%5zu  ?  %s\n", s->entry, s->bad);
 			continue;
 		}
+		if (repstos_op_is_copy(s->e.op)) {
+			copies++;
+			continue;
+		}
 		describe(f, l, s, &st);
 		profile_site(f, out, s, &st, &c, &saved);
 	}
+	if (copies)
+		fprintf(out, "%zu copy site%s not shown: no size profiles for "
+			"copies yet (--cpu=%s gives %s %s)\n", copies,
+			copies == 1 ? "" : "s", cpu, copies == 1 ? "it" : "them",
+			repstos_copy_variant_names[c.copy_module]);
 	if (rs_choice_costs(&c))
 		fprintf(out, "predicted: %.0f ns saved over the profiled calls "
 			"against %s at every site\n", saved,

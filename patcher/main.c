@@ -42,7 +42,11 @@ static void usage(FILE *out)
 	fprintf(out, ";\n  native (what the runtime would choose on this CPU); or a CPU:");
 	for (i = 0; repstos_cpu_profile_name(i); i++)
 		fprintf(out, " %s", repstos_cpu_profile_name(i));
-	fprintf(out, "\nSIZES: a size profile the runtime wrote under "
+	fprintf(out, "\n  Copy sites: the copy routine of that name if there is "
+		"one, else the\n  CPU's (this one's for a routine); rep movsb "
+		"never in a move site\n  the compiler did not prove "
+		"forwards-safe.\n");
+	fprintf(out, "SIZES: a size profile the runtime wrote under "
 		"REPSTOS_PROFILE=SIZES.\n");
 	fprintf(out, "TUNING-FILE: where the runtime and --cpu=native read this "
 		"machine's\n  measurements (default $REPSTOS_TUNING, else %s).\n",

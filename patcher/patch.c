@@ -8,7 +8,8 @@
  * nothing to change.
  *
  * Executables and shared objects: sites become `call <routine>` or
- * `rep stosb`, and the module record is marked static so the runtime
+ * inline (`rep stosb`; `rep movsb` in copy sites whose op allows it), as
+ * the runtime would write them for the profile, and the module record is marked static so the runtime
  * leaves the module alone.  Objects: a call that becomes inline loses its
  * relocation (R_X86_64_NONE, kept as a slot for a later patch back), a
  * call to a variant has its relocation retargeted, and a routine symbol
@@ -29,10 +30,11 @@ struct plan {
 	struct rs_choice choice;
 	/* executables: the routines, checked against the loaded code */
 	const struct rs_routine *routine;
-	/* objects: routine symbol indexes, new ones appended */
-	long symidx[REPSTOS_VARIANT_COUNT];
+	/* objects: routine symbol indexes, new ones appended; both by
+	 * routine number (rs_routines[]), set and copy alike */
+	long symidx[RS_NROUTINES];
 	size_t nadd;
-	int add[REPSTOS_VARIANT_COUNT];
+	int add[RS_NROUTINES];
 	uint8_t *tail;
 	size_t tail_len;
 	struct rs_edit *edit;
@@ -65,8 +67,8 @@ static void put(struct plan *p, uint64_t off, const void *b, size_t len)
 }
 
 /*
- * Where each wanted routine is: an address the loaded code agrees with,
- * or a symbol index in a .o.
+ * Where each wanted routine (a number in rs_routines[]) is: an address
+ * the loaded code agrees with, or a symbol index in a .o.
  */
 static int find_routine(struct plan *p, int v)
 {
@@ -88,7 +90,7 @@ static int find_routine(struct plan *p, int v)
 	}
 	if (p->symidx[v] >= 0)
 		return 0;
-	s = rs_sym_by_name(p->f, rs_variant_syms[v]);
+	s = rs_sym_by_name(p->f, rs_routines[v].sym);
 	if (s) {
 		p->symidx[v] = s->index;
 	} else {
@@ -108,20 +110,29 @@ static void put_rela(struct plan *p, size_t sec, const struct rs_rela *r,
 	put(p, q + offsetof(Elf64_Rela, r_addend), &addend, 8);
 }
 
-static const char *variant_text(int v)
+/* A form in words: "inline" in place; a call by its variant's name,
+ * where "inline" is the called form (a move site's). */
+static const char *form_text(unsigned op, bool inl, int variant)
 {
-	return v >= 0 ? rs_variant_names[v] : "routine?";
+	if (inl)
+		return "inline";
+	if (variant == (repstos_op_is_copy(op) ? REPSTOS_COPY_VARIANT_INLINE :
+						 REPSTOS_VARIANT_INLINE))
+		return "call inline";
+	return rs_variant_text(op, variant);
 }
 
 static const char *current_text(const struct rs_site *s)
 {
 	if (s->form == REPSTOS_FORM_STUB)
 		return "stub";
-	return variant_text(s->variant);
+	return form_text(s->e.op, s->form == REPSTOS_FORM_INLINE, s->variant);
 }
 
-/* Rewrite one site in the image; -1 when it cannot be done. */
-static int patch_site(struct plan *p, const struct rs_site *s, int v)
+/* Rewrite one site in the image, inline or calling routine v; -1 when it
+ * cannot be done. */
+static int patch_site(struct plan *p, const struct rs_site *s, bool inl,
+		      int v)
 {
 	struct rs_elf *f = p->f;
 	const uint8_t *at = rs_sec_bytes(f, s->sec, s->off, s->e.len);
@@ -133,20 +144,20 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 	bool reloc_ok = true;
 	int bad;
 
-	if (v != REPSTOS_VARIANT_INLINE && find_routine(p, v))
+	if (!inl && find_routine(p, v))
 		return -1;
 	if (f->rel) {
 		if (rs_relas(f, s->sec, &rs))
 			return -1;
 		r = rs_rela_at(rs, s->off + REPSTOS_CALL_REL32);
-		if (v != REPSTOS_VARIANT_INLINE) {
+		if (!inl) {
 			info = ELF64_R_INFO(p->symidx[v], R_X86_64_PLT32);
 			addend = -4;
 		}
 		if (r)
 			reloc_ok = GELF_R_INFO(r->sym, r->type) == info &&
 				   r->addend == addend;
-		else if (v != REPSTOS_VARIANT_INLINE) {
+		else if (!inl) {
 			char where[256];
 
 			rs_where(f, s->sec, s->off, where, sizeof(where));
@@ -159,15 +170,15 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 	 * The runtime's own encoder, so both write exactly the same bytes.
 	 * In a .o the rel32 is the relocation's business: 0 in place.
 	 */
-	if (v == REPSTOS_VARIANT_INLINE)
-		bad = repstos_encode_inline(want, s->e.len);
+	if (inl)
+		bad = repstos_encode_inline(want, s->e.len, s->e.op);
 	else
 		bad = repstos_encode_call(want, s->e.len, s->addr,
 					  f->rel ? s->addr + REPSTOS_CALL_LEN :
 					  p->routine[v].addr);
 	if (bad) {
-		rs_err(f->path, "%s: cannot encode a %u-byte site calling %s",
-		       rs_variant_names[v], s->e.len, rs_variant_syms[v]);
+		rs_err(f->path, "cannot encode a %u-byte %s site %s", s->e.len,
+		       rs_op_names[s->e.op], inl ? "inline" : rs_routines[v].sym);
 		return -1;
 	}
 	if (!memcmp(want, at, s->e.len) && reloc_ok)
@@ -178,7 +189,8 @@ static int patch_site(struct plan *p, const struct rs_site *s, int v)
 
 		rs_where(f, s->sec, s->off, where, sizeof(where));
 		fprintf(p->out, "%s: %s: %s -> %s\n", f->path, where,
-			current_text(s), variant_text(v));
+			current_text(s),
+			form_text(s->e.op, inl, rs_routines[v].variant));
 	}
 	put(p, at - f->img, want, s->e.len);
 	if (r && !reloc_ok)
@@ -225,7 +237,7 @@ static int add_symbols(struct plan *p)
 		return -1;
 	}
 	for (i = 0; i < p->nadd; i++)
-		names += strlen(rs_variant_syms[p->add[i]]) + 1;
+		names += strlen(rs_routines[p->add[i]].sym) + 1;
 	strsz = str->sh_size + names;
 	symsz = (f->nsym + p->nadd) * sizeof(Elf64_Sym);
 	stroff = (f->size + 7) & ~7ull;
@@ -250,7 +262,7 @@ static int add_symbols(struct plan *p)
 		       f->img + f->sec[xsec].sh.sh_offset, f->nsym * 4);
 	names = str->sh_size;
 	for (i = 0; i < p->nadd; i++) {
-		const char *name = rs_variant_syms[p->add[i]];
+		const char *name = rs_routines[p->add[i]].sym;
 		Elf64_Sym ns = {
 			.st_name = names,
 			.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE),
@@ -341,16 +353,43 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		int v = rs_choice_site(&p->choice, &t->site[i]);
+		const struct rs_site *s = &t->site[i];
+		bool inl;
+		int r;
 
-		if (v < 0 || v >= REPSTOS_VARIANT_COUNT) {
+		inl = rs_choice_form(&p->choice, s, &r);
+		if (r < 0 || r >= RS_NROUTINES || r == rs_stub_of(s->e.op)) {
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;
 		}
-		if (patch_site(p, &t->site[i], v))
+		if (patch_site(p, s, inl, r))
 			return -1;
 	}
 	return 0;
+}
+
+/* Copy sites in the table, and the --cpu name's meaning for them, said
+ * once: a set routine's name gives them this CPU's copy routine, and a
+ * size profile holds nothing of them. */
+static void copy_notes(struct plan *p, const struct rs_table *t)
+{
+	const struct rs_choice *c = &p->choice;
+	FILE *to = p->o->dry_run ? p->out : stderr;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		n += t->site[i].known && repstos_op_is_copy(t->site[i].e.op);
+	if (!n)
+		return;
+	if (c->native_other && c->copy_forced < 0)
+		fprintf(to, "%s: note: %s is no copy routine: %zu copy site%s "
+			"get%s this CPU's choice, %s\n", p->f->path, p->o->cpu,
+			n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+			repstos_copy_variant_names[c->copy_module]);
+	if (p->o->profile)
+		fprintf(to, "%s: note: no size profiles for copies yet: %zu "
+			"copy site%s get%s --cpu=%s's choice\n", p->f->path, n,
+			n == 1 ? "" : "s", n == 1 ? "s" : "", p->o->cpu);
 }
 
 /* --profile: each site's form from the sizes it saw, by this CPU's
@@ -381,7 +420,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 	int ret = RS_EXIT_BAD, v;
 	char why[4200];
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+	for (v = 0; v < RS_NROUTINES; v++)
 		p.symidx[v] = -1;
 	if (strlen(o->cpu) >= sizeof(((struct repstos_module_info *)0)->profile)) {
 		rs_err(f->path, "profile name '%s' is too long", o->cpu);
@@ -409,6 +448,7 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 		ret = RS_EXIT_PROBLEM;
 		goto out;
 	}
+	copy_notes(&p, &t);
 	if (plan_sites(&p, &t) || add_symbols(&p) || mark_static(&p))
 		goto out;
 	if (p.oom) {

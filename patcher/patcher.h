@@ -117,19 +117,46 @@ void rs_where(const struct rs_elf *f, size_t sec, uint64_t off, char *buf,
 /* decode.c */
 int rs_decode_init(void);
 void rs_decode_fini(void);
-/* Decode len bytes at addr: REPSTOS_FORM_CALL and *target, or
- * REPSTOS_FORM_INLINE, or REPSTOS_FORM_BAD and a reason in *why. */
+/* Decode len bytes at addr of a site doing op: REPSTOS_FORM_CALL and
+ * *target, or REPSTOS_FORM_INLINE, or REPSTOS_FORM_BAD and a reason in
+ * *why. */
 enum repstos_form rs_decode_site(const uint8_t *p, size_t len, uint64_t addr,
-				 uint64_t *target, const char **why);
+				 unsigned op, uint64_t *target,
+				 const char **why);
 /* Text of the instructions in p[0..len), "; "-separated. */
 void rs_disasm(const uint8_t *p, size_t len, uint64_t addr, char *buf,
 	       size_t size);
 bool rs_decode_same_start(const uint8_t *p, size_t len, const void *ref,
 			  unsigned n);
 
-/* routines.c: the stub and the routines a file's sites may call. */
-#define RS_STUB		REPSTOS_VARIANT_COUNT	/* after the routines */
-#define RS_NROUTINES	(REPSTOS_VARIANT_COUNT + 1)
+/*
+ * routines.c: the stubs and routines a file's sites may call, set and copy
+ * alike, in one numbering: the set variants, their stub, the copy
+ * variants, the copy stub.
+ */
+enum {
+	RS_STUB = REPSTOS_VARIANT_COUNT,
+	RS_COPY0,
+	RS_COPY_STUB = RS_COPY0 + REPSTOS_COPY_VARIANT_COUNT,
+	RS_NROUTINES
+};
+
+struct rs_routine_def {
+	const char *sym;	/* its symbol */
+	const void *own;	/* this tool's own copy (librepstos-core.a) */
+	bool copy;		/* called by copy sites */
+	int variant;		/* number in its family's list; -1: the stub */
+};
+
+extern const struct rs_routine_def rs_routines[RS_NROUTINES];
+
+/* Routine number of variant v of a site doing op, and of op's stub. */
+int rs_routine_of(unsigned op, int v);
+int rs_stub_of(unsigned op);
+/* By symbol name: a routine number, or -1. */
+int rs_routine_by_sym(const char *name);
+/* Variant v of op's family in words ("routine?" when v < 0). */
+const char *rs_variant_text(unsigned op, int v);
 
 struct rs_routine {
 	const char *name;	/* its symbol */
@@ -140,7 +167,6 @@ struct rs_routine {
 	uint64_t seen_addr;	/* ... here (sites call few targets) */
 };
 
-const char *rs_routine_name(int r);
 void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt);
 int rs_routine_by_bytes(const struct rs_elf *f, uint64_t addr);
 
@@ -157,7 +183,8 @@ struct rs_site {
 	uint64_t addr;		/* run-time address (section-relative in a .o) */
 	const struct rs_sym *func;
 	enum repstos_form form;
-	int variant;		/* RS_FORM_CALL/INLINE: enum repstos_variant */
+	int variant;		/* CALL/INLINE forms: the variant, in the list
+				 * of the site's op (set or copy) */
 	uint64_t target;	/* call forms: target address (not in a .o) */
 	const char *target_name;
 	const char *form_why;	/* RS_FORM_BAD: the reason */
@@ -177,11 +204,9 @@ struct rs_table {
 
 /* Variant names: the runtime's own table (runtime/policy.c). */
 #define rs_variant_names repstos_variant_names
-extern const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT];
 extern const char *const rs_op_names[REPSTOS_OP_COUNT];
 extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
 
-int rs_variant_by_sym(const char *name);
 int rs_table_load(struct rs_elf *f, struct rs_table *t);
 void rs_table_free(struct rs_table *t);
 int rs_no_table(const struct rs_elf *f, bool require, FILE *out);
@@ -222,6 +247,11 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 /* choice.c: the form each site gets, from a --cpu name and a profile. */
 struct rs_choice {
 	int forced;			/* variant, or -1: ask the policy */
+	int copy_forced;		/* copy variant, or -1: ask the policy */
+	enum repstos_copy_variant copy_module;	/* copy sites' routine */
+	/* --cpu named a routine of one family only: the other family's
+	 * sites get this CPU's choice, which the output says */
+	bool native_other;
 	const struct repstos_cpu *cpu;
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
@@ -239,8 +269,13 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 /* Does the tuning have a cost table (without one a profile changes
  * nothing)? */
 bool rs_choice_costs(const struct rs_choice *c);
-/* The variant for a site: the runtime's choice, profile and all. */
+/* The variant for a set site: the runtime's choice, profile and all. */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
+/* The form for any site, as the runtime writes it: true for the inline
+ * form, else false and *routine, the routine to call (rs_routines[]).
+ * Copy sites take no profile (the runtime profiles none yet). */
+bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
+		    int *routine);
 void rs_choice_free(struct rs_choice *c);
 /* What the runtime's repstos_table_hash gives for this table. */
 uint64_t rs_table_hash(const struct rs_table *t);

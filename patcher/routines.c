@@ -10,7 +10,7 @@
  * it as code (an executable PT_LOAD segment, from the same file bytes as
  * the section) and what is there starts as this tool's own copy of the
  * same routine starts: endbr64, which every entry has, then the next
- * three instructions.  One is not enough: routines that fall back to
+ * four instructions.  One is not enough: routines that fall back to
  * another on a CPU without their extension all start by testing a flag;
  * the branch after it tells them apart, by its distance to the routine
  * it falls back to (the routines share one section, so distances are
@@ -23,19 +23,52 @@
 #include "../runtime/repstos.h"
 
 /* endbr64 and the instructions after it, at most this many bytes. */
-#define RS_ROUTINE_INSNS	4
-#define RS_ROUTINE_BYTES	(4 + 3 * 15)
+#define RS_ROUTINE_INSNS	5
+#define RS_ROUTINE_BYTES	(4 + 4 * 15)
 
-/* This tool's own copy of routine r (or RS_STUB). */
-static const void *own_copy(int r)
+#define X_SET(e, name, sym, needs)					\
+	[REPSTOS_VARIANT_##e] = { #sym, (const void *)sym, false,	\
+				  REPSTOS_VARIANT_##e },
+#define X_COPY(e, name, sym, needs)					\
+	[RS_COPY0 + REPSTOS_COPY_VARIANT_##e] = { #sym, (const void *)sym, \
+		true, REPSTOS_COPY_VARIANT_##e },
+const struct rs_routine_def rs_routines[RS_NROUTINES] = {
+	REPSTOS_VARIANTS(X_SET)
+	[RS_STUB] = { REPSTOS_STR(REPSTOS_STUB_SYMBOL),
+		      (const void *)REPSTOS_STUB_SYMBOL, false, -1 },
+	REPSTOS_COPY_VARIANTS(X_COPY)
+	[RS_COPY_STUB] = { REPSTOS_STR(REPSTOS_COPY_STUB_SYMBOL),
+			   (const void *)REPSTOS_COPY_STUB_SYMBOL, true, -1 },
+};
+#undef X_SET
+#undef X_COPY
+
+int rs_routine_of(unsigned op, int v)
 {
-	return r == RS_STUB ? (const void *)REPSTOS_STUB_SYMBOL :
-			      repstos_variant_routine(r);
+	return repstos_op_is_copy(op) ? RS_COPY0 + v : v;
 }
 
-const char *rs_routine_name(int r)
+int rs_stub_of(unsigned op)
 {
-	return r == RS_STUB ? REPSTOS_STR(REPSTOS_STUB_SYMBOL) : rs_variant_syms[r];
+	return repstos_op_is_copy(op) ? RS_COPY_STUB : RS_STUB;
+}
+
+int rs_routine_by_sym(const char *name)
+{
+	int r;
+
+	for (r = 0; r < RS_NROUTINES; r++)
+		if (!strcmp(name, rs_routines[r].sym))
+			return r;
+	return -1;
+}
+
+const char *rs_variant_text(unsigned op, int v)
+{
+	if (v < 0)
+		return "routine?";
+	return repstos_op_is_copy(op) ? repstos_copy_variant_names[v] :
+					repstos_variant_names[v];
 }
 
 /*
@@ -62,7 +95,7 @@ static const char *not_routine(const struct rs_elf *f, uint64_t addr, int r)
 	if (!rs_addr_loaded_code(f, sec, addr, len))
 		return "not where the loader maps code";
 	p = rs_sec_bytes(f, sec, addr - s->sh.sh_addr, len);
-	if (!rs_decode_same_start(p, len, own_copy(r), RS_ROUTINE_INSNS))
+	if (!rs_decode_same_start(p, len, rs_routines[r].own, RS_ROUTINE_INSNS))
 		return "the code there does not start as the routine does";
 	return NULL;
 }
@@ -75,7 +108,7 @@ void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt)
 
 	for (r = 0; r < RS_NROUTINES; r++) {
 		memset(&rt[r], 0, sizeof(rt[r]));
-		rt[r].name = rs_routine_name(r);
+		rt[r].name = rs_routines[r].sym;
 		s = rs_sym_by_name(f, rt[r].name);
 		if (!s || s->shndx == SHN_UNDEF)
 			continue;
@@ -88,7 +121,7 @@ void rs_routines_find(const struct rs_elf *f, struct rs_routine *rt)
 	}
 }
 
-/* A stripped file: which routine (or RS_STUB) the code at addr is, by
+/* A stripped file: which routine (or stub) the code at addr is, by
  * its bytes alone; -1 when none. */
 int rs_routine_by_bytes(const struct rs_elf *f, uint64_t addr)
 {

@@ -14,16 +14,13 @@
 
 #include "patcher.h"
 
-#define X_SYM(e, name, sym, needs)	[REPSTOS_VARIANT_##e] = #sym,
-const char *const rs_variant_syms[REPSTOS_VARIANT_COUNT] = {
-	REPSTOS_VARIANTS(X_SYM)
-};
-#undef X_SYM
-
 const char *const rs_op_names[REPSTOS_OP_COUNT] = {
 	[REPSTOS_OP_MEMSET] = "memset",
 	[REPSTOS_OP_ZERO] = "zero",
 	[REPSTOS_OP_CLEAR] = "clear",
+	[REPSTOS_OP_COPY] = "copy",
+	[REPSTOS_OP_MOVE] = "move",
+	[REPSTOS_OP_MOVE_FWD] = "move_fwd",
 };
 
 const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
@@ -31,18 +28,6 @@ const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
 	[REPSTOS_SIZE_BOUNDED] = "bounded",
 	[REPSTOS_SIZE_CONST] = "const",
 };
-
-#define STUB_NAME	REPSTOS_STR(REPSTOS_STUB_SYMBOL)
-
-int rs_variant_by_sym(const char *name)
-{
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(name, rs_variant_syms[v]))
-			return v;
-	return -1;
-}
 
 /* .o: the site is the PC32 relocation's S + A. */
 static int locate_rel(struct rs_elf *f, struct rs_site *s)
@@ -86,6 +71,28 @@ static void locate_exec(struct rs_elf *f, struct rs_site *s)
 	s->off = s->addr - f->sec[s->sec].sh.sh_addr;
 }
 
+/*
+ * The call goes to routine r (-1: none of ours); name is what to call it.
+ * A set site calling a copy routine, or the other way, is no site.
+ */
+static void call_of(struct rs_site *s, int r, const char *name)
+{
+	s->target_name = name;
+	if (r < 0) {
+		s->form_why = "call target is not the stub or a variant routine";
+		return;
+	}
+	if (rs_routines[r].copy != repstos_op_is_copy(s->e.op)) {
+		s->form_why = rs_routines[r].copy ?
+			"a set site calls a copy routine" :
+			"a copy site calls a set routine";
+		return;
+	}
+	s->form = rs_routines[r].variant < 0 ? REPSTOS_FORM_STUB :
+					       REPSTOS_FORM_CALL;
+	s->variant = rs_routines[r].variant;
+}
+
 /* .o: the call's target is the symbol of its PLT32/PC32 relocation. */
 static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 {
@@ -107,23 +114,8 @@ static int classify_call_rel(struct rs_elf *f, struct rs_site *s)
 		return 0;
 	}
 	name = f->sym[r->sym].name;
-	s->target_name = name;
-	if (!strcmp(name, STUB_NAME)) {
-		s->form = REPSTOS_FORM_STUB;
-	} else if ((s->variant = rs_variant_by_sym(name)) >= 0) {
-		s->form = REPSTOS_FORM_CALL;
-	} else {
-		s->form_why = "call target is not the stub or a variant routine";
-	}
+	call_of(s, rs_routine_by_sym(name), name);
 	return 0;
-}
-
-/* The call goes to routine r (or RS_STUB); name is what to call it. */
-static void call_of(struct rs_site *s, int r, const char *name)
-{
-	s->form = r == RS_STUB ? REPSTOS_FORM_STUB : REPSTOS_FORM_CALL;
-	s->variant = r == RS_STUB ? -1 : r;
-	s->target_name = name;
 }
 
 /*
@@ -134,10 +126,12 @@ static void call_of(struct rs_site *s, int r, const char *name)
 static void classify_guess(struct rs_elf *f, struct rs_site *s,
 			   struct rs_routine *rt)
 {
-#define X_GUESS(e, name, sym, needs)	[REPSTOS_VARIANT_##e] = #sym "?",
+#define X_GUESS(e, name, sym, needs)	#sym "?",
 	static const char *const guessed[RS_NROUTINES] = {
 		REPSTOS_VARIANTS(X_GUESS)
-		[RS_STUB] = STUB_NAME "?",
+		[RS_STUB] = REPSTOS_STR(REPSTOS_STUB_SYMBOL) "?",
+		REPSTOS_COPY_VARIANTS(X_GUESS)
+		[RS_COPY_STUB] = REPSTOS_STR(REPSTOS_COPY_STUB_SYMBOL) "?",
 	};
 #undef X_GUESS
 	int r;
@@ -179,7 +173,7 @@ static void classify_call_exec(struct rs_elf *f, struct rs_site *s,
 		s->form_why = "call target's symbol does not hold the routine";
 		return;
 	}
-	if (!rt[RS_STUB].have && !f->full_symtab) {
+	if (!rt[rs_stub_of(s->e.op)].have && !f->full_symtab) {
 		classify_guess(f, s, rt);
 		return;
 	}
@@ -201,8 +195,15 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 	int r;
 
 	s->variant = -1;
-	if (s->e.version != REPSTOS_SITE_VERSION) {
+	if (s->e.version != REPSTOS_SITE_VERSION &&
+	    s->e.version != REPSTOS_COPY_VERSION) {
 		s->bad = "unknown entry version";
+		return 0;
+	}
+	/* (an op unknown to both is check's to report) */
+	if (s->e.op < REPSTOS_OP_COUNT &&
+	    repstos_op_version(s->e.op) != s->e.version) {
+		s->bad = "op of the other entry version";
 		return 0;
 	}
 	if (s->e.len < REPSTOS_SITE_LEN) {
@@ -225,10 +226,12 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 	}
 	s->known = true;
 	s->func = rs_func_at(f, s->sec, s->off);
-	form = rs_decode_site(p, s->e.len, s->addr, &s->target, &s->form_why);
+	form = rs_decode_site(p, s->e.len, s->addr, s->e.op, &s->target,
+			      &s->form_why);
 	if (form == REPSTOS_FORM_INLINE) {
 		s->form = REPSTOS_FORM_INLINE;
-		s->variant = REPSTOS_VARIANT_INLINE;
+		s->variant = repstos_op_is_copy(s->e.op) ?
+			     REPSTOS_COPY_VARIANT_INLINE : REPSTOS_VARIANT_INLINE;
 	} else if (form == REPSTOS_FORM_CALL && f->rel) {
 		return classify_call_rel(f, s);
 	} else if (form == REPSTOS_FORM_CALL) {

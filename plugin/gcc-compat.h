@@ -43,6 +43,8 @@
 #include "dominance.h"
 #include "value-query.h"
 #include "gimple-range.h"
+#include "alias.h"
+#include "tree-dfa.h"
 
 #ifndef TARGET_LP64
 #error "repstos: the plugin must be built against an x86-64 GCC"

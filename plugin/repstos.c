@@ -13,6 +13,12 @@
  *   -fplugin-arg-repstos-clear=f,g		user (ptr, len) clear helpers
  *   -fplugin-arg-repstos-memset=h		user (ptr, c, len) helpers
  *
+ * and, as copy sites (REPSTOS_COPY_SITE: `call __repstos_copy_stub`,
+ * rdi/rsi/rcx tied), the copies (see struct shape):
+ *
+ *   memcpy, mempcpy, memmove and their _chk	with -fplugin-arg-repstos-copy
+ *   -fplugin-arg-repstos-copy-fn=f, move-fn=g	user (dst, src, len) helpers
+ *
  * and replaces each with a volatile asm that is exactly what
  * REPSTOS_SITE_ASM in runtime/repstos.h emits: `call __repstos_stub` plus
  * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
@@ -51,8 +57,10 @@
 
 PLUGIN_EXPORT int plugin_is_GPL_compatible;
 
-/* REPSTOS_SITE_CLOBBERS is a list of C strings, as asm clobbers take. */
+/* REPSTOS_SITE_CLOBBERS is a list of C strings, as asm clobbers take;
+ * REPSTOS_COPY_CLOBBERS too. */
 static const char *const site_clobbers[] = { REPSTOS_SITE_CLOBBERS };
+static const char *const copy_clobbers[] = { REPSTOS_COPY_CLOBBERS };
 
 /* Functions the checks call, built once per unit; GC roots so they
  * survive collections. */
@@ -71,6 +79,9 @@ static struct plugin_info repstos_plugin_info = {
 	.help = "turn memset-family calls into patchable rep stosb sites\n"
 		"  -fplugin-arg-repstos-clear=F[,G...]   (ptr, len) clear helpers\n"
 		"  -fplugin-arg-repstos-memset=F[,G...]  (ptr, c, len) helpers\n"
+		"  -fplugin-arg-repstos-copy             memcpy, mempcpy, memmove too\n"
+		"  -fplugin-arg-repstos-copy-fn=F[,G...] (dst, src, len) memcpy helpers\n"
+		"  -fplugin-arg-repstos-move-fn=F[,G...] (dst, src, len) memmove helpers\n"
 		"  -fplugin-arg-repstos-min-const=N|auto smallest constant size\n"
 		"  -fplugin-arg-repstos-max-size=N       leave proven larger sizes\n"
 		"  -fplugin-arg-repstos-verbose          one note per call\n",
@@ -87,11 +98,15 @@ static struct plugin_info repstos_plugin_info = {
 
 static struct {
 	bool verbose;
+	bool copy;		/* copy sites for the copy builtins */
 	unsigned long long min_const;
 	unsigned long long max_size;
 	vec<const char *> clear_names;
 	vec<const char *> memset_names;
-} opt = { false, MIN_CONST_AUTO, MAX_SIZE_NONE, vNULL, vNULL };
+	vec<const char *> copy_names;
+	vec<const char *> move_names;
+} opt = { false, false, MIN_CONST_AUTO, MAX_SIZE_NONE, vNULL, vNULL, vNULL,
+	  vNULL };
 
 /* Per-unit counts for the verbose summary. */
 static unsigned n_sites, n_left;
@@ -102,6 +117,8 @@ struct candidate {
 	bool gcc_expands;	/* a builtin GCC may expand itself at RTL time */
 	const char *what;	/* name used in remarks */
 	tree dst;
+	tree src;		/* copies: the source, else NULL_TREE */
+	bool returns_end;	/* mempcpy: returns dst + len */
 	tree fill;		/* NULL_TREE: zero */
 	tree len;
 	tree objsz;		/* _chk forms: object size, else NULL_TREE */
@@ -109,6 +126,7 @@ struct candidate {
 	enum repstos_size_kind kind;
 	unsigned long long min, max;
 	char why_not[128];	/* reason to leave it alone, or "" */
+	const char *fwd;	/* MOVE_FWD: the rule that proved it, else NULL */
 };
 
 /* ---- Options -------------------------------------------------------- */
@@ -177,17 +195,21 @@ static bool parse_args(const struct plugin_name_args *info)
 		const char *key = info->argv[i].key;
 		const char *value = info->argv[i].value;
 
-		if (!strcmp(key, "verbose")) {
+		if (!strcmp(key, "verbose") || !strcmp(key, "copy")) {
 			if (value) {
-				error("%<-fplugin-arg-repstos-verbose%> takes "
-				      "no value (got %qs)", value);
+				error("%<-fplugin-arg-repstos-%s%> takes "
+				      "no value (got %qs)", key, value);
 				ok = false;
 			}
-			opt.verbose = true;
+			*(key[0] == 'v' ? &opt.verbose : &opt.copy) = true;
 		} else if (!strcmp(key, "clear")) {
 			ok &= parse_names(key, value, &opt.clear_names);
 		} else if (!strcmp(key, "memset")) {
 			ok &= parse_names(key, value, &opt.memset_names);
+		} else if (!strcmp(key, "copy-fn")) {
+			ok &= parse_names(key, value, &opt.copy_names);
+		} else if (!strcmp(key, "move-fn")) {
+			ok &= parse_names(key, value, &opt.move_names);
 		} else if (!strcmp(key, "min-const")) {
 			if (value && !strcmp(value, "auto"))
 				opt.min_const = MIN_CONST_AUTO;
@@ -197,8 +219,8 @@ static bool parse_args(const struct plugin_name_args *info)
 			ok &= parse_number(key, value, &opt.max_size);
 		} else {
 			error("unknown option %<-fplugin-arg-repstos-%s%> "
-			      "(known: clear, memset, min-const, max-size, "
-			      "verbose)", key);
+			      "(known: clear, memset, copy, copy-fn, move-fn, "
+			      "min-const, max-size, verbose)", key);
 			ok = false;
 		}
 	}
@@ -228,13 +250,15 @@ static bool arg_is_integer(gcall *call, unsigned i)
 	return INTEGRAL_TYPE_P(TREE_TYPE(gimple_call_arg(call, i)));
 }
 
-/* A call by name with the (ptr, [int,] int [, int]) shape we expect. */
-static bool shaped_like(gcall *call, unsigned nargs)
+/* A call by name with the shape we expect: (ptr, [int,] int [, int]),
+ * or for copies (ptr, ptr, int [, int]) with the source at src. */
+static bool shaped_like(gcall *call, unsigned nargs, int src)
 {
 	if (gimple_call_num_args(call) != nargs || !arg_is_pointer(call, 0))
 		return false;
 	for (unsigned i = 1; i < nargs; i++)
-		if (!arg_is_integer(call, i))
+		if (!((int)i == src ? arg_is_pointer(call, i) :
+				       arg_is_integer(call, i)))
 			return false;
 	return true;
 }
@@ -243,8 +267,20 @@ static bool shaped_like(gcall *call, unsigned nargs)
  * The calls the pass knows, tried in order: each by its builtin code
  * (GCC checked the arguments and may expand it itself at RTL time), by
  * its name, or by a name in an option's list, the last two only with
- * nargs (ptr, int...) arguments.  fill, len and objsz are argument
- * numbers, -1 where the call has none.
+ * nargs (ptr, int...) arguments, or (ptr, ptr, int...) for copies.
+ * fill, len, objsz and src are argument numbers, -1 where the call has
+ * none.
+ *
+ * Copies (the ops repstos_op_is_copy() says) come from builtins only
+ * with -fplugin-arg-repstos-copy: the run-time policy for copies is not
+ * measured yet.  A helper named in copy-fn= or move-fn= is asked for by
+ * name and needs no more.  GCC expands constant-size memcpy and mempcpy
+ * at RTL time exactly where it expands memset (measured with GCC 12.2,
+ * generic tuning: a libc call from 8193 bytes at -O1 and above, never at
+ * -Os, always at -O0), so min-const applies to them as it is; memmove it
+ * never expands (x86-64 has no movmem pattern: a constant-size memmove
+ * that gimple folding left is a libc call at every level and size), so
+ * every memmove and __memmove_chk is a site, like explicit_bzero.
  */
 struct shape {
 	enum built_in_function builtin;	/* END_BUILTINS: match by name */
@@ -253,32 +289,55 @@ struct shape {
 	unsigned nargs;
 	enum repstos_op op;
 	int fill, len, objsz;
+	int src;			/* copies: the source argument */
+	bool end;			/* returns dst + len (mempcpy) */
+	bool gcc_expands;		/* GCC may expand constant sizes */
 };
 
 static const struct shape shapes[] = {
-	{ BUILT_IN_MEMSET, "memset", NULL, 3, REPSTOS_OP_MEMSET, 1, 2, -1 },
+	{ BUILT_IN_MEMSET, "memset", NULL, 3, REPSTOS_OP_MEMSET, 1, 2, -1,
+	  -1, false, true },
 	{ BUILT_IN_MEMSET_CHK, "__memset_chk", NULL, 4,
-	  REPSTOS_OP_MEMSET, 1, 2, 3 },
-	{ BUILT_IN_BZERO, "bzero", NULL, 2, REPSTOS_OP_ZERO, -1, 1, -1 },
+	  REPSTOS_OP_MEMSET, 1, 2, 3, -1, false, true },
+	{ BUILT_IN_BZERO, "bzero", NULL, 2, REPSTOS_OP_ZERO, -1, 1, -1,
+	  -1, false, true },
 	{ END_BUILTINS, "explicit_bzero", &opt.clear_names, 2,
-	  REPSTOS_OP_CLEAR, -1, 1, -1 },
+	  REPSTOS_OP_CLEAR, -1, 1, -1, -1, false, false },
 	{ END_BUILTINS, "__explicit_bzero_chk", NULL, 3,
-	  REPSTOS_OP_CLEAR, -1, 1, 2 },
+	  REPSTOS_OP_CLEAR, -1, 1, 2, -1, false, false },
 	{ END_BUILTINS, NULL, &opt.memset_names, 3,
-	  REPSTOS_OP_MEMSET, 1, 2, -1 },
+	  REPSTOS_OP_MEMSET, 1, 2, -1, -1, false, false },
+	/* copies */
+	{ BUILT_IN_MEMCPY, "memcpy", NULL, 3, REPSTOS_OP_COPY, -1, 2, -1,
+	  1, false, true },
+	{ BUILT_IN_MEMCPY_CHK, "__memcpy_chk", NULL, 4, REPSTOS_OP_COPY,
+	  -1, 2, 3, 1, false, true },
+	{ BUILT_IN_MEMPCPY, "mempcpy", NULL, 3, REPSTOS_OP_COPY, -1, 2, -1,
+	  1, true, true },
+	{ BUILT_IN_MEMPCPY_CHK, "__mempcpy_chk", NULL, 4, REPSTOS_OP_COPY,
+	  -1, 2, 3, 1, true, true },
+	{ BUILT_IN_MEMMOVE, "memmove", NULL, 3, REPSTOS_OP_MOVE, -1, 2, -1,
+	  1, false, false },
+	{ BUILT_IN_MEMMOVE_CHK, "__memmove_chk", NULL, 4, REPSTOS_OP_MOVE,
+	  -1, 2, 3, 1, false, false },
+	{ END_BUILTINS, NULL, &opt.copy_names, 3, REPSTOS_OP_COPY, -1, 2, -1,
+	  1, false, false },
+	{ END_BUILTINS, NULL, &opt.move_names, 3, REPSTOS_OP_MOVE, -1, 2, -1,
+	  1, false, false },
 };
 
 /* Is the call (to the function named name, or NULL) of shape sh? */
 static bool matches(gcall *call, const char *name, const struct shape *sh)
 {
 	if (sh->builtin != END_BUILTINS)
-		return gimple_call_builtin_p(call, sh->builtin);
+		return (opt.copy || !repstos_op_is_copy(sh->op))
+			&& gimple_call_builtin_p(call, sh->builtin);
 	if (!name)
 		return false;
 	if (!(sh->name && !strcmp(name, sh->name)) &&
 	    !(sh->names && name_in(name, *sh->names)))
 		return false;
-	return shaped_like(call, sh->nargs);
+	return shaped_like(call, sh->nargs, sh->src);
 }
 
 static tree arg_or_null(gcall *call, int i)
@@ -302,9 +361,11 @@ static bool classify(gcall *call, struct candidate *c)
 	for (sh = shapes; sh < shapes + ARRAY_SIZE(shapes); sh++) {
 		if (!matches(call, name, sh))
 			continue;
-		c->gcc_expands = sh->builtin != END_BUILTINS;
-		c->what = c->gcc_expands ? sh->name : name;
+		c->gcc_expands = sh->gcc_expands;
+		c->what = sh->builtin != END_BUILTINS ? sh->name : name;
 		c->dst = gimple_call_arg(call, 0);
+		c->src = arg_or_null(call, sh->src);
+		c->returns_end = sh->end;
 		c->fill = arg_or_null(call, sh->fill);
 		c->len = arg_or_null(call, sh->len);
 		c->objsz = arg_or_null(call, sh->objsz);
@@ -314,13 +375,125 @@ static bool classify(gcall *call, struct candidate *c)
 	return false;
 }
 
-/* A memset whose fill byte is known to be 0 is a zeroing site. */
+/* A pointer as the compiler built it: base plus a byte offset, known
+ * or not.  base is an SSA name (a pointer nothing more is known of),
+ * a declared object, or whatever else the address starts from. */
+struct pointer_parts {
+	tree base;
+	HOST_WIDE_INT off;
+	bool off_known;
+};
+
+/* Walk p back through copies, pointer conversions, constant and variable
+ * pointer additions and addresses of object parts, as far as GIMPLE
+ * shows them (a few steps; no PHIs). */
+static void decompose(tree p, struct pointer_parts *r)
+{
+	r->off = 0;
+	r->off_known = true;
+	for (int steps = 0; steps < 16; steps++) {
+		if (TREE_CODE(p) == ADDR_EXPR) {
+			tree obj = TREE_OPERAND(p, 0), base;
+			poly_int64 o;
+			HOST_WIDE_INT k;
+
+			base = get_addr_base_and_unit_offset(obj, &o);
+			if (base && o.is_constant(&k)) {
+				r->off += k;
+			} else {
+				base = get_base_address(obj);
+				r->off_known = false;
+			}
+			if (base && TREE_CODE(base) == MEM_REF) {
+				poly_offset_int mo = mem_ref_offset(base);
+				offset_int mk;
+
+				if (mo.is_constant(&mk) && wi::fits_shwi_p(mk))
+					r->off += mk.to_shwi();
+				else
+					r->off_known = false;
+				p = TREE_OPERAND(base, 0);
+				continue;
+			}
+			r->base = base;
+			return;
+		}
+		if (TREE_CODE(p) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(p)
+		    && is_gimple_assign(SSA_NAME_DEF_STMT(p))) {
+			gimple *def = SSA_NAME_DEF_STMT(p);
+			enum tree_code code = gimple_assign_rhs_code(def);
+			tree rhs1 = gimple_assign_rhs1(def);
+
+			if (code == POINTER_PLUS_EXPR) {
+				tree k = gimple_assign_rhs2(def);
+
+				if (TREE_CODE(k) == INTEGER_CST
+				    && tree_fits_shwi_p(fold_convert(ssizetype, k)))
+					r->off += tree_to_shwi(
+						fold_convert(ssizetype, k));
+				else
+					r->off_known = false;
+				p = rhs1;
+				continue;
+			}
+			if ((code == SSA_NAME || code == ADDR_EXPR
+			     || CONVERT_EXPR_CODE_P(code))
+			    && POINTER_TYPE_P(TREE_TYPE(rhs1))) {
+				p = rhs1;
+				continue;
+			}
+		}
+		break;
+	}
+	r->base = p;
+}
+
+/*
+ * May this memmove copy forwards, as `rep movsb` does?  Forwards is
+ * right unless the destination starts inside the source's tail (src <
+ * dst < src + len).  Two rules prove it, both from the pointers alone,
+ * whatever the length:
+ *  - one base, both offsets constant, the destination's <= the source's
+ *    (memmove(p, p + k, n), k >= 0: shifting an array down);
+ *  - two declared objects GCC's alias oracle says are distinct
+ *    (compare_base_decls: it knows aliases and symbols that may share an
+ *    address), whatever the offsets: an access through a pointer stays
+ *    inside the object the pointer was made from, so they cannot overlap.
+ * Anything else (pointers of unknown origin, a variable offset into one
+ * object, a PHI) stays REPSTOS_OP_MOVE.  Returns the rule, or NULL.
+ */
+static const char *forward_safe(tree dst, tree src)
+{
+	struct pointer_parts d, s;
+
+	decompose(dst, &d);
+	decompose(src, &s);
+	if (!d.base || !s.base)
+		return NULL;
+	if (operand_equal_p(d.base, s.base, 0)) {
+		if (d.off_known && s.off_known && d.off <= s.off)
+			return "destination at or before the source in one object";
+		return NULL;
+	}
+	if (DECL_P(d.base) && DECL_P(s.base)
+	    && compare_base_decls(d.base, s.base) == 0)
+		return "distinct objects";
+	return NULL;
+}
+
+/* A memset whose fill byte is known to be 0 is a zeroing site; a
+ * memmove that may copy forwards is a MOVE_FWD site. */
 static void settle_op(struct candidate *c)
 {
 	if (c->op == REPSTOS_OP_MEMSET && c->fill
 	    && TREE_CODE(c->fill) == INTEGER_CST
 	    && (TREE_INT_CST_LOW(c->fill) & 0xff) == 0)
 		c->op = REPSTOS_OP_ZERO;
+	if (c->op == REPSTOS_OP_MOVE) {
+		c->fwd = forward_safe(c->dst, c->src);
+		if (c->fwd)
+			c->op = REPSTOS_OP_MOVE_FWD;
+	}
 }
 
 static unsigned long long saturate(const wide_int &w)
@@ -371,10 +544,12 @@ static unsigned long long min_const_for(basic_block bb)
 }
 
 /* Sanitizers whose checks a site would lose; ASan's is re-emitted. */
-static const char *sanitizer_conflict(void)
+static const char *sanitizer_conflict(const struct candidate *c)
 {
 	if (sanitize_flags_p(SANITIZE_THREAD))
-		return "-fsanitize=thread intercepts memset";
+		return repstos_op_is_copy(c->op) ?
+			"-fsanitize=thread intercepts copies" :
+			"-fsanitize=thread intercepts memset";
 	if (sanitize_flags_p(SANITIZE_KERNEL_ADDRESS | SANITIZE_HWADDRESS
 			     | SANITIZE_KERNEL_HWADDRESS))
 		return "this address sanitizer is not supported";
@@ -418,7 +593,7 @@ static bool below_min_const(struct candidate *c)
 static void judge(struct candidate *c)
 {
 	tree lhs = gimple_call_lhs(c->call);
-	const char *conflict = sanitizer_conflict();
+	const char *conflict = sanitizer_conflict(c);
 
 	if (conflict)
 		leave(c, "%s", conflict);
@@ -435,10 +610,15 @@ static void judge(struct candidate *c)
 
 /* ---- Rewriting ------------------------------------------------------ */
 
-/* The asm text of one site: the contract's REPSTOS_SITE, its fields as
- * printf conversions (and %= spelled %%=). */
+/* The asm text of one site: the contract's REPSTOS_SITE (or
+ * REPSTOS_COPY_SITE), its fields as printf conversions (and %= spelled
+ * %%=). */
 static char *site_asm(const struct candidate *c)
 {
+	if (repstos_op_is_copy(c->op))
+		return xasprintf(REPSTOS_STR(REPSTOS_COPY_SITE(
+					.Lrepstos_site%%=, %d, %d, %llu, %llu)),
+				 (int)c->op, (int)c->kind, c->min, c->max);
 	return xasprintf(REPSTOS_STR(REPSTOS_SITE(.Lrepstos_site%%=,
 						  %d, %d, %llu, %llu)),
 			 (int)c->op, (int)c->kind, c->min, c->max);
@@ -469,26 +649,43 @@ static tree fill_value(gimple_seq *seq, location_t loc, tree fill)
 	return gimple_convert(seq, loc, long_unsigned_type_node, fill);
 }
 
-/* Build the site asm for c with rdi = dst, rcx = len, rax = fill. */
-static gasm *build_site(const struct candidate *c, tree len, tree fill)
+/*
+ * Build the site asm for c: rdi = dst, rcx = len and rax = fill for a
+ * set site; rdi = dst, rsi = src, rcx = len for a copy site.  *end is
+ * the rdi output, dst + len when the site is done.
+ *
+ * The "memory" clobber is what orders the site against other memory
+ * accesses, for the source's reads as for the destination's writes: GCC
+ * takes such an asm as reading and writing all memory, so no store to
+ * the source is sunk below it or deleted as dead, and no load of the
+ * destination is hoisted above it (the asm is also volatile, which RTL
+ * dead store elimination treats as a read of everything).
+ */
+static gasm *build_site(const struct candidate *c, tree len, tree fill,
+			tree *end)
 {
 	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
+	bool copy = repstos_op_is_copy(c->op);
 	tree d = make_ssa_name(ptr_type_node);
 	tree n = make_ssa_name(size_type_node);
-	tree a = make_ssa_name(long_unsigned_type_node);
+	tree a = make_ssa_name(copy ? ptr_type_node : long_unsigned_type_node);
 	char *text = site_asm(c);
 	gasm *as;
 
 	vec_safe_push(out, asm_operand("=D", d));
 	vec_safe_push(out, asm_operand("=c", n));
-	vec_safe_push(out, asm_operand("=a", a));
+	vec_safe_push(out, asm_operand(copy ? "=S" : "=a", a));
 	vec_safe_push(in, asm_operand("0", c->dst));
 	vec_safe_push(in, asm_operand("1", len));
-	vec_safe_push(in, asm_operand("2", fill));
+	vec_safe_push(in, asm_operand("2", copy ? c->src : fill));
 	vec_safe_push(clob, asm_clobber("memory"));
 	vec_safe_push(clob, asm_clobber("cc"));
-	for (size_t i = 0; i < ARRAY_SIZE(site_clobbers); i++)
-		vec_safe_push(clob, asm_clobber(site_clobbers[i]));
+	if (copy)
+		for (size_t i = 0; i < ARRAY_SIZE(copy_clobbers); i++)
+			vec_safe_push(clob, asm_clobber(copy_clobbers[i]));
+	else
+		for (size_t i = 0; i < ARRAY_SIZE(site_clobbers); i++)
+			vec_safe_push(clob, asm_clobber(site_clobbers[i]));
 	/* k1 only where this function may use mask registers: GCC rejects
 	 * the clobber elsewhere, and keeps nothing in k1 there. */
 	if (TARGET_AVX512F)
@@ -499,6 +696,7 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill)
 	SSA_NAME_DEF_STMT(d) = as;
 	SSA_NAME_DEF_STMT(n) = as;
 	SSA_NAME_DEF_STMT(a) = as;
+	*end = d;
 	return as;
 }
 
@@ -576,28 +774,36 @@ static bool emit_fortify_check(struct candidate *c, tree len)
 }
 
 /*
- * ASan checks memset in its libc interceptor, which a site bypasses.
- * Check as the interceptor does: find the first poisoned byte and report
- * a write of the whole length there, so the report names the right kind
- * (heap-buffer-overflow, ...); __asan_storeN would report the start.
+ * ASan checks memset and the copies in its libc interceptors, which a
+ * site bypasses.  Check as the interceptor does: find the first poisoned
+ * byte of [ptr, ptr + len) and report an access of the whole length
+ * there, so the report names the right kind (heap-buffer-overflow, ...);
+ * __asan_storeN would report the start.  A copy checks its read range
+ * (the source) and then its write range, as ASan's memcpy does.
  */
-static bool emit_asan_check(struct candidate *c, tree len)
+static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
+			    bool write)
 {
-	enum built_in_function report = BUILT_IN_ASAN_REPORT_STORE_N;
+	bool recover = flag_sanitize_recover & SANITIZE_ADDRESS;
+	enum built_in_function report;
 	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
 	tree fn, bad;
 	gcall *probe;
 
 	if (!sanitize_flags_p(SANITIZE_ADDRESS))
 		return false;
-	if (flag_sanitize_recover & SANITIZE_ADDRESS)
-		report = BUILT_IN_ASAN_REPORT_STORE_N_NOABORT;
+	if (write)
+		report = recover ? BUILT_IN_ASAN_REPORT_STORE_N_NOABORT :
+				   BUILT_IN_ASAN_REPORT_STORE_N;
+	else
+		report = recover ? BUILT_IN_ASAN_REPORT_LOAD_N_NOABORT :
+				   BUILT_IN_ASAN_REPORT_LOAD_N;
 	initialize_sanitizer_builtins();
 
 	fn = extern_fn(&poisoned_fndecl, "__asan_region_is_poisoned",
 		       ptr_type_node, ptr_type_node, size_type_node, false);
 	bad = make_ssa_name(ptr_type_node);
-	probe = gimple_build_call(fn, 2, c->dst, len);
+	probe = gimple_build_call(fn, 2, ptr, len);
 	gimple_call_set_lhs(probe, bad);
 	gimple_set_location(probe, gimple_location(c->call));
 	gsi_insert_before(&gsi, probe, GSI_SAME_STMT);
@@ -618,7 +824,7 @@ static bool rewrite(struct candidate *c)
 	gimple_stmt_iterator gsi = gsi_for_stmt(call);
 	gimple_seq seq = NULL;
 	bool new_calls = false;
-	tree len, fill;
+	tree len, fill, end;
 	gasm *site;
 
 	len = gimple_convert(&seq, loc, size_type_node, c->len);
@@ -627,18 +833,22 @@ static bool rewrite(struct candidate *c)
 		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 
 	new_calls |= emit_fortify_check(c, len);
-	new_calls |= emit_asan_check(c, len);
+	if (c->src)
+		new_calls |= emit_asan_check(c, c->src, len, false);
+	new_calls |= emit_asan_check(c, c->dst, len, true);
 
-	site = build_site(c, len, fill);
+	site = build_site(c, len, fill, &end);
 	gimple_set_location(site, loc);
 	gimple_set_block(site, gimple_block(call));
 	gimple_move_vops(site, call);
 	gsi = gsi_for_stmt(call);
 	gsi_replace(&gsi, site, true);
 	if (lhs) {
-		/* memset returns its destination */
+		/* memset, memcpy and memmove return their destination,
+		 * mempcpy the end: rdi after the site */
 		gassign *ret = gimple_build_assign(lhs,
-					fold_convert(TREE_TYPE(lhs), c->dst));
+					fold_convert(TREE_TYPE(lhs),
+						     c->returns_end ? end : c->dst));
 
 		gimple_set_location(ret, loc);
 		gsi_insert_after(&gsi, ret, GSI_NEW_STMT);
@@ -679,6 +889,9 @@ static void remark(const struct candidate *c)
 		inform(gimple_location(c->call),
 		       "repstos: %s left alone (%s; %s)", c->what, size,
 		       c->why_not);
+	else if (c->fwd)
+		inform(gimple_location(c->call), "repstos: %s rewritten (%s; "
+		       "copies forwards: %s)", c->what, size, c->fwd);
 	else
 		inform(gimple_location(c->call), "repstos: %s rewritten (%s)",
 		       c->what, size);

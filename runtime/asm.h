@@ -16,11 +16,16 @@
  * rel32 call must reach it without a PLT.  endbr64 first, because the
  * stub reaches every routine by an indirect jump (a NOP without CET).
  */
-#define ENTRY(name)			\
+#define ENTRY(name)	ENTRY_ALIGN(name, 16)
+
+/* The same on an `align`-byte boundary: the copy routines take 64, as
+ * their small sizes' branches then sit where they measured best on Zen 4
+ * (copy.S). */
+#define ENTRY_ALIGN(name, align)	\
 	.globl name;			\
 	.hidden name;			\
 	.type name, @function;		\
-	.balign 16;			\
+	.balign align;			\
 name:					\
 	.cfi_startproc;			\
 	endbr64
@@ -32,21 +37,53 @@ name:					\
 /*
  * The first instructions of a routine that needs more than x86-64 has:
  * unless the module's constructor found the CPU able to run it (a byte
- * of data, set from CPUID: runtime/patch.c), run "vec" instead.  A file
- * `repstos patch` fixed for a richer CPU thus runs anywhere, with text
- * patching off or refused too.  A compare and a predicted branch.
+ * of data, set from CPUID: runtime/patch.c), run `fallback` instead, the
+ * SSE2 routine of the same operation (__repstos_vec, __repstos_copy_vec).
+ * A file `repstos patch` fixed for a richer CPU thus runs anywhere, with
+ * text patching off or refused too.  A compare and a predicted branch.
  * `repstos` tells such routines apart by the distance of this branch to
- * "vec" (patcher/routines.c), so they live in one file with it.
+ * the fallback (patcher/routines.c), so they live in one file with it.
  */
-#define REQUIRE(can)			\
+#define REQUIRE(can, fallback)		\
 	cmpb	$0, can(%rip);		\
-	je	__repstos_vec
+	je	fallback
 
 /* rdi += rcx; rcx = 0; return.  The common exit of the store routines. */
 #define FINISH				\
 	add	%rcx, %rdi;		\
 	xor	%ecx, %ecx;		\
 	ret
+
+/*
+ * .L<name>_<lo>_<hi>, defined (size_label) or jumped to (size_jump jcc):
+ * the labels of the size-dispatched routines (set_body.h, copy_body.h)
+ * say which sizes reach them.  lo and hi are expressions (hi may be
+ * "up"), made digits by %() of the alternate macro mode.  The mode is on
+ * for that one line: left on, it would read every %register in a macro
+ * argument as an expression.
+ */
+.macro size_label name, lo, hi
+	size_sym label, \name, \lo, \hi
+.endm
+.macro size_jump jcc, name, lo, hi
+	size_sym \jcc, \name, \lo, \hi
+.endm
+.macro size_sym what, name, lo, hi
+	.altmacro
+	.ifc \hi, up
+	size_sym_ \what, \name, %(\lo), up
+	.else
+	size_sym_ \what, \name, %(\lo), %(\hi)
+	.endif
+	.noaltmacro
+.endm
+.macro size_sym_ what, name, lo, hi
+	.ifc \what, label
+.L\name\()_\lo\()_\hi\():
+	.else
+	\what	.L\name\()_\lo\()_\hi
+	.endif
+.endm
 
 /*
  * The notes at the end of every runtime object.  The linker keeps a

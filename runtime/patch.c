@@ -69,6 +69,8 @@ struct config {
 	int debug;			/* REPSTOS_DEBUG=1 */
 	enum route route;		/* REPSTOS_PATCH */
 	enum repstos_variant variant;	/* the module-wide choice */
+	enum repstos_copy_variant copy_variant; /* the same for copy sites */
+	int copy_forced;		/* REPSTOS_VARIANT named a copy variant */
 	const char *why;
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
 					 * calls per site and class, or NULL */
@@ -113,6 +115,19 @@ static void warn(const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
+/* REPSTOS_VARIANT=name picks the copy routine of that name too, where
+ * there is one this CPU can run; copy sites keep the policy's otherwise. */
+static void read_copy_variant(struct config *c, const char *v)
+{
+	int n = v ? repstos_copy_variant_by_name(v) : -1;
+
+	c->copy_variant = (enum repstos_copy_variant)c->tuning.copy_variant;
+	if (n >= 0 && repstos_policy_copy_supported(&cpu, n)) {
+		c->copy_variant = (enum repstos_copy_variant)n;
+		c->copy_forced = 1;
+	}
+}
+
 static void read_variant(struct config *c)
 {
 	const char *v = secure_getenv("REPSTOS_VARIANT");
@@ -121,8 +136,13 @@ static void read_variant(struct config *c)
 	c->variant = (enum repstos_variant)c->tuning.variant;
 	c->why = c->tuning.source;
 	if (!v || !*v || !strcmp(v, "auto"))
+		v = NULL;
+	read_copy_variant(c, v);
+	if (!v)
 		return;
 	n = repstos_variant_by_name(v);
+	if (n < 0 && c->copy_forced)
+		return;			/* a copy routine's name only */
 	if (n < 0) {
 		warn("unknown REPSTOS_VARIANT '%s', using auto", v);
 		return;
@@ -355,9 +375,19 @@ static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
 
 /* ---- deciding --------------------------------------------------------- */
 
-static int is_routine(uintptr_t target)
+/* Is target a routine a site of op may call? */
+static int is_routine(unsigned op, uintptr_t target)
 {
+	if (repstos_op_is_copy(op))
+		return repstos_copy_variant_by_routine((const void *)target) >= 0;
 	return repstos_variant_by_routine((const void *)target) >= 0;
+}
+
+/* The stub a site of op calls as the compiler left it. */
+static uintptr_t stub_of(unsigned op)
+{
+	return repstos_op_is_copy(op) ? (uintptr_t)__repstos_copy_stub :
+					(uintptr_t)__repstos_stub;
 }
 
 /*
@@ -391,17 +421,34 @@ static enum repstos_variant site_choice(const struct repstos_site *e)
 
 /* The bytes a site should have; 0, or -1 if the entry cannot be used.
  * While recording, every site calls the profiling routine. */
+/* A copy site's: inline rep movsb only where the op allows it (a move
+ * site whose choice is "inline" calls its overlap-checking routine). */
+static int wanted_copy_bytes(const struct repstos_site *e, uintptr_t at,
+			     uint8_t *out)
+{
+	enum repstos_copy_variant v = repstos_policy_copy_site(&cfg.tuning,
+						cfg.copy_variant, cfg.copy_forced, e);
+
+	if (repstos_copy_form_inline(v, e->op))
+		return repstos_encode_inline(out, e->len, e->op);
+	return repstos_encode_call(out, e->len, at,
+				   (uintptr_t)repstos_copy_variant_routine(v));
+}
+
 static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 			uint8_t *out)
 {
 	enum repstos_variant v;
 
+	/* Copy sites are not profiled (yet): they get their routine. */
+	if (repstos_op_is_copy(e->op))
+		return wanted_copy_bytes(e, at, out);
 	if (cfg.record)
 		return repstos_encode_call(out, e->len, at,
 					   (uintptr_t)__repstos_profile);
 	v = site_choice(e);
 	if (v == REPSTOS_VARIANT_INLINE)
-		return repstos_encode_inline(out, e->len);
+		return repstos_encode_inline(out, e->len, e->op);
 	return repstos_encode_call(out, e->len, at,
 				   (uintptr_t)repstos_variant_routine(v));
 }
@@ -409,10 +456,15 @@ static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
 /* A call of a routine this CPU cannot run: a file patched ahead of time
  * for another machine (`repstos patch --cpu=zen5` run on a CPU without
  * AVX-512).  Such a site is rewritten whoever chose it. */
-static int unrunnable(uintptr_t target)
+static int unrunnable(unsigned op, uintptr_t target)
 {
-	int v = repstos_variant_by_routine((const void *)target);
+	int v;
 
+	if (repstos_op_is_copy(op)) {
+		v = repstos_copy_variant_by_routine((const void *)target);
+		return v >= 0 && !repstos_policy_copy_supported(&cpu, v);
+	}
+	v = repstos_variant_by_routine((const void *)target);
 	return v >= 0 && !repstos_policy_supported(&cpu, v);
 }
 
@@ -423,13 +475,17 @@ static int site_form(const struct repstos_site *e, enum repstos_form *form,
 {
 	uintptr_t at = repstos_site_addr(e);
 
-	if (e->version != REPSTOS_SITE_VERSION)
+	if (e->op >= REPSTOS_OP_COUNT || e->version != repstos_op_version(e->op))
 		return -1;
 	*target = 0;
-	*form = repstos_decode((const uint8_t *)at, e->len, at, target);
+	*form = repstos_decode((const uint8_t *)at, e->len, at, e->op, target);
 	if (*form == REPSTOS_FORM_BAD ||
-	    (*form == REPSTOS_FORM_CALL && *target != (uintptr_t)__repstos_stub &&
-	     !is_routine(*target)))
+	    (*form == REPSTOS_FORM_CALL && *target != stub_of(e->op) &&
+	     !is_routine(e->op, *target)))
+		return -1;
+	/* rep movsb in a move site copies forwards blindly: not ours */
+	if (*form == REPSTOS_FORM_INLINE && !repstos_copy_inline_ok(e->op) &&
+	    repstos_op_is_copy(e->op))
 		return -1;
 	return 0;
 }
@@ -450,10 +506,10 @@ static void patch_site(struct writer *w, struct run *r,
 	/* Only the compiler's form is ours to change: anything else was
 	 * chosen by `repstos patch`, and stays, unless it cannot run here
 	 * (or the sizes it sees are being recorded). */
-	rescue = form == REPSTOS_FORM_CALL && unrunnable(target);
+	rescue = form == REPSTOS_FORM_CALL && unrunnable(e->op, target);
 	stats.lacking += rescue;
-	if (!rescue && !cfg.record && (form != REPSTOS_FORM_CALL ||
-				       target != (uintptr_t)__repstos_stub)) {
+	if (!rescue && (!cfg.record || repstos_op_is_copy(e->op)) &&
+	    (form != REPSTOS_FORM_CALL || target != stub_of(e->op))) {
 		stats.fixed++;
 		return;
 	}
@@ -476,7 +532,7 @@ static void *profiled_routine(const struct repstos_site *e,
 {
 	if (form == REPSTOS_FORM_INLINE)
 		return repstos_variant_routine(REPSTOS_VARIANT_INLINE);
-	if (target != (uintptr_t)__repstos_stub && !unrunnable(target))
+	if (target != (uintptr_t)__repstos_stub && !unrunnable(e->op, target))
 		return (void *)target;
 	return repstos_variant_routine(site_choice(e));
 }
@@ -496,7 +552,7 @@ static void start_recording(void)
 		return;
 	}
 	for (e = b; e < end; e++)
-		if (!site_form(e, &form, &target))
+		if (!repstos_op_is_copy(e->op) && !site_form(e, &form, &target))
 			repstos_prof_site((unsigned)(e - b), repstos_site_addr(e),
 					  profiled_routine(e, form, target));
 	repstos_prof_ready(repstos_variant_routine(cfg.variant),
@@ -621,11 +677,12 @@ static void report(void)
 
 	repstos_feature_names(cpu.features, feats, sizeof(feats));
 	fprintf(stderr, "repstos: %s: cpu %s family 0x%x model 0x%x [%s]; "
-		"variant %s (%s); ", module_name(),
+		"variant %s (%s), copy %s%s; ", module_name(),
 		cpu.vendor == REPSTOS_VENDOR_INTEL ? "intel" :
 		cpu.vendor == REPSTOS_VENDOR_AMD ? "amd" : "other",
 		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
-		cfg.why);
+		cfg.why, repstos_copy_variant_names[cfg.copy_variant],
+		cfg.copy_forced ? " (forced)" : "");
 	report_outcome(stderr);
 	if (seal_errno)
 		fprintf(stderr, "; dispatch pointer left writable (%s)",
@@ -651,10 +708,19 @@ static void set_routines(void)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
 			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_copy_rep_min, t.copy_rep_min,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_copy_nt_min, t.copy_nt_min,
+			 __ATOMIC_RELAXED);
 	repstos_routines_enable(&cpu);
 	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
 			 (void *)__repstos_profile :
 			 repstos_variant_routine(cfg.variant), __ATOMIC_RELEASE);
+	/* The copy stub serves move sites too: every copy routine, "inline"'s
+	 * called form included, handles overlap. */
+	__atomic_store_n(&REPSTOS_COPY_TARGET_SYMBOL,
+			 repstos_copy_variant_routine(cfg.copy_variant),
+			 __ATOMIC_RELEASE);
 }
 
 /* Nothing may write the dispatch page again: as RELRO does for a
@@ -722,6 +788,11 @@ const struct repstos_cpu *repstos_cpu(void)
 enum repstos_variant repstos_variant(void)
 {
 	return cfg.variant;
+}
+
+enum repstos_copy_variant repstos_copy_variant(void)
+{
+	return cfg.copy_variant;
 }
 
 enum repstos_variant repstos_site_variant(const struct repstos_site *e)

@@ -103,15 +103,60 @@ const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT] = {
 };
 
 /* Each variant's routine in this module, and what it needs of the CPU. */
-static const struct {
+struct routine_info {
 	void *routine;
 	unsigned needs;		/* enum repstos_feature bits */
-} variants[REPSTOS_VARIANT_COUNT] = {
+};
+
+static const struct routine_info variants[REPSTOS_VARIANT_COUNT] = {
 #define REPSTOS_X_VARIANT(e, name, sym, needs)				\
 	[REPSTOS_VARIANT_##e] = { (void *)sym, needs },
 	REPSTOS_VARIANTS(REPSTOS_X_VARIANT)
 #undef REPSTOS_X_VARIANT
 };
+
+/* The same for the copy routines (REPSTOS_COPY_VARIANTS). */
+const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT] = {
+#define REPSTOS_X_NAME(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = name,
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_NAME)
+#undef REPSTOS_X_NAME
+};
+
+static const struct routine_info copy_variants[REPSTOS_COPY_VARIANT_COUNT] = {
+#define REPSTOS_X_VARIANT(e, name, sym, needs)				\
+	[REPSTOS_COPY_VARIANT_##e] = { (void *)sym, needs },
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_VARIANT)
+#undef REPSTOS_X_VARIANT
+};
+
+/* The number of name in names[0..n), or -1. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+	int v;
+
+	for (v = 0; v < n; v++)
+		if (!strcmp(names[v], name))
+			return v;
+	return -1;
+}
+
+/* The number of the routine at addr in t[0..n), or -1. */
+static int routine_index(const struct routine_info *t, int n, const void *addr)
+{
+	int v;
+
+	for (v = 0; v < n; v++)
+		if (addr == t[v].routine)
+			return v;
+	return -1;
+}
+
+/* Has cpu what routine v of t[0..n) needs? */
+static int runs(const struct repstos_cpu *cpu, const struct routine_info *t,
+		int n, int v)
+{
+	return v >= 0 && v < n && (cpu->features & t[v].needs) == t[v].needs;
+}
 
 const char *repstos_variant_name(enum repstos_variant v)
 {
@@ -120,12 +165,36 @@ const char *repstos_variant_name(enum repstos_variant v)
 
 int repstos_variant_by_name(const char *name)
 {
-	int v;
+	return name_index(repstos_variant_names, REPSTOS_VARIANT_COUNT, name);
+}
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!strcmp(repstos_variant_names[v], name))
-			return v;
-	return -1;
+const char *repstos_copy_variant_name(enum repstos_copy_variant v)
+{
+	return (unsigned)v < REPSTOS_COPY_VARIANT_COUNT ?
+	       repstos_copy_variant_names[v] : NULL;
+}
+
+int repstos_copy_variant_by_name(const char *name)
+{
+	return name_index(repstos_copy_variant_names, REPSTOS_COPY_VARIANT_COUNT,
+			  name);
+}
+
+void *repstos_copy_variant_routine(enum repstos_copy_variant v)
+{
+	return (unsigned)v < REPSTOS_COPY_VARIANT_COUNT ?
+	       copy_variants[v].routine : NULL;
+}
+
+int repstos_copy_variant_by_routine(const void *addr)
+{
+	return routine_index(copy_variants, REPSTOS_COPY_VARIANT_COUNT, addr);
+}
+
+int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
+				  enum repstos_copy_variant v)
+{
+	return runs(cpu, copy_variants, REPSTOS_COPY_VARIANT_COUNT, (int)v);
 }
 
 void *repstos_variant_routine(enum repstos_variant v)
@@ -135,19 +204,13 @@ void *repstos_variant_routine(enum repstos_variant v)
 
 int repstos_variant_by_routine(const void *addr)
 {
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (addr == variants[v].routine)
-			return v;
-	return -1;
+	return routine_index(variants, REPSTOS_VARIANT_COUNT, addr);
 }
 
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v)
 {
-	return (unsigned)v < REPSTOS_VARIANT_COUNT &&
-	       (cpu->features & variants[v].needs) == variants[v].needs;
+	return runs(cpu, variants, REPSTOS_VARIANT_COUNT, (int)v);
 }
 
 int repstos_cpu_as(struct repstos_cpu *cpu, const char *name)
@@ -407,6 +470,50 @@ static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t
 	t->source = why[r][erms];
 }
 
+/*
+ * The copy routines' choice (copy.S).  avx2 wherever it runs, else vec;
+ * never the inline form (short rep movsb cost 1.3-1.6x glibc's call
+ * below 128 bytes on Zen 4), and no cost model yet.
+ *
+ * rep movsb for large copies: measured on AMD EPYC family 0x19 model
+ * 0x11 (Zen 4; tests/perf/results/amd-19-11/copybench.txt), the avx2
+ * loop beats it at every size from 2 KiB to 1 MiB (1.02-1.16x glibc,
+ * against 0.75-1.0x with rep movsb from 2 KiB, glibc's own threshold
+ * there), so on AMD family 0x19 the loop copies everything below the
+ * non-temporal threshold.  Elsewhere (not measured) rep movsb from
+ * 2 KiB with ERMS, as glibc does.  The non-temporal threshold, 3/4 of a
+ * 32 MiB L3, is not measured either.
+ */
+void repstos_policy_copy(const struct repstos_cpu *cpu, struct repstos_tuning *t)
+{
+	int erms = (cpu->features & REPSTOS_CPU_ERMS) != 0;
+	int zen4 = cpu->vendor == REPSTOS_VENDOR_AMD && cpu->family == 0x19;
+
+	/* avx512 on Zen 4 (AMD EPYC 0x19/0x11, tests/perf/results/amd-19-11,
+	 * two full runs): worst fixed size 0.87x glibc against avx2's 0.67x
+	 * (avx2 loops from 257 bytes: 384..768 B 0.77-0.95x), the
+	 * distributions' geomean 1.13x against 1.09x.  Elsewhere avx2. */
+	if (zen4 && repstos_policy_copy_supported(cpu, REPSTOS_COPY_VARIANT_AVX512))
+		t->copy_variant = REPSTOS_COPY_VARIANT_AVX512;
+	else
+		t->copy_variant = repstos_policy_copy_supported(cpu, REPSTOS_COPY_VARIANT_AVX2) ?
+				  REPSTOS_COPY_VARIANT_AVX2 : REPSTOS_COPY_VARIANT_VEC;
+	t->copy_rep_min = erms && !zen4 ? 2 * KIB : ~0ull;
+	t->copy_nt_min = 24 * KIB * KIB;
+	t->copy_inline_min = ~0u;
+}
+
+enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
+						   enum repstos_copy_variant module,
+						   int forced,
+						   const struct repstos_site *e)
+{
+	if (!forced && repstos_copy_inline_ok(e->op) &&
+	    e->size_kind != REPSTOS_SIZE_UNKNOWN && e->size_min >= t->copy_inline_min)
+		return REPSTOS_COPY_VARIANT_INLINE;
+	return module;
+}
+
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
 			   struct repstos_tuning *t)
 {
@@ -414,6 +521,7 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 
 	memset(t, 0, sizeof(*t));
 	t->short_rep_max = 128;
+	repstos_policy_copy(cpu, t);
 	if (!m) {
 		conservative(cpu, t);
 		return;

@@ -15,6 +15,8 @@
  * tool and the tests share (runtime/policy.c, with the lookups repstos.h
  * declares: by name, by routine, and what a variant needs). */
 extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
+/* The same for the copy variants (REPSTOS_COPY_VARIANTS). */
+extern const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT];
 
 /* Fill *cpu from CPUID on this machine. */
 void repstos_cpu_detect(struct repstos_cpu *cpu);
@@ -60,6 +62,13 @@ struct repstos_tuning {
 	unsigned inline_min;		/* without costs: sites proven at least
 					 * this large go inline */
 	int variant;			/* the module-wide routine (enum repstos_variant) */
+	/* Copy sites (copy.S): the module-wide copy routine (enum
+	 * repstos_copy_variant), its rep movsb and non-temporal thresholds
+	 * (~0: never), and copy sites proven at least copy_inline_min bytes
+	 * go inline (~0u: none). */
+	int copy_variant;
+	unsigned long long copy_rep_min, copy_nt_min;
+	unsigned copy_inline_min;
 	const char *source;		/* where the numbers come from, for reports */
 	struct repstos_costs costs;	/* per form and class; all 0: none */
 };
@@ -69,6 +78,9 @@ struct repstos_tuning {
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
 			   struct repstos_tuning *t);
 
+/* The copy part of *t for cpu (repstos_policy_tuning calls it). */
+void repstos_policy_copy(const struct repstos_cpu *cpu, struct repstos_tuning *t);
+
 /* Does the measured table have a row for this CPU? */
 int repstos_policy_has_row(const struct repstos_cpu *cpu);
 
@@ -77,6 +89,39 @@ int repstos_policy_has_row(const struct repstos_cpu *cpu);
  * use instructions an x86-64 may lack)? */
 int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v);
+
+/* The same for a copy routine (REPSTOS_COPY_VARIANTS). */
+int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
+				  enum repstos_copy_variant v);
+
+/*
+ * The form for one copy site (an entry of a copy op): `module` (the
+ * tuning's copy_variant, or a forced one) or inline `rep movsb`.  Inline
+ * only for ops that allow it (REPSTOS_OP_COPY, REPSTOS_OP_MOVE_FWD), when
+ * the site is proven at least copy_inline_min bytes.  "inline" (forced
+ * or the module's) is the inline form where the op allows it, and
+ * elsewhere "inline"'s called form, which checks for overlap: the
+ * caller's to write (runtime/patch.c, the tool).
+ */
+enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
+						   enum repstos_copy_variant module,
+						   int forced,
+						   const struct repstos_site *e);
+
+/* May a site of this op take the inline form, rep movsb, which copies
+ * forwards whatever the overlap? */
+static inline int repstos_copy_inline_ok(unsigned op)
+{
+	return op == REPSTOS_OP_COPY || op == REPSTOS_OP_MOVE_FWD;
+}
+
+/* Does a copy site of this op, given variant v, take the inline form?
+ * Elsewhere "inline" is its called form, which checks for overlap. */
+static inline int repstos_copy_form_inline(enum repstos_copy_variant v,
+					   unsigned op)
+{
+	return v == REPSTOS_COPY_VARIANT_INLINE && repstos_copy_inline_ok(op);
+}
 
 /*
  * The form for one site, from what the compiler knew of its size and the

@@ -111,6 +111,12 @@ REPSTOS_HIDDEN int repstos_variant_by_name(const char *name);
 REPSTOS_HIDDEN void *repstos_variant_routine(enum repstos_variant v);
 /* The variant whose routine is at addr, or -1. */
 REPSTOS_HIDDEN int repstos_variant_by_routine(const void *addr);
+/* The same for copy routines (REPSTOS_COPY_VARIANTS). */
+REPSTOS_HIDDEN enum repstos_copy_variant repstos_copy_variant(void);
+REPSTOS_HIDDEN const char *repstos_copy_variant_name(enum repstos_copy_variant v);
+REPSTOS_HIDDEN int repstos_copy_variant_by_name(const char *name);
+REPSTOS_HIDDEN void *repstos_copy_variant_routine(enum repstos_copy_variant v);
+REPSTOS_HIDDEN int repstos_copy_variant_by_routine(const void *addr);
 /* This module's table and counts. */
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_begin(void);
 REPSTOS_HIDDEN const struct repstos_site *repstos_sites_end(void);
@@ -119,8 +125,10 @@ REPSTOS_HIDDEN const struct repstos_stats *repstos_stats(void);
 /* The stub and routines, for tests and hand-written assembly. */
 #define REPSTOS_X_DECL(e, name, sym, needs) REPSTOS_HIDDEN void sym(void);
 REPSTOS_VARIANTS(REPSTOS_X_DECL)
+REPSTOS_COPY_VARIANTS(REPSTOS_X_DECL)
 #undef REPSTOS_X_DECL
-REPSTOS_HIDDEN void __repstos_stub(void);
+REPSTOS_HIDDEN void REPSTOS_STUB_SYMBOL(void);
+REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 
 /*
  * REPSTOS_SITE_ASM(op, kind, min, max): the text of one site and its
@@ -164,9 +172,34 @@ REPSTOS_HIDDEN void __repstos_stub(void);
 		__rs_dst;						\
 	})
 
+/* REPSTOS_COPY_SITE_ASM(op, kind, min, max): the same for a copy site
+ * (REPSTOS_COPY_SITE), for an asm statement with rdi, rsi, rcx bound. */
+#define REPSTOS_COPY_SITE_ASM(op, kind, min, max)			\
+	REPSTOS_STR(REPSTOS_COPY_SITE(.Lrepstos_site%=, op, kind, min, max))
+
+/* A copy site of op (enum repstos_op) copying n bytes from s to d,
+ * evaluating to d; the red zone stepped over as for REPSTOS_MEMSET. */
+#define REPSTOS_COPY_CALL(d, s, n, op)					\
+	__extension__ ({						\
+		void *__rs_dst = (d);					\
+		void *__rs_d = __rs_dst;				\
+		const void *__rs_s = (s);				\
+		unsigned long __rs_n = (n);				\
+		__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER		\
+			REPSTOS_COPY_SITE_ASM(op, 0, 0, 0xffffffff)	\
+			REPSTOS_RED_ZONE_LEAVE				\
+			: "+D" (__rs_d), "+S" (__rs_s), "+c" (__rs_n)	\
+			: : "memory", "cc", REPSTOS_COPY_CLOBBERS	\
+			REPSTOS_MACRO_K1);				\
+		__rs_dst;						\
+	})
+
 #define REPSTOS_MEMSET(dst, c, n)	REPSTOS_SITE_CALL(dst, c, n, 0)
 #define REPSTOS_BZERO(dst, n)		((void)REPSTOS_SITE_CALL(dst, 0, n, 1))
 #define REPSTOS_CLEAR(dst, n)		((void)REPSTOS_SITE_CALL(dst, 0, n, 2))
+/* memcpy (the regions must not overlap) and memmove as copy sites. */
+#define REPSTOS_MEMCPY(dst, src, n)	REPSTOS_COPY_CALL(dst, src, n, 3)
+#define REPSTOS_MEMMOVE(dst, src, n)	REPSTOS_COPY_CALL(dst, src, n, 4)
 
 #ifdef __cplusplus
 }

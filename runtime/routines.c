@@ -11,6 +11,10 @@
 unsigned long long __repstos_vec_rep_min = ~0ull;
 unsigned long long __repstos_wide_rep_min = ~0ull;
 unsigned long long __repstos_short_rep_max = 128;
+/* The copy routines (copy.S): rep movsb from copy_rep_min, non-temporal
+ * stores from copy_nt_min (regions apart only); ~0: never. */
+unsigned long long __repstos_copy_rep_min = ~0ull;
+unsigned long long __repstos_copy_nt_min = ~0ull;
 
 void repstos_routines_enable(const struct repstos_cpu *cpu)
 {

@@ -15,6 +15,11 @@
 extern unsigned long long __repstos_vec_rep_min REPSTOS_HIDDEN;
 extern unsigned long long __repstos_wide_rep_min REPSTOS_HIDDEN;
 extern unsigned long long __repstos_short_rep_max REPSTOS_HIDDEN;
+/* The copy routines: rep movsb from copy_rep_min (forwards, and not
+ * within 64 bytes below the source), non-temporal stores from
+ * copy_nt_min (where the regions do not overlap).  ~0: never. */
+extern unsigned long long __repstos_copy_rep_min REPSTOS_HIDDEN;
+extern unsigned long long __repstos_copy_nt_min REPSTOS_HIDDEN;
 
 /* The dispatch page (dispatch.S): the stub's target, and non-zero bytes
  * when this CPU can run "avx2", "avx512" (each of those routines tests
@@ -22,6 +27,7 @@ extern unsigned long long __repstos_short_rep_max REPSTOS_HIDDEN;
 #define REPSTOS_DISPATCH_PAGE 4096
 extern char __repstos_dispatch_page[] REPSTOS_HIDDEN;
 extern void *REPSTOS_TARGET_SYMBOL REPSTOS_HIDDEN;
+extern void *REPSTOS_COPY_TARGET_SYMBOL REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx2 REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx512 REPSTOS_HIDDEN;
 

@@ -12,7 +12,7 @@ RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 # format, tune and the routines.  Nothing in it runs by itself.
 RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
 	runtime/tune.c runtime/profile.c runtime/routines.c
-RT_CORE_ASMS := runtime/set.S
+RT_CORE_ASMS := runtime/set.S runtime/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor
 # that patches a module's sites, and the size-profile recorder it starts.
 RT_START_SRCS := runtime/dispatch.S runtime/patch.c runtime/profrun.c \

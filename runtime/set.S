@@ -141,7 +141,7 @@ END(__repstos_vec)
  * another CPU it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx2)
-	REQUIRE(__repstos_can_avx2)
+	REQUIRE(__repstos_can_avx2, __repstos_vec)
 	SET_BODY avx2, 32, 384, __repstos_wide_rep_min
 END(__repstos_avx2)
 
@@ -177,7 +177,7 @@ END(__repstos_avx2)
  * on a CPU without them it runs "vec" (REQUIRE).
  */
 ENTRY(__repstos_avx512)
-	REQUIRE(__repstos_can_avx512)
+	REQUIRE(__repstos_can_avx512, __repstos_vec)
 	vpbroadcastb %eax, %zmm0
 	cmp	$255, %rcx
 	ja	.Lavx512_256_512
@@ -296,7 +296,7 @@ END(__repstos_avx512)
  * Needs what "avx512" needs.
  */
 ENTRY(__repstos_avx512_split)
-	REQUIRE(__repstos_can_avx512)
+	REQUIRE(__repstos_can_avx512, __repstos_vec)
 	vpbroadcastb %eax, %zmm0
 	cmp	$256, %rcx
 	ja	.Lavx512_split_257_up

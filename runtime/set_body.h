@@ -84,43 +84,13 @@
 .endm
 
 /*
- * .L<name>_<lo>_<hi>, defined (set_label) or jumped to (set_jump jcc).
- * lo and hi are expressions of the width (hi may be "up"), made digits
- * by %() of the alternate macro mode.  The mode is on for that one
- * line: left on, it would read every %register in a macro argument as
- * an expression.
- */
-.macro set_label name, lo, hi
-	set_sym label, \name, \lo, \hi
-.endm
-.macro set_jump jcc, name, lo, hi
-	set_sym \jcc, \name, \lo, \hi
-.endm
-.macro set_sym what, name, lo, hi
-	.altmacro
-	.ifc \hi, up
-	set_sym_ \what, \name, %(\lo), up
-	.else
-	set_sym_ \what, \name, %(\lo), %(\hi)
-	.endif
-	.noaltmacro
-.endm
-.macro set_sym_ what, name, lo, hi
-	.ifc \what, label
-.L\name\()_\lo\()_\hi\():
-	.else
-	\what	.L\name\()_\lo\()_\hi
-	.endif
-.endm
-
-/*
  * Sizes lo..hi: head stores from the start and tail up to the end;
  * larger sizes go on to hi+1..next.
  */
 .macro set_class name, w, lo, hi, head, tail, next
-	set_label \name, \lo, \hi
+	size_label \name, \lo, \hi
 	cmp	$(\hi), %rcx
-	set_jump ja, \name, \hi+1, \next
+	size_jump ja, \name, \hi+1, \next
 	set_run	u, \w, \head, 0, %rdi
 	set_run	u, \w, \tail, -(\tail)*\w, %rdi,%rcx
 	.if \w == 8
@@ -135,11 +105,11 @@
  */
 .macro set_halves name, n, insn
 	cmp	$\n, %rcx
-	set_jump jb, \name, 0, \n-1
+	size_jump jb, \name, 0, \n-1
 	\insn	%xmm0, (%rdi)
 	\insn	%xmm0, -\n(%rdi,%rcx)
 	FINISH
-	set_label \name, 0, \n-1
+	size_label \name, 0, \n-1
 .endm
 
 /* Sizes 0..3: the first and the last byte, and the second for 3. */
@@ -165,7 +135,7 @@
 	vpbroadcastb %xmm0, %xmm0
 	.endif
 	cmp	$\w, %rcx
-	set_jump jb, \name, 0, \w-1
+	size_jump jb, \name, 0, \w-1
 	set_fill\w
 	/* in avx2, where avx512_split's 64..256 enter: ymm0 and rax ready */
 	set_class \name, \w, \w, 2*\w, 1, 1, 4*\w
@@ -180,7 +150,7 @@
 	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, up
 	.endif
 
-	set_label \name, \top+1, up
+	size_label \name, \top+1, up
 	cmp	\rep_min(%rip), %rcx
 	jae	.L\name\()_rep
 	.if \w == 8
@@ -226,7 +196,7 @@
 	.endif
 	ret
 
-	set_label \name, 0, \w-1
+	size_label \name, 0, \w-1
 	.if \w == 32
 	set_halves \name, 16, vmovdqu
 	/* .Lavx2_0_15: where avx512 sends 0..15 near a page end, with
@@ -236,9 +206,9 @@
 	set_bytes \name
 	.else
 	cmp	$4, %rcx
-	set_jump jae, \name, 4, \w-1
+	size_jump jae, \name, 4, \w-1
 	set_bytes \name
-	set_label \name, 4, \w-1
+	size_label \name, 4, \w-1
 	.if \w == 16
 	cmp	$8, %rcx
 	jae	.L\name\()_8_15

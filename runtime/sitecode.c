@@ -36,12 +36,18 @@ static int len_ok(unsigned len)
 	return len >= REPSTOS_SITE_LEN && len <= REPSTOS_SITE_MAX_LEN;
 }
 
-int repstos_encode_inline(uint8_t *out, unsigned len)
+/* The string instruction that does op. */
+static uint8_t string_opcode(unsigned op)
+{
+	return repstos_op_is_copy(op) ? REPSTOS_OPC_MOVSB : REPSTOS_OPC_STOSB;
+}
+
+int repstos_encode_inline(uint8_t *out, unsigned len, unsigned op)
 {
 	if (!len_ok(len))
 		return -1;
 	out[0] = REPSTOS_OPC_REP;
-	out[1] = REPSTOS_OPC_STOSB;
+	out[1] = string_opcode(op);
 	repstos_nops(out + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN);
 	return 0;
 }
@@ -69,13 +75,13 @@ static int is_nops(const uint8_t *b, unsigned len)
 }
 
 enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
-				 uint64_t site, uint64_t *target)
+				 uint64_t site, unsigned op, uint64_t *target)
 {
 	int32_t rel32;
 
 	if (!len_ok(len))
 		return REPSTOS_FORM_BAD;
-	if (b[0] == REPSTOS_OPC_REP && b[1] == REPSTOS_OPC_STOSB &&
+	if (b[0] == REPSTOS_OPC_REP && b[1] == string_opcode(op) &&
 	    is_nops(b + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN))
 		return REPSTOS_FORM_INLINE;
 	if (b[0] == REPSTOS_OPC_CALL &&

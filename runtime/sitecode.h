@@ -20,24 +20,26 @@ enum repstos_form {
 	REPSTOS_FORM_BAD = 0,	/* none of the contract's forms */
 	REPSTOS_FORM_STUB,	/* call of the dispatch stub */
 	REPSTOS_FORM_CALL,	/* call of a routine (the bytes: any call) */
-	REPSTOS_FORM_INLINE,	/* rep stosb + NOPs */
+	REPSTOS_FORM_INLINE,	/* rep stosb (rep movsb for a copy) + NOPs */
 };
 
 /* Write `len` bytes of NOPs (the recommended multi-byte forms). */
 void repstos_nops(uint8_t *out, unsigned len);
 
-/* The inline form of a site of `len` bytes. Returns 0, or -1 if len is
- * out of range [REPSTOS_SITE_LEN, REPSTOS_SITE_MAX_LEN]. */
-int repstos_encode_inline(uint8_t *out, unsigned len);
+/* The inline form of a site of `len` bytes doing op: rep stosb, or
+ * rep movsb for a copy op.  Returns 0, or -1 if len is out of range
+ * [REPSTOS_SITE_LEN, REPSTOS_SITE_MAX_LEN]. */
+int repstos_encode_inline(uint8_t *out, unsigned len, unsigned op);
 
 /* A call from a site at `site` to `target`, NOP-filled to `len` bytes.
  * Returns 0, or -1 if len is out of range or rel32 cannot reach. */
 int repstos_encode_call(uint8_t *out, unsigned len, uint64_t site,
 			uint64_t target);
 
-/* Which form the bytes are: BAD, CALL or INLINE; for a call, *target
- * (when not NULL) gets its destination. */
+/* Which form the bytes of a site doing op are: BAD, CALL or INLINE (only
+ * op's own string instruction); for a call, *target (when not NULL) gets
+ * its destination. */
 enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
-				 uint64_t site, uint64_t *target);
+				 uint64_t site, unsigned op, uint64_t *target);
 
 #endif

@@ -17,4 +17,9 @@ fill:
 	mov	%rdx, %rcx
 	REPSTOS_SITE(.Lfill, 0, 0, 0, 0xffffffff)
 	ret
+	.globl	copy
+copy:
+	mov	%rdx, %rcx
+	REPSTOS_COPY_SITE(.Lcopy, 3, 0, 0, 0xffffffff)	/* copy, unknown */
+	ret
 	.section .note.GNU-stack, "", @progbits

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A producer that writes its entry by hand, right (BAD=0) or with one
- * thing wrong (BAD=1..6): the contract test's own controls, which show
+ * thing wrong (BAD=1..8): the contract test's own controls, which show
  * that tests/contract/check notices each kind of drift.
  */
 #include "repstos_site.h"
@@ -32,6 +32,10 @@ f:
 	.long	.Ls - .
 #if BAD == 3		/* another version */
 	.byte	2, 5, 0, 0
+#elif BAD == 7		/* a copy op in a version-1 entry */
+	.byte	1, 5, 3, 0
+#elif BAD == 8		/* a copy entry whose site calls the set stub */
+	.byte	2, 5, 3, 0
 #else
 	.byte	1, 5, 0, 0
 #endif

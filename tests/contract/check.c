@@ -203,8 +203,11 @@ static void check_sizes(unsigned k, const struct repstos_site *e)
 /* The site's bytes are the stub call in the contract's encoding, with
  * the relocation a hidden stub needs. */
 static void check_site_code(const struct obj *o, unsigned k, Elf_Scn *text,
-			    uint64_t off, unsigned len)
+			    uint64_t off, unsigned len, unsigned op)
 {
+	const char *stub = repstos_op_is_copy(op) ?
+		REPSTOS_STR(REPSTOS_COPY_STUB_SYMBOL) :
+		REPSTOS_STR(REPSTOS_STUB_SYMBOL);
 	const uint8_t *b;
 	size_t size;
 	uint64_t target;
@@ -218,7 +221,7 @@ static void check_site_code(const struct obj *o, unsigned k, Elf_Scn *text,
 			(unsigned long long)off);
 		return;
 	}
-	if (repstos_decode(b + off, len, off, &target) != REPSTOS_FORM_CALL) {
+	if (repstos_decode(b + off, len, off, op, &target) != REPSTOS_FORM_CALL) {
 		problem("entry %u: the bytes at %#llx are not the call form", k,
 			(unsigned long long)off);
 		return;
@@ -232,9 +235,8 @@ static void check_site_code(const struct obj *o, unsigned k, Elf_Scn *text,
 	if ((GELF_R_TYPE(r.r_info) != R_X86_64_PLT32 &&
 	     GELF_R_TYPE(r.r_info) != R_X86_64_PC32) ||
 	    r.r_addend != -(REPSTOS_CALL_LEN - REPSTOS_CALL_REL32) ||
-	    strcmp(name, REPSTOS_STR(REPSTOS_STUB_SYMBOL)))
-		problem("entry %u: the call is not of %s", k,
-			REPSTOS_STR(REPSTOS_STUB_SYMBOL));
+	    strcmp(name, stub))
+		problem("entry %u: the call is not of %s", k, stub);
 	else if (GELF_ST_VISIBILITY(sym.st_other) != STV_HIDDEN)
 		problem("entry %u: %s is not hidden (a PLT would clobber r11)",
 			k, name);
@@ -248,8 +250,8 @@ static void check_entry(const struct obj *o, Elf_Scn *table, unsigned k,
 	GElf_Sym sym;
 	const char *name;
 
-	if (e->version != REPSTOS_SITE_VERSION)
-		problem("entry %u: version %u", k, e->version);
+	if (e->version != repstos_op_version(e->op))
+		problem("entry %u: version %u for op %u", k, e->version, e->op);
 	if (e->len != REPSTOS_SITE_LEN)
 		problem("entry %u: length %u", k, e->len);
 	if (e->op >= REPSTOS_OP_COUNT)
@@ -269,7 +271,7 @@ static void check_entry(const struct obj *o, Elf_Scn *table, unsigned k,
 		return;
 	}
 	check_site_code(o, k, elf_getscn(o->elf, sh.sh_link),
-			sym.st_value + r.r_addend, e->len);
+			sym.st_value + r.r_addend, e->len, e->op);
 }
 
 static int cmd_sites(const char *file, unsigned want)
@@ -366,6 +368,7 @@ static int cmd_layout(void)
 	SHOW(REPSTOS_SITE_ENTRY_SIZE);
 	SHOW(REPSTOS_SITE_ALIGN);
 	SHOW(REPSTOS_SITE_VERSION);
+	SHOW(REPSTOS_COPY_VERSION);
 	SHOW(REPSTOS_SITE_LEN);
 	SHOW(REPSTOS_ENTRY_SITE);
 	SHOW(REPSTOS_ENTRY_VERSION);

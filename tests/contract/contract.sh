@@ -11,7 +11,8 @@ B=${B:-build}
 CHECK=$B/tests/contract/check
 POKE="python3 tests/patcher/elfpoke.py"
 W=$B/tests/contract/work.$$
-PLUGIN_SITES=5	# the sites in tests/contract/plugin.c
+PLUGIN_SITES=8	# the sites in tests/contract/plugin.c, copies on
+PC=-fplugin-arg-repstos-copy
 
 need $CHECK plugin/repstos.so $B/runtime/dispatch.o $B/runtime/variants.o
 mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
@@ -29,10 +30,10 @@ expect() {
 }
 
 # 1. The producers, each checked against the header by check.c.
-gcc -O2 -fplugin=plugin/repstos.so -c -o "$W/plugin.o" tests/contract/plugin.c &&
+gcc -O2 -fplugin=plugin/repstos.so $PC -c -o "$W/plugin.o" tests/contract/plugin.c &&
 gcc -O2 -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
 gcc -O2 -mavx512f -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
-gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so -c -o "$W/plugin-fs.o" \
+gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so $PC -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
 gcc -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
 ld -r -o "$W/runtime.o" $B/runtime/dispatch.o $B/runtime/variants.o ||
@@ -41,22 +42,23 @@ expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
 	$CHECK sites "$W/plugin.o" $PLUGIN_SITES
 expect 0 "plugin, -ffunction-sections: one table section per function" \
 	$CHECK sites "$W/plugin-fs.o" $PLUGIN_SITES
-expect 0 "REPSTOS_MEMSET, REPSTOS_BZERO, REPSTOS_CLEAR" \
-	$CHECK sites "$W/macro.o" 3
+expect 0 "REPSTOS_MEMSET, _BZERO, _CLEAR, _MEMCPY, _MEMMOVE" \
+	$CHECK sites "$W/macro.o" 5
 expect 0 "the same with -mavx512f (k1 declared)" \
-	$CHECK sites "$W/macro512.o" 3
-expect 0 "REPSTOS_SITE in assembler" $CHECK sites "$W/asm.o" 2
+	$CHECK sites "$W/macro512.o" 5
+expect 0 "REPSTOS_SITE and REPSTOS_COPY_SITE in assembler" \
+	$CHECK sites "$W/asm.o" 3
 expect 0 "the runtime's table section and module record" \
 	$CHECK runtime "$W/runtime.o"
 
 # 2. The controls: a hand-written entry passes when it is right and fails
 # for each kind of drift, so the checks above can fail.
-for bad in 0 1 2 3 4 5 6; do
+for bad in 0 1 2 3 4 5 6 7 8; do
 	gcc -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
 		fail "compile control $bad"
 done
 expect 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1
-for bad in 1 2 3 4 5 6; do
+for bad in 1 2 3 4 5 6 7 8; do
 	why=$(sed -n "s|^#.*BAD [!=]= $bad[^/]*/\* \(.*\) \*/|\1|p" tests/contract/bad.S)
 	expect 1 "control: refused, $why" \
 		$CHECK sites "$W/bad$bad.o" 1

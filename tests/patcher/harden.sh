@@ -168,8 +168,9 @@ refused "$F" "swapped routines"
 
 # Any two routines (and the stub) swapped: each must be told from every
 # other by its code, or a swap would pass and run the wrong routine.
-ROUTINES="$(sed -n 's/.*X([A-Z0-9_]*, "[a-z0-9_]*", \(__repstos_[a-z0-9_]*\)[,)].*/\1/p' \
-	"$TOP/runtime/repstos_site.h") __repstos_stub"
+# Set and copy routines and both stubs, from the contract's two lists.
+ROUTINES="$(printf '#include "repstos_site.h"\n#define X(e, name, sym, ...) @sym\nREPSTOS_VARIANTS(X) REPSTOS_COPY_VARIANTS(X) @REPSTOS_STUB_SYMBOL @REPSTOS_COPY_STUB_SYMBOL\n' |
+	gcc -E -P -I"$TOP/runtime" -x c - | tr ' ' '\n' | sed -n 's/^@//p')"
 # One file per pair, pair.X.Y, written by one python3.
 python3 - "$EXE" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$EXE" "$x")"; done) <<'EOF2'
 import itertools, sys

@@ -104,3 +104,17 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 	tests/perf/macro.sh | tee $$out/macro.txt
 
 .PHONY: bench-macro
+
+# The copy routines against glibc's memcpy/memmove: `make bench-copy`
+# (tests/perf/copybench.sh) writes copybench.txt beside the memset
+# results.  -fno-builtin: glibc's functions are called through the PLT.
+$(PB)/copybench: tests/perf/copybench.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -o $@ $< $(RT_LIB)
+DEPS += $(PB)/copybench.d
+
+bench: bench-copy
+bench-copy: $(PB)/copybench $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/copybench.sh | tee $$out/copybench.txt
+.PHONY: bench-copy

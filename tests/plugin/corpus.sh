@@ -50,13 +50,7 @@ build() {
 # verify NAME LEVEL: remarks, table and runs.
 verify() {
 	name=$1 lvl=$2 d=$O/$1
-	rewritten $d/notes >$d/got
-	expected $lvl >$d/want
-	if ! cmp -s $d/got $d/want; then
-		fail "$name: rewritten calls differ from the marked lines (< got, > want)"
-		diff $d/got $d/want | head -n 20
-		return
-	fi
+	rewritten_as_marked $name $lvl $d || return
 	n=$(rewritten_count $d/notes)
 	s=$(sites $d/prog)
 	[ "$n" -eq "$s" ] && [ "$s" -gt 0 ] ||

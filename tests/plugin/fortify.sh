@@ -33,5 +33,29 @@ for level in 2 3; do
 			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
 	done
 	ok "_FORTIFY_SOURCE=$level: sites in bounds [$cases] work, overflows [$bad] abort"
+
+	# Copies (-fplugin-arg-repstos-copy): __memcpy_chk, __mempcpy_chk
+	# and __memmove_chk keep their check the same way. 
+	b=$O/copy$level
+		$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -fplugin-arg-repstos-copy -o $b \
+		tests/plugin/copy/fortify.c $RTLIB 2>$b.notes ||
+		{ fail "copy build =$level"; cat $b.notes; continue; }
+	for f in __memcpy_chk __mempcpy_chk __memmove_chk; do
+		grep -q "$f rewritten" $b.notes || fail "=$level: $f not rewritten"
+	done
+	objdump -d $b | grep -E 'call.*<(__memcpy_chk|__mempcpy_chk|__memmove_chk)' &&
+		fail "=$level: a copy _chk call is still there"
+	objdump -d $b | grep -q 'call.*<__chk_fail' || fail "=$level: no __chk_fail call"
+	cases="memcpy:16 memcpy:0 mempcpy:16 mempcpy:5 memmove:16 memmove:1"
+	bad="memcpy:17 mempcpy:17 memmove:17 memmove:40"
+	for c in $cases; do
+		out=$($b ${c%:*} ${c#*:} 2>&1) || fail "=$level: $c in bounds: $out"
+	done
+	for c in $bad; do
+		out=$($b ${c%:*} ${c#*:} 2>&1); rc=$?
+		echo "$out" | grep -q 'buffer overflow detected' && [ $rc -ne 0 ] ||
+			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
+	done
+	ok "_FORTIFY_SOURCE=$level copies: _chk sites in bounds [$cases] work, overflows [$bad] abort"
 done
 finish

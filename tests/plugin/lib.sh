@@ -40,3 +40,14 @@ run_variants() {
 	done
 	return 0
 }
+
+# rewritten_as_marked NAME LEVEL DIR: the calls DIR/notes' remarks say
+# were rewritten are the lines the caller's `expected LEVEL` marks.
+rewritten_as_marked() {
+	rewritten $3/notes >$3/got
+	expected $2 >$3/want
+	cmp -s $3/got $3/want && return 0
+	fail "$1: rewritten calls differ from the marked lines (< got, > want)"
+	diff $3/got $3/want | head -n 20
+	return 1
+}

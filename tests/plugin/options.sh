@@ -38,6 +38,9 @@ error "-fplugin-arg-repstos-clear" "missing value for .-fplugin-arg-repstos-clea
 error "-fplugin-arg-repstos-clear=a,,b" "bad value .a,,b. for .-fplugin-arg-repstos-clear"
 error "-fplugin-arg-repstos-memset=1x" "bad value .1x. for .-fplugin-arg-repstos-memset"
 error "-fplugin-arg-repstos-verbose=yes" "-fplugin-arg-repstos-verbose. takes no value"
+error "-fplugin-arg-repstos-copy=on" "-fplugin-arg-repstos-copy. takes no value"
+error "-fplugin-arg-repstos-copy-fn" "missing value for .-fplugin-arg-repstos-copy-fn"
+error "-fplugin-arg-repstos-move-fn=a-b" "bad value .a-b. for .-fplugin-arg-repstos-move-fn"
 
 # notes ARGS: the remark lines, "LINE: TEXT"
 notes() {
@@ -68,6 +71,34 @@ out=$(notes -fplugin-arg-repstos-clear=other,my_zero)
 expect "$out" "8: my_zero rewritten (size unknown)"
 out=$(notes -fplugin-arg-repstos-memset=my_zero)
 echo "$out" | grep -q '^8:' && fail "my_zero (ptr, len) taken as a (ptr, c, len) memset"
+
+# Copies: remarks, off by default, user helpers by shape.
+cat >$O/c.c <<'EOC'
+typedef unsigned long size_t;
+void *memcpy(void *, const void *, size_t);
+void *memmove(void *, const void *, size_t);
+void *my_cpy(void *, const void *, size_t);
+void f(char *d, const char *s, size_t n) { memcpy(d, s, n); }
+void g(char *p, size_t n) { memmove(p, p + 1, n); }
+void h(char *d, const char *s, size_t n) { my_cpy(d, s, n); }
+void k(char *d, const char *s) { memcpy(d, s, 100); }
+EOC
+cnotes() {
+	$CC -O2 -c -o $O/c.o $PV "$@" $O/c.c 2>&1 |
+		sed -n 's|^[^:]*:\([0-9]*\):[0-9]*: note: repstos: |\1: |p'
+}
+out=$(cnotes)
+[ -z "$out" ] && ok "copies off by default: no remark" || fail "copies without the option: $out"
+out=$(cnotes -fplugin-arg-repstos-copy)
+expect "$out" "5: memcpy rewritten (size unknown)"
+expect "$out" "6: memmove rewritten (size unknown; copies forwards: destination at or before the source in one object)"
+expect "$out" "8: memcpy left alone (size 100; constant size below min-const=8193: GCC inlines it)"
+echo "$out" | grep -q '^7:' && fail "my_cpy rewritten without copy-fn"
+out=$(cnotes -fplugin-arg-repstos-copy-fn=my_cpy)
+expect "$out" "7: my_cpy rewritten (size unknown)"
+echo "$out" | grep -q '^5:' && fail "memcpy rewritten with copy-fn alone"
+out=$(cnotes -fplugin-arg-repstos-memset=my_cpy)
+echo "$out" | grep -q '^7:' && fail "my_cpy (dst, src, len) taken as a (ptr, c, len) memset"
 
 # Without the verbose option the plugin says nothing.
 out=$($CC -O2 -c -o $O/x.o $P $src 2>&1)

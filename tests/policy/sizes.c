@@ -89,7 +89,7 @@ static const char *form_name(const struct repstos_site *e)
 {
 	uintptr_t at = repstos_site_addr(e), target = 0;
 
-	switch (repstos_decode((const uint8_t *)at, e->len, at, &target)) {
+	switch (repstos_decode((const uint8_t *)at, e->len, at, e->op, &target)) {
 	case REPSTOS_FORM_INLINE:
 		return sitecheck_name(0);
 	case REPSTOS_FORM_CALL:

@@ -28,7 +28,7 @@ static inline void print_forms(const char *module)
 		uintptr_t at = repstos_site_addr(e), target = 0;
 		enum repstos_form f;
 
-		f = repstos_decode((const uint8_t *)at, e->len, at, &target);
+		f = repstos_decode((const uint8_t *)at, e->len, at, e->op, &target);
 		printf("%s %ld %s\n", module, (long)(e - b),
 		       f == REPSTOS_FORM_BAD ? "garbage" :
 		       sitecheck_name(f == REPSTOS_FORM_INLINE ? 0 : target));

@@ -139,3 +139,42 @@ EOF
 	)
 	want="ok 2456"
 }
+
+# The flags each package builds with by default (zlib's configure: -O3;
+# Debian's lz4 Makefiles: -O2 -g), so a build given them plus plugin
+# options differs from the package's own build by those options only.
+ZLIB_CFLAGS="-O3"
+LZ4_CFLAGS="-O2 -g"
+# What turns copy sites on, as a user passes it (repstos-cc(1)).
+COPY_OPT=-fplugin-arg-repstos-copy
+
+# zlib_build DIR SRC CC CFLAGS: a fresh copy of zlib's source SRC in DIR,
+# ./configure'd with CC and CFLAGS and made (libz.a, libz.so, example,
+# minigzip and their shared and 64-bit twins).  Logs in DIR; on failure
+# prints the step that failed and returns 1.
+zlib_build() {
+	rm -rf "$1" && cp -r "$2" "$1" || { echo "copy $2"; return 1; }
+	(cd "$1" && CC=$3 CFLAGS=$4 ./configure) >"$1/configure.log" 2>&1 ||
+		{ echo "CC=$3 CFLAGS='$4' ./configure"; return 1; }
+	make -C "$1" -j2 >"$1/build.log" 2>&1 || { echo "make"; return 1; }
+}
+
+# lz4_build DIR SRC CC CFLAGS: the same for lz4 (liblz4.a, liblz4.so,
+# the lz4 CLI); CFLAGS through the environment, so that the Makefiles'
+# own `CFLAGS +=` still apply, and so to the tests/ Makefile later.
+lz4_build() {
+	rm -rf "$1" && cp -r "$2" "$1" || { echo "copy $2"; return 1; }
+	env CFLAGS="$4" make -C "$1" -j2 CC="$3" >"$1/build.log" 2>&1 ||
+		{ echo "make CC=$3 CFLAGS='$4'"; return 1; }
+}
+
+# op_counts FILE: the sites of FILE's table by op, as `repstos dump
+# --stats` counts them: "memset N zero N clear N copy N move N move_fwd N"
+# (all 0 when it has no table).
+op_counts() {
+	c=$("${REPSTOS:-$top/patcher/repstos}" dump --stats "$1" 2>/dev/null |
+		sed -n 's/^op: //p' | head -n 1)
+	echo "${c:-memset 0 zero 0 clear 0 copy 0 move 0 move_fwd 0}"
+}
+# op_count FILE OP: one of those numbers.
+op_count() { op_counts "$1" | awk -v op="$2" '{ for (i = 1; i < NF; i += 2) if ($i == op) print $(i + 1) }'; }

@@ -18,3 +18,12 @@ $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 .PHONY: realworld
 realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
+# `make bench-realworld`: zlib's and lz4's own benchmarks, built plain,
+# with memset sites and with copy sites too (tests/realworld/bench.sh;
+# results in tests/realworld/results/); `make bench` runs it with the
+# others.  Timing on CPU $(BENCH_CPU) (default 1).
+bench: bench-realworld
+bench-realworld: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+	tests/realworld/bench.sh
+.PHONY: bench-realworld

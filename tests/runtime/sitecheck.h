@@ -76,7 +76,7 @@ static inline unsigned sitecheck_forms(FILE *out)
 		enum repstos_form form;
 
 		want = sitecheck_expected(e);
-		form = repstos_decode((const uint8_t *)at, e->len, at, &got);
+		form = repstos_decode((const uint8_t *)at, e->len, at, e->op, &got);
 		if (form == REPSTOS_FORM_INLINE)
 			got = 0;
 		/* A statically patched file keeps its own choices; a call of

@@ -3,7 +3,7 @@ RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
-RTT_PROGS := sites sites-static seccomp_run libdso.so dlopen_main harden \
+RTT_PROGS := sites sites-static copy copysites copysites-static seccomp_run libdso.so dlopen_main harden \
 	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
 	librelro.so regs.o regs_harness.o
 DEPS += $(patsubst %,$(RTT)/%.d,$(basename $(RTT_PROGS)))
@@ -101,3 +101,23 @@ $(RTT)/librelro.so: tests/runtime/relro_dso.c $(RT_LIB)
 TESTS += tests/runtime/relro.sh
 tests/runtime/relro.sh: $(RTT)/relro-pie $(RTT)/relro-nopie $(RTT)/relro-static \
 	$(RTT)/relro-static-pie $(RTT)/librelro.so $(RTT)/dlopen_main
+
+# Copy routines (copy.S) against a byte loop, as copies and as moves.
+# -mno-red-zone: the test calls the routines from inline asm.
+$(RTT)/copy: tests/runtime/copy.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -mno-red-zone -o $@ $< $(RT_LIB)
+
+TESTS += $(RTT)/copy
+
+# Hand-written copy sites: patched as each choice says, never a move
+# site inline.
+$(RTT)/copysites: tests/runtime/copysites.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
+$(RTT)/copysites-static: tests/runtime/copysites.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -static -o $@ $< $(RT_LIB)
+
+TESTS += tests/runtime/copysites.sh
+tests/runtime/copysites.sh: $(RTT)/copysites $(RTT)/copysites-static

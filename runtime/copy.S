@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * copy.S - the copy routines: what copy sites and the copy stub call.
+ *
+ * Every routine keeps the copy contract (repstos_site.h, "Copy sites"):
+ *   in  rdi dest, rsi source, rcx count
+ *   out rdi dest + count, rsi source + count, rcx 0
+ *   may change rax, xmm0..xmm7 (whole registers: ymm, zmm), the flags;
+ *   no mask register; the direction flag stays clear.
+ * Every routine is a move: correct for any overlap, in either direction,
+ * since the copy stub serves copy and move sites alike.  Leaf code,
+ * reached by `call` with the stack 8 bytes off alignment; the only
+ * stack use is a push of the count in the backward paths.
+ */
+#include "asm.h"
+#include "copy_body.h"
+
+	.text
+
+/*
+ * The size-dispatched routines start on a cache line and their ladder's
+ * steps on 16 bytes (copy_body.h): small copies are a handful of
+ * compares and branches, and on Zen 4 where those fall moved a batch of
+ * calls by up to 20% either way between builds of the same code.
+ * Measured as "x4" against the 16-byte-aligned, unpadded build (AMD EPYC
+ * 0x19/0x11, three interleaved runs): 128 B moves 0.90 -> 1.00-1.03x,
+ * published distributions +0.02..0.05x, nothing worse beyond the noise.
+ */
+
+/*
+ * "original": the copy stub's initial target, correct on every x86-64
+ * and needing nothing of it: 8 bytes at a time through rax, then bytes;
+ * forwards unless the destination lies inside the source, then from the
+ * end (each 8-byte word is loaded before it is stored, so a distance
+ * below 8 is no problem either way).  The count is pushed for the exit,
+ * as the backward loop counts rcx down to 0.
+ */
+ENTRY(__repstos_copy_original)
+	mov	%rdi, %rax
+	sub	%rsi, %rax
+	cmp	%rcx, %rax
+	jb	.Loriginal_backward	/* src <= dst < src + n */
+.Loriginal_8_up:
+	cmp	$8, %rcx
+	jb	.Loriginal_0_7
+	mov	(%rsi), %rax
+	mov	%rax, (%rdi)
+	add	$8, %rsi
+	add	$8, %rdi
+	sub	$8, %rcx
+	jmp	.Loriginal_8_up
+.Loriginal_0_7:
+	test	%rcx, %rcx
+	jz	.Loriginal_done
+	movzbl	(%rsi), %eax
+	mov	%al, (%rdi)
+	inc	%rsi
+	inc	%rdi
+	dec	%rcx
+	jmp	.Loriginal_0_7
+.Loriginal_done:
+	ret
+.Loriginal_backward:
+	push	%rcx
+	.cfi_adjust_cfa_offset 8
+.Loriginal_back_8_up:
+	cmp	$8, %rcx
+	jb	.Loriginal_back_0_7
+	mov	-8(%rsi,%rcx), %rax
+	mov	%rax, -8(%rdi,%rcx)
+	sub	$8, %rcx
+	jmp	.Loriginal_back_8_up
+.Loriginal_back_0_7:
+	test	%rcx, %rcx
+	jz	.Loriginal_back_done
+	movzbl	-1(%rsi,%rcx), %eax
+	mov	%al, -1(%rdi,%rcx)
+	dec	%rcx
+	jmp	.Loriginal_back_0_7
+.Loriginal_back_done:
+	pop	%rcx
+	.cfi_adjust_cfa_offset -8
+	copy_finish
+END(__repstos_copy_original)
+
+/*
+ * "inline", called: rep movsb, what the inline form does, for the stub
+ * when text stays as it is.  The stub serves move sites too, so a
+ * destination inside the source (which a forward rep movsb would
+ * corrupt; std + rep movsb is slow everywhere) goes to "vec".
+ */
+ENTRY(__repstos_copy_movsb)
+	mov	%rdi, %rax
+	sub	%rsi, %rax
+	cmp	%rcx, %rax
+	jb	__repstos_copy_vec	/* src <= dst < src + n */
+	rep movsb
+	ret
+END(__repstos_copy_movsb)
+
+/*
+ * "vec": 16-byte SSE2 moves by size (copy_body.h): no loop up to 128
+ * bytes, whatever the overlap; rep movsb from __repstos_copy_rep_min,
+ * non-temporal stores from __repstos_copy_nt_min.  Correct on every
+ * x86-64: the fallback of the routines below.
+ */
+ENTRY_ALIGN(__repstos_copy_vec, 64)
+	COPY_BODY copy_vec, 16
+END(__repstos_copy_vec)
+
+/*
+ * "avx2": "vec" with 32-byte VEX moves (no loop to 256 bytes), VEX
+ * throughout.  ymm0..7's upper halves are left as they are: no
+ * vzeroupper, which would clear every other ymm's too.  Needs AVX2
+ * (AVX would do; the can byte is the set routines'); else "vec".
+ */
+ENTRY_ALIGN(__repstos_copy_avx2, 64)
+	REQUIRE(__repstos_can_avx2, __repstos_copy_vec)
+	COPY_BODY copy_avx2, 32
+END(__repstos_copy_avx2)
+
+/*
+ * "avx512": 64-byte moves of zmm0..7 (no loop to 512 bytes), 32-byte
+ * ones and smaller below 64.  No mask register.  Needs AVX512F (the can
+ * byte is the set "avx512"'s, which needs more); else "vec".
+ */
+ENTRY_ALIGN(__repstos_copy_avx512, 64)
+	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
+	COPY_BODY copy_avx512, 64
+END(__repstos_copy_avx512)
+
+	OBJECT_NOTES

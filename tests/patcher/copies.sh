@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# copies.sh - proves: `repstos patch` writes copy sites as the runtime
+# would.  A program with copy sites (the plugin's memcpy, mempcpy,
+# memmove and a memmove it proves forwards-safe, and REPSTOS_MEMCPY and
+# REPSTOS_MEMMOVE; tests/patcher/src/copies.c) is patched as an
+# executable, a PIE, a shared object and an object linked afterwards,
+# for every copy routine, "inline", a set-only routine (erms) and two
+# CPUs (zen4, generic).  After each: check is clean, every site dumps
+# (--json) in the form and with the bytes the target means - a copy
+# routine called by name; "inline": rep movsb in copy and move_fwd
+# sites and a call of the overlap-checking routine in move sites (a
+# move site is never rep movsb); a CPU: the copy routine the runtime
+# itself names under REPSTOS_CPU=that CPU - and the program still
+# copies right (copies.c checks every result, overlaps both ways).
+. "$(dirname "$0")/lib.sh"
+
+copy_variants() {
+	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\nREPSTOS_COPY_VARIANTS(X)\n' |
+		${CC:-gcc} -E -P -I"$TOP/runtime" -x c - | tr ' ' '\n' |
+		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
+}
+
+d=$W/in
+mkdir -p "$d"
+gcc $CFLAGS -fPIC -fplugin="$PLUGIN" -fplugin-arg-repstos-copy \
+	-c "$SRC/copies.c" -o "$d/copies.o" &&
+gcc $CFLAGS -c "$SRC/copies_main.c" -o "$d/main.o" &&
+gcc -no-pie -o "$d/exe" "$d/main.o" "$d/copies.o" "$RTLIB" &&
+gcc -pie -o "$d/pie" "$d/main.o" "$d/copies.o" "$RTLIB" &&
+gcc -shared -Wl,-soname,copies.so -o "$d/copies.so" "$d/copies.o" "$RTLIB" &&
+gcc -pie -o "$d/pieso" "$d/main.o" "$d/copies.so" -Wl,-rpath,'$ORIGIN' ||
+	{ fail "cannot build the copy inputs"; finish; }
+
+# The ops the plugin gave: the "site: OP" comment of each site's line.
+expected_sites "$SRC/copies.c" >"$W/ops"
+"$TOOL" dump --json "$d/copies.o" >"$W/ops.json"
+assert "the plugin marked every copy site with its op (move_fwd too)" \
+	python3 -c '
+import json, sys
+want = dict(l.split() for l in open(sys.argv[1]))
+sites = json.load(open(sys.argv[2]))["sites"]
+got = {str(s["line"]): s["op"] for s in sites}
+sys.exit(got != want or len(sites) != len(want))' "$W/ops" "$W/ops.json"
+
+# The copy routine the runtime chooses for a CPU, in its own words.
+runtime_copy() {
+	env ${1:+REPSTOS_CPU=$1} REPSTOS_DEBUG=1 "$d/exe" 2>&1 >/dev/null |
+		sed -n 's/.*, copy \([a-z_0-9]*\)[;,( ].*/\1/p' | head -1
+}
+NATIVE=$(runtime_copy)
+assert "the runtime names its copy routine on this CPU ($NATIVE)" [ -n "$NATIVE" ]
+
+# forms FILE TARGET: every site as TARGET means it, by `dump --json`.
+# TARGET is "inline" or a copy routine (every site calls it).
+forms() {
+	"$TOOL" dump --json "$1" | python3 -c '
+import json, sys
+want = sys.argv[1]
+sites = json.load(sys.stdin)["sites"]
+bad = 0
+for s in sites:
+    b = s["bytes"]
+    if s["op"] == "move" and s["form"] == "inline":
+        print("  MOVE SITE INLINE at", s["address"]); bad += 1
+    if want == "inline" and s["op"] != "move":
+        ok = s["form"] == "inline" and b[:4] == "f3a4" and b[4:] == "0f1f00"
+    else:
+        ok = (s["form"] == "call" and s["variant"] == want and b[:2] == "e8"
+              and s["target"] == "__repstos_copy_" +
+                  ("movsb" if want == "inline" else want))
+    if not ok:
+        print("  site", s["address"], s["op"], "is", s["form"], s["variant"],
+              s["target"], b); bad += 1
+sys.exit(1 if bad or len(sites) != 6 else 0)' "$2"
+}
+
+runnable() {
+	case $1 in
+	avx2) grep -qw avx2 /proc/cpuinfo ;;
+	avx512*) grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo ;;
+	esac
+}
+
+# run DIR PROG: copies right, and the runtime left the module static
+run() {
+	local out
+	if out=$(REPSTOS_DEBUG=1 "$1/$2" 2>&1) && echo "$out" | grep -q '^OK$' &&
+	   echo "$out" | grep -q 'statically patched'; then
+		ok "$2 ($(basename "$1")): copies right, left static"
+	else
+		fail "$2 ($(basename "$1")): $(echo "$out" | head -5)"
+	fi
+}
+
+for t in $(copy_variants) erms zen4 generic; do
+	case $t in
+	erms) want=$NATIVE ;;
+	zen4|generic) want=$(runtime_copy $t) ;;
+	*) want=$t ;;
+	esac
+	o=$W/$t
+	mkdir -p "$o"
+	cp "$d/exe" "$d/pie" "$d/copies.so" "$d/pieso" "$o/"
+	for f in exe pie copies.so; do
+		expect_rc 0 "patch --cpu=$t --dry-run $f" \
+			"$TOOL" patch --cpu=$t --dry-run "$o/$f"
+		if [ $t = erms ]; then
+			assert "--cpu=erms: the dry run says copy sites get $NATIVE" \
+				grep -q "erms is no copy routine: 6 copy sites get this CPU's choice, $NATIVE" "$W/out"
+		fi
+		expect_rc 0 "patch --cpu=$t $f" "$TOOL" patch --cpu=$t "$o/$f"
+		expect_rc 0 "check $f after --cpu=$t" "$TOOL" check "$o/$f"
+		assert "$f --cpu=$t: every site $want, by its bytes" forms "$o/$f" "$want"
+		sum=$(md5sum <"$o/$f")
+		expect_rc 0 "patch --cpu=$t $f again" "$TOOL" patch --cpu=$t "$o/$f"
+		assert "second patch of $f: unchanged" [ "$(md5sum <"$o/$f")" = "$sum" ]
+	done
+
+	# The object, patched and then linked.
+	cp "$d/copies.o" "$o/"
+	expect_rc 0 "patch --cpu=$t copies.o" "$TOOL" patch --cpu=$t "$o/copies.o"
+	expect_rc 0 "check copies.o after --cpu=$t" "$TOOL" check "$o/copies.o"
+	assert "copies.o --cpu=$t: every site $want" forms "$o/copies.o" "$want"
+	gcc -no-pie -o "$o/linked" "$d/main.o" "$o/copies.o" "$RTLIB" ||
+		fail "link copies.o patched for $t"
+	expect_rc 0 "check the program linked from it" "$TOOL" check "$o/linked"
+	assert "linked --cpu=$t: every site $want" forms "$o/linked" "$want"
+
+	if ! runnable $want; then
+		skipped "this CPU cannot run $want: $t not run"
+		continue
+	fi
+	for f in exe pie pieso; do
+		run "$o" $f
+	done
+	# linked from the object: not marked static (an object has no
+	# module record), so it must only copy right
+	if out=$("$o/linked") && [ "$out" = OK ]; then
+		ok "linked ($t): copies right"
+	else
+		fail "linked ($t): $out"
+	fi
+done
+
+# --profile: copies have none yet (the runtime records none); said
+# once, not per site, and they get the CPU's choice as without one.
+REPSTOS_PROFILE=$W/sizes "$d/exe" >/dev/null || fail "record a profile"
+expect_rc 0 "dump --profile=sizes --cpu=zen4" \
+	"$TOOL" dump --profile="$W/sizes" --cpu=zen4 "$d/exe"
+assert "dump --profile says once that copy sites have no profile" \
+	[ "$(grep -c "copy site" "$W/out")" = 1 ]
+assert "... and how many, and what they get" \
+	grep -q "^6 copy sites not shown: no size profiles for copies yet (--cpu=zen4 gives them $(runtime_copy zen4))" "$W/out"
+cp "$d/exe" "$W/exe.prof"
+expect_rc 0 "patch --profile=sizes --cpu=zen4" \
+	"$TOOL" patch --profile="$W/sizes" --cpu=zen4 "$W/exe.prof"
+assert "patch --profile says so once" [ "$(grep -c "no size profiles for copies" "$W/err")" = 1 ]
+assert "patch --profile: copy sites get zen4's routine" forms "$W/exe.prof" "$(runtime_copy zen4)"
+finish

@@ -1,0 +1,56 @@
+#!/bin/sh
+# copysites.sh - hand-written copy sites, linked with librepstos.a
+# (dynamic and static), copy right and become what each choice says:
+# every copy routine by name, "inline" (rep movsb in copy and move_fwd
+# sites, the overlap-checking routine in move sites), the policy's, and
+# stub calls with text patching off.  A move site never holds rep movsb.
+. "$(dirname "$0")/../lib.sh"
+rtt=build/tests/runtime
+need $rtt/copysites $rtt/copysites-static
+
+copy_variants() {
+	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\nREPSTOS_COPY_VARIANTS(X)\n' |
+		${CC:-gcc} -E -P -I"$top/runtime" -x c - | tr ' ' '\n' |
+		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
+}
+
+# run PROG ENV...: its output in $out, its status checked
+run() {
+	prog=$1; shift
+	if out=$(env "$@" "$prog" 2>&1); then
+		ok "$prog $*: copies right"
+	else
+		fail "$prog $*: $(echo "$out" | grep FAIL | head -3)"
+	fi
+}
+
+# expect WHAT PATTERN: every site line matches PATTERN (5 sites)
+expect() {
+	n=$(echo "$out" | grep -c "^site ")
+	bad=$(echo "$out" | grep "^site " | grep -v -- "$2")
+	if [ "$n" -eq 5 ] && [ -z "$bad" ]; then
+		ok "$1"
+	else
+		fail "$1: $n sites; not as expected: $bad"
+	fi
+}
+
+for prog in $rtt/copysites $rtt/copysites-static; do
+	run $prog
+	expect "$prog: the policy's routine at every site" " call "
+	run $prog REPSTOS_PATCH=0
+	expect "$prog: text patching off: stub calls" " stub -$"
+	run $prog REPSTOS_VARIANT=inline
+	expect "$prog inline: copy and move_fwd sites rep movsb" \
+		"^site \(copy\|move_fwd\) [a-z]* inline -$\|^site move [a-z]* call inline$"
+	for v in $(copy_variants); do
+		case $v in inline) continue ;; esac
+		run $prog REPSTOS_VARIANT=$v
+		if echo "$out" | grep -q "^copy module routine $v$"; then
+			expect "$prog $v: every site calls it" " call $v$"
+		else
+			skipped "$prog $v: not run by this CPU"
+		fi
+	done
+done
+finish
