@@ -8,6 +8,17 @@
 # -fsanitize-recover=address (the _noabort report, the run continues).
 # Under -fsanitize=thread (no such check to emit) calls are left alone.
 . "$(dirname "$0")/lib.sh"
+
+# ended_as_mode MODE CASE: after a report in $out with status $rc, the
+# program stopped (abort) or went on and finished CASE (recover).
+ended_as_mode() {
+	if [ "$1" = abort ]; then
+		[ $rc -ne 0 ] || fail "$1: $2 reported but exit 0"
+	else
+		echo "$out" | grep -q "${2%:*} ${2#*:}: ok" ||
+			fail "recover: $2 did not continue after the report"
+	fi
+}
 S=tests/plugin/asan/asan.c
 O=$T/asan
 mkdir -p $O
@@ -38,12 +49,7 @@ for mode in abort recover; do
 		      $b ${c%:*} ${c#*:} 2>&1); rc=$?
 		echo "$out" | grep -q 'ERROR: AddressSanitizer: heap-buffer-overflow' ||
 			{ fail "$mode: $c overflow not reported (exit $rc)"; echo "$out" | head -5; continue; }
-		if [ $mode = abort ]; then
-			[ $rc -ne 0 ] || fail "$mode: $c reported but exit 0"
-		else
-			echo "$out" | grep -q "${c%:*} ${c#*:}: ok" ||
-				fail "recover: $c did not continue after the report"
-		fi
+		ended_as_mode "$mode" "$c"
 	done
 	ok "-fsanitize=address ($mode, $check): in-bounds work, heap overflows reported"
 done
@@ -80,12 +86,7 @@ for mode in abort recover; do
 		echo "$out" | grep -q "ERROR: AddressSanitizer: $what" &&
 			echo "$out" | grep -q "^$kind of size ${w#*:} at" ||
 			{ fail "copy $mode: $w: no $what $kind of size ${w#*:}"; echo "$out" | head -5; continue; }
-		if [ $mode = abort ]; then
-			[ $rc -ne 0 ] || fail "copy $mode: $w reported but exit 0"
-		else
-			echo "$out" | grep -q "${w%:*} ${w#*:}: ok" ||
-				fail "copy recover: $w did not continue after the report"
-		fi
+		ended_as_mode "$mode" "$w"
 	done
 	ok "-fsanitize=address copies ($mode): in-bounds work; overflows of the source reported as READ, of the destination as WRITE"
 done

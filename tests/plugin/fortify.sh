@@ -6,6 +6,19 @@
 # binary no longer calls them) and keep their check: in-bounds lengths
 # work, an overflowing one aborts with glibc's "buffer overflow detected".
 . "$(dirname "$0")/lib.sh"
+
+# in_bounds_and_aborts BIN: each of $cases ("what:size") runs, each of
+# $bad aborts with glibc's FORTIFY message.
+in_bounds_and_aborts() {
+	for c in $cases; do
+		out=$($1 ${c%:*} ${c#*:} 2>&1) || fail "=$level: $c in bounds: $out"
+	done
+	for c in $bad; do
+		out=$($1 ${c%:*} ${c#*:} 2>&1); rc=$?
+		echo "$out" | grep -q 'buffer overflow detected' && [ $rc -ne 0 ] ||
+			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
+	done
+}
 S=tests/plugin/fortify/fortify.c
 O=$T/fortify
 mkdir -p $O
@@ -24,14 +37,7 @@ for level in 2 3; do
 	cases="memset:16 memset:5 memset:0 ebz:24 ebz:7"
 	bad="memset:17 memset:4096 ebz:25"
 	if [ $level = 3 ]; then cases="$cases heap:20 heap:3"; bad="$bad heap:21"; fi
-	for c in $cases; do
-		out=$($b ${c%:*} ${c#*:} 2>&1) || fail "=$level: $c in bounds: $out"
-	done
-	for c in $bad; do
-		out=$($b ${c%:*} ${c#*:} 2>&1); rc=$?
-		echo "$out" | grep -q 'buffer overflow detected' && [ $rc -ne 0 ] ||
-			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
-	done
+	in_bounds_and_aborts $b
 	ok "_FORTIFY_SOURCE=$level: sites in bounds [$cases] work, overflows [$bad] abort"
 
 	# Copies (-fplugin-arg-repstos-copy): __memcpy_chk, __mempcpy_chk
@@ -48,14 +54,7 @@ for level in 2 3; do
 	objdump -d $b | grep -q 'call.*<__chk_fail' || fail "=$level: no __chk_fail call"
 	cases="memcpy:16 memcpy:0 mempcpy:16 mempcpy:5 memmove:16 memmove:1"
 	bad="memcpy:17 mempcpy:17 memmove:17 memmove:40"
-	for c in $cases; do
-		out=$($b ${c%:*} ${c#*:} 2>&1) || fail "=$level: $c in bounds: $out"
-	done
-	for c in $bad; do
-		out=$($b ${c%:*} ${c#*:} 2>&1); rc=$?
-		echo "$out" | grep -q 'buffer overflow detected' && [ $rc -ne 0 ] ||
-			fail "=$level: $c overflows but did not abort (exit $rc: $out)"
-	done
+	in_bounds_and_aborts $b
 	ok "_FORTIFY_SOURCE=$level copies: _chk sites in bounds [$cases] work, overflows [$bad] abort"
 done
 finish
