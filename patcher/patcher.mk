@@ -23,13 +23,15 @@ ALL += $(PATCHER_BIN)
 CLEAN_FILES += $(PATCHER_BIN)
 DEPS += $(PATCHER_OBJS:.o=.d)
 
+# The installed tool also takes the usual CPPFLAGS, CFLAGS and LDFLAGS
+# (empty unless given; a distribution's hardening flags: debian/rules).
 $(B)/patcher/%.o: patcher/%.c
 	@mkdir -p $(@D)
-	$(CC) $(PATCHER_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(PATCHER_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The core archive last: it gives only what the objects above still need.
 $(PATCHER_BIN): $(PATCHER_OBJS) $(RT_CORE_LIB)
-	$(CC) $(PATCHER_CFLAGS) -o $@ $(PATCHER_OBJS) $(RT_CORE_LIB) $(PATCHER_LIBS)
+	$(CC) $(PATCHER_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(PATCHER_OBJS) $(RT_CORE_LIB) $(PATCHER_LIBS)
 
 # The sanitizer builds compile the runtime sources the tool's input
 # reaches (CPU profiles, policy, encoder, profile parser) themselves, so

@@ -1,5 +1,7 @@
 # plugin/repstos.so - the GCC plugin (GNU C++-compatible C, built as C++
-# as GCC requires of plugins).  Included by the top Makefile.
+# as GCC requires of plugins).  Included by the top Makefile.  The usual
+# CPPFLAGS, CXXFLAGS and LDFLAGS apply too (empty unless given: a
+# distribution's hardening flags, debian/rules).
 
 PLUGIN_GCC_DIR	:= $(shell $(CC) -print-file-name=plugin)
 PLUGIN_CXXFLAGS	:= -shared -fPIC -fno-rtti -fno-exceptions -fvisibility=hidden -O2 -g \
@@ -16,7 +18,7 @@ DEPS		+= $(PLUGIN_OBJS:.o=.d)
 
 $(PLUGIN_OBJ_DIR)/%.o: plugin/%.c plugin/plugin.mk
 	@mkdir -p $(@D)
-	$(CXX) $(PLUGIN_CXXFLAGS) $(DEPFLAGS) -x c++ -c -o $@ $<
+	$(CXX) $(PLUGIN_CXXFLAGS) $(CPPFLAGS) $(CXXFLAGS) $(DEPFLAGS) -x c++ -c -o $@ $<
 
 $(PLUGIN_SO): $(PLUGIN_OBJS)
-	$(CXX) -shared -o $@ $^
+	$(CXX) -shared $(LDFLAGS) -o $@ $^

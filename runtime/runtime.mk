@@ -4,6 +4,9 @@
 # -fcf-protection because the linker keeps a module's IBT and SHSTK
 # property only if every object in it has it, and distributions build
 # everything with it (the assembler files state theirs, in a note: asm.h).
+# Its flags are its own: no CFLAGS from outside, so the archive a package
+# ships is the one the tests check (the routines keep a site's register
+# contract, repstos_site.h, whatever a distribution's flags add).
 
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 	-fno-stack-protector -Iruntime
