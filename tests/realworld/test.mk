@@ -1,15 +1,16 @@
 # tests/realworld: real code bases (Debian's zlib and lz4 built with
 # CC=plugin/repstos-cc through their own build systems), `make install`
 # acceptance, the man pages, repstos-cc's edge cases, repstos-cc behind
-# ccache and distcc.
+# ccache and distcc; repstos itself built as Debian packages (debian.sh).
 #
 # Order matters: install.sh reuses the zlib source realworld.sh fetched.
 
-DEB_PKGS += cmake groff man-db ccache distcc
+DEB_PKGS += cmake groff man-db ccache distcc debhelper lintian
 
 REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
 	tests/realworld/manpages.sh tests/realworld/cc.sh \
-	tests/realworld/ccache.sh tests/realworld/distcc.sh
+	tests/realworld/ccache.sh tests/realworld/distcc.sh \
+	tests/realworld/debian.sh
 
 TESTS += $(REALWORLD_TESTS)
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
