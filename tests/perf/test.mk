@@ -107,11 +107,20 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 
 # The copy routines against glibc's memcpy/memmove: `make bench-copy`
 # (tests/perf/copybench.sh) writes copybench.txt beside the memset
-# results.  -fno-builtin: glibc's functions are called through the PLT.
-$(PB)/copybench: tests/perf/copybench.c $(RT_LIB)
+# results.  -fno-builtin: glibc's functions are called through the PLT;
+# GCC's strategies are cand.c with -DOP_COPY, one object each, as for
+# memset.
+PERF_COPY_OBJS := $(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
+$(PB)/copycand-gcc-%.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -o $@ $< $(RT_LIB)
-DEPS += $(PB)/copybench.d
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+		-DCAND=gcc_$* -DKIND_GCC -DOP_COPY -c -o $@ $<
+$(PB)/copybench.o: tests/perf/copybench.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -c -o $@ $<
+$(PB)/copybench: $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+DEPS += $(PB)/copybench.d $(PERF_COPY_OBJS:.o=.d)
 
 bench: bench-copy
 bench-copy: $(PB)/copybench $(PB)/bench
