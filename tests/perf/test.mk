@@ -87,6 +87,13 @@ bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	tests/perf/manysite.sh | tee $$out/manysite.txt
 
+# The same with memcpy sites (manysite.sh -c): glibc's memcpy against
+# the copy sites, auto and each copy routine.
+bench: bench-manysite-copy
+bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/manysite.sh -c | tee $$out/manysite-copy.txt
+
 # This CPU's cost table and module choice, ten times: the decision should
 # not change from run to run.
 bench: bench-tune
@@ -94,7 +101,7 @@ bench-tune: $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	tests/perf/tune-runs.sh 10 | tee $$out/tune.txt
 
-.PHONY: bench-manysite bench-tune
+.PHONY: bench-manysite bench-manysite-copy bench-tune
 
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.
