@@ -284,9 +284,11 @@ int main(int argc, char **argv)
 			add(repstos_copy_variant_name(v), repstos_copy_variant_routine(v), 0, 0);
 	add("rep-movsb", NULL, 0, 0);
 	cands[ncands - 1].movsb_inline = 1;
-	add("avx2-loop", __repstos_copy_avx2, ~0ull, ~0ull);
-	add("avx2-rep", __repstos_copy_avx2, 1, ~0ull);
-	add("avx2-nt", __repstos_copy_avx2, ~0ull, 1);
+	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX2)) {
+		add("avx2-loop", __repstos_copy_avx2, ~0ull, ~0ull);
+		add("avx2-rep", __repstos_copy_avx2, 1, ~0ull);
+		add("avx2-nt", __repstos_copy_avx2, ~0ull, 1);
+	}
 	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX512)) {
 		add("avx512-loop", __repstos_copy_avx512, ~0ull, ~0ull);
 		add("avx512-rep", __repstos_copy_avx512, 1, ~0ull);
