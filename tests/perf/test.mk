@@ -58,7 +58,7 @@ $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 # make test runs the benchmarks once, tiny, as poorer CPUs: they must run
 # to the end (no timing is asserted).
 TESTS += tests/perf/smoke.sh
-tests/perf/smoke.sh: $(PB)/bench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+tests/perf/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
