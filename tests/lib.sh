@@ -45,10 +45,12 @@ finish() {
 }
 
 # The variant names REPSTOS_VARIANT takes, one a line, as the contract
-# header's REPSTOS_VARIANTS(X) lists them: preprocessed, not parsed, so
-# that a new variant or a new column of the list changes nothing here.
+# header's REPSTOS_VARIANTS(X) lists them (`variants copy`: the copy
+# routines', REPSTOS_COPY_VARIANTS): preprocessed, not parsed, so that a
+# new variant or a new column of the list changes nothing here.
 variants() {
-	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\nREPSTOS_VARIANTS(X)\n' |
+	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\n%s(X)\n' \
+		"REPSTOS_$(echo "${1:-}" | tr a-z A-Z)${1:+_}VARIANTS" |
 		${CC:-gcc} -E -P -I"$top/runtime" -x c - | tr ' ' '\n' |
 		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
 }

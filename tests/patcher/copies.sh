@@ -15,12 +15,6 @@
 # copies right (copies.c checks every result, overlaps both ways).
 . "$(dirname "$0")/lib.sh"
 
-copy_variants() {
-	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\nREPSTOS_COPY_VARIANTS(X)\n' |
-		${CC:-gcc} -E -P -I"$TOP/runtime" -x c - | tr ' ' '\n' |
-		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
-}
-
 d=$W/in
 mkdir -p "$d"
 gcc $CFLAGS -fPIC -fplugin="$PLUGIN" -fplugin-arg-repstos-copy \
@@ -93,7 +87,7 @@ run() {
 	fi
 }
 
-for t in $(copy_variants) erms zen4 generic; do
+for t in $(variants copy) erms zen4 generic; do
 	case $t in
 	erms) want=$NATIVE ;;
 	zen4|generic) want=$(runtime_copy $t) ;;

@@ -23,6 +23,9 @@
 
 typedef void bench_run_fn(unsigned char *dst, int c, const uint32_t *sizes,
 			  size_t iters);
+/* The same loop for copybench's GCC candidates (cand.c -DOP_COPY). */
+typedef void bench_copy_fn(unsigned char *dst, const unsigned char *src,
+			   const uint32_t *sizes, size_t iters);
 
 struct bench_cand {
 	const char *name;	/* column name in the CSV */

@@ -13,6 +13,9 @@
  *                 it compiles
  *   -DKIND_INLINE the inline form: `rep stosb` in place
  *   -DKIND_EMPTY  the loop alone: its overhead, included in every figure
+ *   -DOP_COPY     with KIND_GCC: __builtin_memcpy instead, for copybench;
+ *                 the run function is bench_copy_<name>, its second
+ *                 argument the source
  * Each in its own translation unit, so no candidate's choice leaks into
  * another's code.
  */
@@ -40,6 +43,8 @@ static inline void op(unsigned char *d, int c, unsigned long n)
 }
 #elif defined(KIND_LIBC)
 #define op(d, c, n) memset(d, c, n)
+#elif defined(KIND_GCC) && defined(OP_COPY)
+#define op(d, s, n) __builtin_memcpy(d, s, n)
 #elif defined(KIND_GCC)
 #define op(d, c, n) __builtin_memset(d, c, n)
 #elif defined(KIND_EMPTY)
@@ -48,8 +53,16 @@ static inline void op(unsigned char *d, int c, unsigned long n)
 #error "no candidate kind"
 #endif
 
-void CAT(bench_run_, CAND)(unsigned char *dst, int c, const uint32_t *sizes,
-			   size_t iters)
+#ifdef OP_COPY
+#define RUN bench_copy_
+typedef const unsigned char *arg_t;	/* the source */
+#else
+#define RUN bench_run_
+typedef int arg_t;			/* the fill byte */
+#endif
+
+void CAT(RUN, CAND)(unsigned char *dst, arg_t c, const uint32_t *sizes,
+		    size_t iters)
 {
 	size_t i;
 

@@ -3,7 +3,7 @@
  * copybench.c - the copy routines (copy.S) against glibc's memcpy and
  * memmove called through the PLT, interleaved in one run.
  *
- *   copybench [-r REPS] [-d DATADIR] [-c NAME,..] [-z SIZE,..]
+ *   copybench [-r REPS] [-c NAME,..] [-z SIZE|dist-X,..]
  *
  * Each candidate runs one timed batch of calls per configuration and
  * repetition, in an order rotated each repetition; figures are medians
@@ -11,15 +11,19 @@
  * candidate's.  Configurations: fixed sizes, source and destination
  * 64-byte aligned ("al") or at offsets 5 and 3 ("mis"), and moves with
  * the destination 64 bytes above the source ("ov+64", through memmove);
- * the published memcpy distributions (DATADIR/MemcpyGoogle?.csv, one
- * probability a size from 0), sizes drawn at random into a ring, so
- * branches on size are not predicted.  Hot cache below 1 MiB (the same
- * buffers every call); larger sizes stream.
+ * the published memcpy distributions (runtime/memcpy_dists.h, made from
+ * tests/perf/data/memcpy-sizes by tests/perf/mkdists.sh), sizes drawn at
+ * random into a ring of bench.h's size, so branches on size are not
+ * predicted.  Hot cache below 1 MiB (the same buffers every call); larger
+ * sizes stream.
  *
  * Candidates besides glibc: each copy routine through a call (a patched
  * site), and "inline" rep movsb; "X-loop" / "X-rep" / "X-nt" run X with
  * its thresholds set so the loop, rep movsb or non-temporal stores copy
- * every large size (for choosing the thresholds).
+ * every large size (for choosing the thresholds); "gcc-S", memcpy as GCC
+ * expands it with -minline-all-stringops -mstringop-strategy=S (cand.c
+ * built with -DOP_COPY, one object per strategy).  rep movsb forwards and
+ * GCC's expansions are memcpy, not memmove: no figure ("-") for moves.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -31,11 +35,14 @@
 #include "repstos.h"
 #include "policy.h"
 #include "routines.h"
+#include "memcpy_dists.h"
+#include "bench.h"
 
 /* glibc's memcpy and memmove are called as such: this file is built
  * with -fno-builtin, so each is a call through the PLT. */
 
-#define RING 4096
+/* bench.h's ring: a 4096-entry one is learnt by the branch predictor. */
+#define RING BENCH_RING
 #define BUFSZ ((64u << 20) + 4096)
 
 struct cand {
@@ -43,9 +50,16 @@ struct cand {
 	void (*fn)(void);	/* NULL: glibc */
 	unsigned long long rep_min, nt_min;	/* 0: the policy's */
 	int movsb_inline;
+	bench_copy_fn *gcc;	/* GCC's expansion of memcpy */
 };
 
-static struct cand cands[32];
+#define GCC_STRATEGIES(X) X(libcall) X(rep_byte) X(rep_4byte) X(rep_8byte) \
+	X(loop) X(unrolled_loop) X(vector_loop)
+#define GCC_DECL(s) bench_copy_fn bench_copy_gcc_##s;
+GCC_STRATEGIES(GCC_DECL)
+
+#define MAXCANDS 32
+static struct cand cands[MAXCANDS];
 static unsigned ncands;
 static uint8_t *src, *dst;
 static uint32_t ring[RING];
@@ -61,7 +75,7 @@ static uint64_t now(void)
 static void add(const char *name, void (*fn)(void), unsigned long long rep,
 		unsigned long long nt)
 {
-	cands[ncands++] = (struct cand){ name, fn, rep, nt, 0 };
+	cands[ncands++] = (struct cand){ name, fn, rep, nt, 0, NULL };
 }
 
 static void site_calls(void (*fn)(void), uint8_t *d, const uint8_t *s,
@@ -107,7 +121,9 @@ static double batch(const struct cand *c, uint8_t *d, const uint8_t *s,
 	if (c->nt_min)
 		__repstos_copy_nt_min = c->nt_min;
 	t0 = now();
-	if (!c->fn && !c->movsb_inline) {
+	if (c->gcc) {
+		c->gcc(d, s, ring, calls);
+	} else if (!c->fn && !c->movsb_inline) {
 		for (i = 0; i < calls; i++)
 			if (move)
 				memmove(d, s, ring[i % RING]);
@@ -131,11 +147,19 @@ static int cmpd(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A column: its name's width, at least 8. */
+static int width(const struct cand *c)
+{
+	int w = (int)strlen(c->name);
+
+	return w < 8 ? 8 : w;
+}
+
 /* One configuration: every candidate, reps times, medians printed. */
 static void config(const char *label, unsigned calls, int sa, int da,
 		   int move, unsigned reps)
 {
-	static double t[32][64];
+	static double t[MAXCANDS][64];
 	unsigned r, k;
 	double g;
 
@@ -144,8 +168,8 @@ static void config(const char *label, unsigned calls, int sa, int da,
 			unsigned j = (k + r) % ncands;
 			uint8_t *d = move ? src + sa + 64 : dst + da;
 
-			if (move && cands[j].movsb_inline) {
-				t[j][r] = 0;	/* rep movsb forwards: wrong */
+			if (move && (cands[j].movsb_inline || cands[j].gcc)) {
+				t[j][r] = 0;	/* memcpy only: wrong */
 				continue;
 			}
 			t[j][r] = batch(&cands[j], d, src + sa, calls, move);
@@ -156,13 +180,14 @@ static void config(const char *label, unsigned calls, int sa, int da,
 	printf("%-14s", label);
 	for (k = 0; k < ncands; k++) {
 		double m = t[k][reps / 2];
+		int w = width(&cands[k]);
 
 		if (k == 0)
-			printf(" %8.2f", m);
+			printf(" %*.2f", w, m);
 		else if (m == 0)
-			printf(" %8s", "-");
+			printf(" %*s", w, "-");
 		else
-			printf(" %8.2f", g / m);
+			printf(" %*.2f", w, g / m);
 	}
 	printf("\n");
 	fflush(stdout);
@@ -192,37 +217,28 @@ static void fixed(unsigned long long n, unsigned reps)
 	}
 }
 
-/* A published distribution: probabilities by size from 0. */
-static int dist(const char *dir, char name, unsigned reps)
+/* Published distribution k (runtime/memcpy_dists.h): sizes drawn into
+ * the ring with a fixed seed, the same in every run. */
+static void dist(unsigned k, unsigned reps)
 {
-	char path[512], label[32];
-	double p[4096], sum = 0, mean = 0;
-	unsigned n = 0, i;
-	FILE *f;
+	unsigned total = repstos_copy_dist_total(k), i;
+	double sum = 0;
+	char label[32];
 
-	snprintf(path, sizeof(path), "%s/MemcpyGoogle%c.csv", dir, name);
-	if (!(f = fopen(path, "r")))
-		return -1;
-	while (n < 4096 && fscanf(f, "%lf%*[,\n ]", &p[n]) == 1)
-		sum += p[n], mean += n * p[n], n++;
-	fclose(f);
-	srand(name);
+	srand((unsigned)repstos_copy_dists[k].name[0]);
 	for (i = 0; i < RING; i++) {
-		double x = (double)rand() / RAND_MAX * sum;
-		unsigned s = 0;
-
-		while (s + 1 < n && x >= p[s])
-			x -= p[s++];
-		ring[i] = s;
+		ring[i] = repstos_copy_dist_size(k, (unsigned)rand() % total);
+		sum += ring[i];
 	}
-	snprintf(label, sizeof(label), "dist-%c", name);
-	config(label, calls_for((unsigned long long)(mean / sum)), 0, 0, 0, reps);
-	return 0;
+	snprintf(label, sizeof(label), "dist-%s", repstos_copy_dists[k].name);
+	config(label, calls_for((unsigned long long)(sum / RING)), 0, 0, 0, reps);
 }
+
+#define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
 
 static void pick(const char *list)
 {
-	struct cand keep[32];
+	struct cand keep[MAXCANDS];
 	unsigned k, n = 1;
 
 	memcpy(keep, cands, sizeof(keep));
@@ -243,14 +259,13 @@ int main(int argc, char **argv)
 		384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 32768,
 		65536, 131072, 262144, 524288, 1048576,
 	};
-	const char *dir = "tests/perf/data/memcpy-sizes", *only = NULL, *zs = NULL;
+	const char *only = NULL, *zs = NULL;
 	unsigned reps = 9, k;
 	int o, v;
 
-	while ((o = getopt(argc, argv, "r:d:c:z:")) != -1)
+	while ((o = getopt(argc, argv, "r:c:z:")) != -1)
 		switch (o) {
 		case 'r': reps = (unsigned)atoi(optarg); break;
-		case 'd': dir = optarg; break;
 		case 'c': only = optarg; break;
 		case 'z': zs = optarg; break;
 		default: return 2;
@@ -269,13 +284,17 @@ int main(int argc, char **argv)
 			add(repstos_copy_variant_name(v), repstos_copy_variant_routine(v), 0, 0);
 	add("rep-movsb", NULL, 0, 0);
 	cands[ncands - 1].movsb_inline = 1;
-	add("avx2-loop", __repstos_copy_avx2, ~0ull, ~0ull);
-	add("avx2-rep", __repstos_copy_avx2, 1, ~0ull);
-	add("avx2-nt", __repstos_copy_avx2, ~0ull, 1);
+	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX2)) {
+		add("avx2-loop", __repstos_copy_avx2, ~0ull, ~0ull);
+		add("avx2-rep", __repstos_copy_avx2, 1, ~0ull);
+		add("avx2-nt", __repstos_copy_avx2, ~0ull, 1);
+	}
 	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX512)) {
 		add("avx512-loop", __repstos_copy_avx512, ~0ull, ~0ull);
 		add("avx512-rep", __repstos_copy_avx512, 1, ~0ull);
 	}
+#define GCC_ADD(s) add("gcc-" #s, NULL, 0, 0); cands[ncands - 1].gcc = bench_copy_gcc_##s;
+	GCC_STRATEGIES(GCC_ADD)
 	if (only)
 		pick(only);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");
@@ -283,21 +302,23 @@ int main(int argc, char **argv)
 	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps);
 	printf("%-14s", "config");
 	for (k = 0; k < ncands; k++)
-		printf(" %8.8s", cands[k].name);
+		printf(" %*s", width(&cands[k]), cands[k].name);
 	printf("\n");
 	if (zs) {
 		char *z = strdup(zs), *t;
 
 		for (t = strtok(z, ","); t; t = strtok(NULL, ","))
-			if (!strncmp(t, "dist-", 5))
-				dist(dir, t[5], reps);
-			else
+			if (!strncmp(t, "dist-", 5)) {
+				for (k = 0; k < NDISTS; k++)
+					if (!strcmp(t + 5, repstos_copy_dists[k].name))
+						dist(k, reps);
+			} else
 				fixed(strtoull(t, NULL, 0), reps);
 		return 0;
 	}
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 		fixed(sizes[k], reps);
-	for (k = 0; k < 5; k++)
-		dist(dir, "ABDLM"[k], reps);
+	for (k = 0; k < NDISTS; k++)
+		dist(k, reps);
 	return 0;
 }

@@ -5,34 +5,54 @@
  * looks like to memset, where one site always clears one struct and the
  * next a buffer of a few typical lengths.  Built twice by manysite.sh,
  * with plain gcc (glibc's memset through the PLT) and with repstos-cc
- * (sites patched at start-up), and timed in the same run.
+ * (sites patched at start-up), and timed in the same run.  With -DOP_COPY
+ * the sites are memcpy's instead, their sizes from the memcpy
+ * distributions (manysite.sh -c; repstos-cc -fplugin-arg-repstos-copy).
  *
  *   manysite [ROUNDS]   prints "ns/call MEAN-SIZE" of the best round
  *
  * Site k takes three sizes drawn from published distribution k mod 5
- * (runtime/memset_dists.h) with seed k, called 70%, 20% and 10% of its
- * turns; sites are called in an order drawn at random, all with fixed
- * seeds, so both builds run the same calls.  Each site has its own
- * destination alignment (offset 0, 17, 34 or 51), as a site's usually is.
+ * (runtime/memset_dists.h, or memcpy_dists.h) with seed k, called 70%,
+ * 20% and 10% of its turns; sites are called in an order drawn at random,
+ * all with fixed seeds, so both builds run the same calls.  Each site has
+ * its own destination alignment (offset 0, 17, 34 or 51) and a copy site
+ * its own source alignment (0, 13, 26 or 39), as a site's usually is.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#ifdef OP_COPY
+#include "memcpy_dists.h"
+#define DISTS repstos_copy_dists
+#define dist_total repstos_copy_dist_total
+#define dist_size repstos_copy_dist_size
+typedef const unsigned char *arg_t;	/* the source */
+#define OP(p, a, n) memcpy(p, a, n)
+#define ARG(k) (src + (k) / 4 % 4 * 13)
+#else
 #include "memset_dists.h"
+#define DISTS repstos_dists
+#define dist_total repstos_dist_total
+#define dist_size repstos_dist_size
+typedef int arg_t;			/* the fill byte */
+#define OP(p, a, n) memset(p, a, n)
+#define ARG(k) 0x5a
+#endif
 
 #define NSITES 64
 #define SCHED (1u << 16)
-#define NDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
+#define NDIST (sizeof(DISTS) / sizeof(DISTS[0]))
 
-typedef void site_fn(unsigned char *, int, size_t);
+typedef void site_fn(unsigned char *, arg_t, size_t);
 
 #define SITE(k)								\
-__attribute__((noinline)) static void site##k(unsigned char *p, int c,	\
+__attribute__((noinline)) static void site##k(unsigned char *p, arg_t a,	\
 					      size_t n)			\
 {									\
-	memset(p, c, n);						\
+	OP(p, a, n);							\
 }
 #define SITES8(k) SITE(k##0) SITE(k##1) SITE(k##2) SITE(k##3)		\
 	SITE(k##4) SITE(k##5) SITE(k##6) SITE(k##7)
@@ -52,6 +72,9 @@ struct call {
 
 static struct call sched[SCHED];
 static unsigned char buf[4096 + 64];
+#ifdef OP_COPY
+static const unsigned char src[4096 + 64] = { [0 ... 4096 + 63] = 0x5a };
+#endif
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -61,8 +84,7 @@ static uint64_t xorshift(uint64_t *s)
 
 static unsigned draw(unsigned d, uint64_t *s)
 {
-	return repstos_dist_size(d, (unsigned)(xorshift(s) %
-					       repstos_dist_total(d)));
+	return dist_size(d, (unsigned)(xorshift(s) % dist_total(d)));
 }
 
 static double make_schedule(void)
@@ -105,8 +127,8 @@ int main(int argc, char **argv)
 		double t0 = now();
 
 		for (i = 0; i < SCHED; i++)
-			sites[sched[i].site](buf + sched[i].site % 4 * 17, 0x5a,
-					     sched[i].size);
+			sites[sched[i].site](buf + sched[i].site % 4 * 17,
+					     ARG(sched[i].site), sched[i].size);
 		t0 = (now() - t0) / SCHED;
 		if (t0 < best)
 			best = t0;

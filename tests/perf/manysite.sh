@@ -3,36 +3,53 @@
 # run interleaved on one CPU: glibc's memset through the PLT against the
 # sites as the runtime patches them (auto), as it patches them from a size
 # profile the program recorded (profiled: REPSTOS_PROFILE, then
-# REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns per call (median of R runs, each the best of its
-# rounds) and the speedup over the plain build.
-#   tests/perf/manysite.sh [R]
+# REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns
+# per call (median of R runs, each the best of its rounds) and the speedup
+# over the plain build.  -c: the copy program (manysite.c -DOP_COPY, built
+# with -fplugin-arg-repstos-copy): glibc's memcpy against the copy sites,
+# auto and each copy routine this CPU runs (REPSTOS_VARIANT=name).
+#   tests/perf/manysite.sh [-c] [R]
 . "$(dirname "$0")/../lib.sh"	# for variants
+op=set name=manysite cflags="-O2 -Iruntime" plugin=""
+if [ "${1:-}" = -c ]; then
+	op=copy name=manysite-copy cflags="$cflags -DOP_COPY"
+	plugin=-fplugin-arg-repstos-copy
+	shift
+fi
 reps=${1:-11}
 dir=build/tests/perf
 mkdir -p $dir
-cflags="-O2 -Iruntime"
-gcc $cflags -o $dir/manysite-plain tests/perf/manysite.c || exit 1
-plugin/repstos-cc $cflags -o $dir/manysite-repstos tests/perf/manysite.c || exit 1
+gcc $cflags -o $dir/$name-plain tests/perf/manysite.c || exit 1
+plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos tests/perf/manysite.c || exit 1
 cpu=$(($(nproc) - 1))
-sites=$(patcher/repstos dump --stats $dir/manysite-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
+sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
 
-variants=$(variants)
 t=$(mktemp -d)
-# a size profile of the program's own sites, then the sites chosen from it
-REPSTOS_PROFILE=$t/profile $dir/manysite-repstos 1 >/dev/null || exit 1
-configs="plain auto profiled"
-for v in $variants; do
-	out=$(REPSTOS_VARIANT=$v $dir/manysite-repstos 1 2>&1 >/dev/null)
-	echo "$out" | grep -q "lacks" || configs="$configs $v"
-done
+if [ $op = set ]; then
+	# a size profile of the program's own sites, then the sites chosen
+	# from it
+	REPSTOS_PROFILE=$t/profile $dir/$name-repstos 1 >/dev/null || exit 1
+	configs="plain auto profiled"
+	for v in $(variants); do
+		out=$(REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null)
+		echo "$out" | grep -q "lacks" || configs="$configs $v"
+	done
+else
+	# the copy routines the runtime takes here: it says "(forced)"
+	configs="plain auto"
+	for v in $(variants copy); do
+		REPSTOS_DEBUG=1 REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null |
+			grep -q "copy $v (forced)" && configs="$configs $v"
+	done
+fi
 
 run() {
 	case $1 in
-	plain) taskset -c $cpu $dir/manysite-plain 20 ;;
-	auto) taskset -c $cpu $dir/manysite-repstos 20 ;;
+	plain) taskset -c $cpu $dir/$name-plain 20 ;;
+	auto) taskset -c $cpu $dir/$name-repstos 20 ;;
 	profiled) REPSTOS_PROFILE_USE=$t/profile taskset -c $cpu \
-		$dir/manysite-repstos 20 ;;
-	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/manysite-repstos 20 ;;
+		$dir/$name-repstos 20 ;;
+	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/$name-repstos 20 ;;
 	esac
 }
 
@@ -45,10 +62,15 @@ while [ $i -lt $reps ]; do
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 plain=$(median $t/plain)
-mean=$($dir/manysite-plain 1 | cut -d' ' -f2)
-auto=$(REPSTOS_DEBUG=1 $dir/manysite-repstos 1 2>&1 >/dev/null | sed -n 's/.*; variant \([a-z0-9_]*\) .*/\1/p')
-echo "many-site program: $sites sites, each with 3 sizes drawn from one published"
-echo "distribution, interleaved; mean size $mean bytes; $reps runs, medians"
+mean=$($dir/$name-plain 1 | cut -d' ' -f2)
+if [ $op = set ]; then
+	what=memset chose='; variant \([a-z0-9_]*\) '
+else
+	what=memcpy chose=', copy \([a-z0-9_]*\)'
+fi
+auto=$(REPSTOS_DEBUG=1 $dir/$name-repstos 1 2>&1 >/dev/null | sed -n "s/.*$chose.*/\1/p")
+echo "many-site program: $sites $what sites, each with 3 sizes drawn from one published"
+echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, medians"
 echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
 printf '%-14s %8s %8s\n' config ns/call speedup
 for c in $configs; do

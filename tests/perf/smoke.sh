@@ -4,10 +4,13 @@
 # fewer features than this machine, make bench's memset benchmark skips
 # the routines such a CPU lacks (a SIGILL there killed it on a Zen 4
 # without AVX-512) and the many-site program runs only the variants the
-# CPU has.  Tiny batches: this checks that they run, never how fast.
+# CPU has; the same for copies (copybench, manysite.sh -c).  Tiny
+# batches: this checks that they run, never how fast.  And the
+# distribution tables are what tests/perf/mkdists.sh writes from the data.
 . "$(dirname "$0")/../lib.sh"
 bin=build/tests/perf/bench
-need $bin plugin/repstos.so runtime/librepstos.a patcher/repstos
+copybench=build/tests/perf/copybench
+need $bin $copybench plugin/repstos.so runtime/librepstos.a patcher/repstos
 t=$(mktemp -d build/tests/perf/smoke.XXXXXX) || exit 1
 trap 'rm -rf $t' EXIT
 
@@ -34,10 +37,37 @@ for cpu in generic zen3 zen4-noavx512 native; do
 	ok "bench as $cpu ran to the end${lack:+, without $lack}"
 done
 
-out=$(REPSTOS_CPU=generic tests/perf/manysite.sh 1 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | grep -q '^auto ' &&
-	! echo "$out" | grep -q '^avx2 ' &&
-	ok "many-site program as generic: no avx2, auto $(echo "$out" |
-		sed -n 's/^auto *//p')" ||
-	{ fail "many-site program as generic (exit $rc)"; echo "$out"; }
+for op in "" -c; do
+	what="many-site program${op:+ for copies}"
+	out=$(REPSTOS_CPU=generic tests/perf/manysite.sh $op 1 2>&1); rc=$?
+	[ $rc -eq 0 ] && echo "$out" | grep -q '^auto ' &&
+		! echo "$out" | grep -q '^avx2 ' &&
+		ok "$what as generic: no avx2, auto $(echo "$out" |
+			sed -n 's/^auto *//p')" ||
+		{ fail "$what as generic (exit $rc)"; echo "$out"; }
+done
+
+# copybench: every configuration kind and each distribution, one
+# repetition; as generic no avx2 or avx512 column, natively all of them.
+for cpu in generic native; do
+	out=$(REPSTOS_CPU=$cpu $copybench -r 1 -z 0,17,5000,dist-A,dist-B,dist-D,dist-L,dist-M 2>&1); rc=$?
+	head=$(echo "$out" | grep '^config ')
+	rows=$(echo "$out" | grep -c '^[0-9]* [a-z]\|^dist-')
+	if [ $rc -ne 0 ] || [ "$rows" -ne 14 ]; then
+		fail "copybench as $cpu: exit $rc, $rows of 14 rows"
+		echo "$out" | tail -n 5
+	elif [ $cpu = generic ] && echo "$head" | grep -q 'avx'; then
+		fail "copybench as generic ran an AVX routine: $head"
+	elif ! echo "$head" | grep -q 'gcc-vector_loop'; then
+		fail "copybench as $cpu: no GCC strategy columns: $head"
+	else
+		ok "copybench as $cpu ran to the end, $(echo "$head" | wc -w) columns"
+	fi
+done
+
+for op in memset memcpy; do
+	tests/perf/mkdists.sh $op | cmp -s - runtime/${op}_dists.h &&
+		ok "runtime/${op}_dists.h is what mkdists.sh writes" ||
+		fail "runtime/${op}_dists.h differs from tests/perf/mkdists.sh $op"
+done
 finish

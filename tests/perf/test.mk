@@ -58,7 +58,7 @@ $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 # make test runs the benchmarks once, tiny, as poorer CPUs: they must run
 # to the end (no timing is asserted).
 TESTS += tests/perf/smoke.sh
-tests/perf/smoke.sh: $(PB)/bench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+tests/perf/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
@@ -87,6 +87,13 @@ bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	tests/perf/manysite.sh | tee $$out/manysite.txt
 
+# The same with memcpy sites (manysite.sh -c): glibc's memcpy against
+# the copy sites, auto and each copy routine.
+bench: bench-manysite-copy
+bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	tests/perf/manysite.sh -c | tee $$out/manysite-copy.txt
+
 # This CPU's cost table and module choice, ten times: the decision should
 # not change from run to run.
 bench: bench-tune
@@ -94,7 +101,7 @@ bench-tune: $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	tests/perf/tune-runs.sh 10 | tee $$out/tune.txt
 
-.PHONY: bench-manysite bench-tune
+.PHONY: bench-manysite bench-manysite-copy bench-tune
 
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.
@@ -107,11 +114,20 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 
 # The copy routines against glibc's memcpy/memmove: `make bench-copy`
 # (tests/perf/copybench.sh) writes copybench.txt beside the memset
-# results.  -fno-builtin: glibc's functions are called through the PLT.
-$(PB)/copybench: tests/perf/copybench.c $(RT_LIB)
+# results.  -fno-builtin: glibc's functions are called through the PLT;
+# GCC's strategies are cand.c with -DOP_COPY, one object each, as for
+# memset.
+PERF_COPY_OBJS := $(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
+$(PB)/copycand-gcc-%.o: tests/perf/cand.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -o $@ $< $(RT_LIB)
-DEPS += $(PB)/copybench.d
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+		-DCAND=gcc_$* -DKIND_GCC -DOP_COPY -c -o $@ $<
+$(PB)/copybench.o: tests/perf/copybench.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -c -o $@ $<
+$(PB)/copybench: $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+DEPS += $(PB)/copybench.d $(PERF_COPY_OBJS:.o=.d)
 
 bench: bench-copy
 bench-copy: $(PB)/copybench $(PB)/bench

@@ -8,12 +8,6 @@
 rtt=build/tests/runtime
 need $rtt/copysites $rtt/copysites-static
 
-copy_variants() {
-	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\nREPSTOS_COPY_VARIANTS(X)\n' |
-		${CC:-gcc} -E -P -I"$top/runtime" -x c - | tr ' ' '\n' |
-		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
-}
-
 # run PROG ENV...: its output in $out, its status checked
 run() {
 	prog=$1; shift
@@ -43,7 +37,7 @@ for prog in $rtt/copysites $rtt/copysites-static; do
 	run $prog REPSTOS_VARIANT=inline
 	expect "$prog inline: copy and move_fwd sites rep movsb" \
 		"^site \(copy\|move_fwd\) [a-z]* inline -$\|^site move [a-z]* call inline$"
-	for v in $(copy_variants); do
+	for v in $(variants copy); do
 		case $v in inline) continue ;; esac
 		run $prog REPSTOS_VARIANT=$v
 		if echo "$out" | grep -q "^copy module routine $v$"; then
