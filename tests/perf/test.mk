@@ -94,6 +94,14 @@ bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	tests/perf/manysite.sh -c | tee $$out/manysite-copy.txt
 
+# What the runtime adds to each module, and to a process mapping 50 of
+# them (issue 13's lean-module goals), against plain builds.
+bench: bench-footprint
+bench-footprint: $(RT_LIB) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	taskset -c 1 tests/perf/footprint.sh | tee $$out/footprint.txt
+.PHONY: bench-footprint
+
 # This CPU's cost table and module choice, ten times: the decision should
 # not change from run to run.
 bench: bench-tune

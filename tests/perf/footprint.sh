@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# footprint.sh - what the runtime adds to each module: a one-function
+# shared object and a one-site executable, built plain and with one site
+# (REPSTOS_MEMSET, so no plugin is involved), -O2, stripped; the
+# difference in .text, .data + .bss, file size and page-aligned padding,
+# and the start-up of a process that maps N such shared objects (default
+# 50) against the same process with plain ones: time and syscalls.
+#
+# Issue 13's goals for comparison: added .text <= 6 KiB a module, added
+# .data + .bss <= 256 B, no page padding the routes do not need, CPUID
+# and the tuning file once a process.  Measures only; asserts nothing.
+#   tests/perf/footprint.sh [N]
+set -eu
+cd "$(dirname "$0")/../.."
+n=${1:-50}
+w=build/tests/perf/footprint
+rm -rf "$w" && mkdir -p "$w"
+cflags="-O2 -Iruntime"
+
+cat >"$w/plain.c" <<'EOF'
+#include <string.h>
+__attribute__((visibility("default"))) void clear(char *p, unsigned long n)
+{
+	memset(p, 0, n);
+}
+EOF
+cat >"$w/site.c" <<'EOF'
+#include "repstos.h"
+__attribute__((visibility("default"))) void clear(char *p, unsigned long n)
+{
+	REPSTOS_BZERO(p, n);
+}
+EOF
+cat >"$w/main.c" <<'EOF'
+void clear(char *p, unsigned long n);
+int main(void) { static char b[64]; clear(b, sizeof b); return b[0]; }
+EOF
+
+gcc $cflags -fPIC -shared -s -o "$w/libplain.so" "$w/plain.c"
+gcc $cflags -fPIC -shared -s -o "$w/libsite.so" "$w/site.c" runtime/librepstos.a
+gcc $cflags -s -o "$w/exe-plain" "$w/main.c" "$w/plain.c"
+gcc $cflags -s -o "$w/exe-site" "$w/main.c" "$w/site.c" runtime/librepstos.a
+
+# sec FILE NAME...: the summed sizes of the named sections.
+sec() {
+	f=$1; shift
+	t=0
+	for s in "$@"; do
+		for h in $(readelf -S -W "$f" | sed 's/^ *\[ *[0-9]*\] *//' |
+			   awk -v s="$s" '$1 == s { print $5 }'); do
+			t=$((t + 0x$h))
+		done
+	done
+	echo $t
+}
+# pad FILE: how many sections are aligned to a page (each may bring up
+# to 4 KiB of padding before it).
+pad() {
+	readelf -S -W "$1" | grep '^ *\[ *[0-9]' | awk '$NF >= 4096' | wc -l
+}
+row() {
+	plain=$1 site=$2 what=$3
+	pt=$(sec "$plain" .text) st=$(sec "$site" .text)
+	pd=$(sec "$plain" .data .bss) sd=$(sec "$site" .data .bss)
+	printf '%-18s %8d %8d %8d   %8d %8d %8d   %8d %8d   %d\n' "$what" \
+		"$pt" "$st" $((st - pt)) "$pd" "$sd" $((sd - pd)) \
+		"$(stat -c %s "$plain")" "$(stat -c %s "$site")" "$(pad "$site")"
+}
+
+echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(gcc --version | head -1)"
+echo "# bytes; stripped; -O2; 'site' = one REPSTOS_BZERO + librepstos.a"
+printf '%-18s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' module \
+	"text" "text" "added" "data+bss" "data+bss" "added" "file" "file" \
+	"4K-aligned"
+printf '%-18s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' "" \
+	plain site "" plain site "" plain site "sections"
+row "$w/libplain.so" "$w/libsite.so" "shared object"
+row "$w/exe-plain" "$w/exe-site" "executable"
+
+# N shared objects, each its own copy (distinct sonames), one process.
+i=0 libs_plain="" libs_site="" calls=""
+while [ $i -lt "$n" ]; do
+	sed "s/clear/clear$i/" "$w/plain.c" >"$w/p$i.c"
+	sed "s/clear/clear$i/" "$w/site.c" >"$w/s$i.c"
+	gcc $cflags -fPIC -shared -s -o "$w/libp$i.so" "$w/p$i.c"
+	gcc $cflags -fPIC -shared -s -o "$w/libs$i.so" "$w/s$i.c" runtime/librepstos.a
+	libs_plain="$libs_plain -lp$i" libs_site="$libs_site -ls$i"
+	calls="$calls clear$i(b, sizeof b);"
+	i=$((i + 1))
+done
+{
+	i=0
+	while [ $i -lt "$n" ]; do
+		echo "void clear$i(char *p, unsigned long n);"
+		i=$((i + 1))
+	done
+	echo "int main(void) { static char b[64]; $calls return b[0]; }"
+} >"$w/many.c"
+gcc $cflags -o "$w/many-plain" "$w/many.c" -L"$w" $libs_plain -Wl,-rpath,"$PWD/$w"
+gcc $cflags -o "$w/many-site" "$w/many.c" -L"$w" $libs_site -Wl,-rpath,"$PWD/$w"
+
+# best of 21 runs, microseconds
+best_us() {
+	k=0 best=
+	while [ $k -lt 21 ]; do
+		t0=$(date +%s%N); "$1"; t1=$(date +%s%N)
+		t=$(( (t1 - t0) / 1000 ))
+		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
+		k=$((k + 1))
+	done
+	echo "$best"
+}
+# syscalls of one run, by name, counted
+calls_of() {
+	strace -f -c -o "$w/strace.$2" "$1" >/dev/null 2>&1 || true
+	awk 'NF >= 5 && $NF != "total" && $1 ~ /^[0-9.]+$/ { c += $4 } END { print c + 0 }' \
+		"$w/strace.$2"
+}
+echo
+echo "# a process mapping $n shared objects, one site each"
+printf '%-10s %12s %10s %14s %13s\n' build "start-up us" syscalls "modules detecting" "tuning opens"
+tuning=$w/tuning	# a file of its own, so its opens can be counted
+: >"$tuning"
+for b in plain site; do
+	us=$(best_us "$w/many-$b")
+	sc=-
+	command -v strace >/dev/null && sc=$(calls_of "$w/many-$b" "$b")
+	# a module whose constructor ran CPUID and read the environment says
+	# so in one REPSTOS_DEBUG line
+	det=$(REPSTOS_DEBUG=1 "$w/many-$b" 2>&1 | grep -c '^repstos: .*: cpu ' || true)
+	opens=$(REPSTOS_TUNING=$tuning strace -f -e trace=openat "$w/many-$b" 2>&1 |
+		grep -c "$tuning" || true)
+	printf '%-10s %12s %10s %14s %13s\n' "$b" "$us" "$sc" "$det" "$opens"
+done
