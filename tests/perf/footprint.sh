@@ -14,7 +14,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 n=${1:-50}
-w=build/tests/perf/footprint
+w=${FOOTPRINT_DIR:-build/tests/perf/footprint}
 rm -rf "$w" && mkdir -p "$w"
 cflags="-O2 -Iruntime"
 
@@ -129,7 +129,9 @@ for b in plain site; do
 	# a module whose constructor ran CPUID and read the environment says
 	# so in one REPSTOS_DEBUG line
 	det=$(REPSTOS_DEBUG=1 "$w/many-$b" 2>&1 | grep -c '^repstos: .*: cpu ' || true)
-	opens=$(REPSTOS_TUNING=$tuning strace -f -e trace=openat "$w/many-$b" 2>&1 |
-		grep -c "$tuning" || true)
+	opens=-
+	command -v strace >/dev/null &&
+		opens=$(REPSTOS_TUNING=$tuning strace -f -e trace=openat \
+			"$w/many-$b" 2>&1 | grep -c "$tuning" || true)
 	printf '%-10s %12s %10s %14s %13s\n' "$b" "$us" "$sc" "$det" "$opens"
 done
