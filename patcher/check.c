@@ -119,7 +119,8 @@ static void check_form(struct ctx *c, const struct rs_site *s)
 
 	/* rep movsb copies forwards: wrong where the destination lies in
 	 * the source's tail, which only a move may have. */
-	if (s->form == REPSTOS_FORM_INLINE && s->e.op == REPSTOS_OP_MOVE)
+	if (s->form == REPSTOS_FORM_INLINE && repstos_op_is_copy(s->e.op) &&
+	    !repstos_copy_inline_ok(s->e.op))
 		problem(c, s, "entry %zu: a move site is rep movsb inline, "
 			"but its regions may overlap backwards", s->entry);
 	if (s->form != REPSTOS_FORM_BAD)
@@ -220,7 +221,7 @@ unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 		const struct rs_site *s = &t->site[i];
 
 		if (!s->known) {
-			if (s->e.version != REPSTOS_SITE_VERSION)
+			if (!repstos_version_known(s->e.version))
 				problem(&c, s, "entry %zu: %s %u", s->entry,
 					s->bad, s->e.version);
 			else

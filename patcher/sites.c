@@ -195,8 +195,7 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 	int r;
 
 	s->variant = -1;
-	if (s->e.version != REPSTOS_SITE_VERSION &&
-	    s->e.version != REPSTOS_COPY_VERSION) {
+	if (!repstos_version_known(s->e.version)) {
 		s->bad = "unknown entry version";
 		return 0;
 	}

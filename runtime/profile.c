@@ -234,7 +234,8 @@ int repstos_profile_fits(const struct repstos_site *e,
 {
 	unsigned lo = 0, hi = REPSTOS_NCLASS - 1, c;
 
-	/* an entry the runtime does not know is never profiled */
+	/* only set sites are profiled: never a copy entry (version 2),
+	 * nor one the runtime does not know */
 	if (e->version != REPSTOS_SITE_VERSION)
 		return repstos_profile_calls(hist) ? -1 : 0;
 	if (e->size_kind != REPSTOS_SIZE_UNKNOWN) {

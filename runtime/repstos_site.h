@@ -329,6 +329,13 @@ static inline unsigned repstos_op_version(unsigned op)
 					REPSTOS_SITE_VERSION;
 }
 
+/* Is this an entry version a reader of this header knows? */
+static inline int repstos_version_known(unsigned version)
+{
+	return version == REPSTOS_SITE_VERSION ||
+	       version == REPSTOS_COPY_VERSION;
+}
+
 /* What the compiler knew of the size at the site. */
 enum repstos_size_kind {
 	REPSTOS_SIZE_UNKNOWN = 0,	/* size_min 0, size_max UINT32_MAX */
