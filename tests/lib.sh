@@ -46,13 +46,9 @@ finish() {
 
 # The variant names REPSTOS_VARIANT takes, one a line, as the contract
 # header's REPSTOS_VARIANTS(X) lists them (`variants copy`: the copy
-# routines', REPSTOS_COPY_VARIANTS): preprocessed, not parsed, so that a
-# new variant or a new column of the list changes nothing here.
+# routines', REPSTOS_COPY_VARIANTS), through tests/xlist.sh.
 variants() {
-	printf '#include "repstos_site.h"\n#define X(e, name, ...) @name\n%s(X)\n' \
-		"REPSTOS_$(echo "${1:-}" | tr a-z A-Z)${1:+_}VARIANTS" |
-		${CC:-gcc} -E -P -I"$top/runtime" -x c - | tr ' ' '\n' |
-		sed -n 's/^@"\([a-z_0-9]*\)"$/\1/p'
+	"$top/tests/xlist.sh" "$(echo "${1:+${1}_}" | tr a-z A-Z)VARIANTS" name
 }
 
 # True when FILE has a site-table section (the tool reads no 32-bit file).

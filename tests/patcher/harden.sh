@@ -169,8 +169,8 @@ refused "$F" "swapped routines"
 # Any two routines (and the stub) swapped: each must be told from every
 # other by its code, or a swap would pass and run the wrong routine.
 # Set and copy routines and both stubs, from the contract's two lists.
-ROUTINES="$(printf '#include "repstos_site.h"\n#define X(e, name, sym, ...) @sym\nREPSTOS_VARIANTS(X) REPSTOS_COPY_VARIANTS(X) @REPSTOS_STUB_SYMBOL @REPSTOS_COPY_STUB_SYMBOL\n' |
-	gcc -E -P -I"$TOP/runtime" -x c - | tr ' ' '\n' | sed -n 's/^@//p')"
+ROUTINES="$("$TOP/tests/xlist.sh" VARIANTS sym) $("$TOP/tests/xlist.sh" COPY_VARIANTS sym)
+	$($POKE const REPSTOS_STUB_SYMBOL) $($POKE const REPSTOS_COPY_STUB_SYMBOL)"
 # One file per pair, pair.X.Y, written by one python3.
 python3 - "$EXE" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$EXE" "$x")"; done) <<'EOF2'
 import itertools, sys

@@ -15,11 +15,8 @@ BENCH_OUT ?=
 bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
 
 # Every variant routine gets a site candidate: their symbols, from the
-# one list in the contract header, preprocessed as tests/lib.sh's
-# variants() does (a new column of the list changes nothing here).
-PERF_HASH := \#
-PERF_VARIANT_SYMS := $(shell printf '$(PERF_HASH)include "repstos_site.h"\n$(PERF_HASH)define X(e, name, sym, ...) @sym\nREPSTOS_VARIANTS(X)\n' | \
-	$(CC) -E -P -Iruntime -x c - | tr ' ' '\n' | sed -n 's/^@//p')
+# one list in the contract header (tests/xlist.sh).
+PERF_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh VARIANTS sym)
 PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
 PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \

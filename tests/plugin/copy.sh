@@ -26,9 +26,6 @@ mkdir -p $O
 PC="-fplugin-arg-repstos-copy -fplugin-arg-repstos-copy-fn=my_copy -fplugin-arg-repstos-move-fn=my_move"
 CF="-g -I$S -Iruntime -Wall"
 
-# run BIN WANT: under every runtime setting.
-run() { run_variants "$1" "$2"; }
-
 expected() {
 	lvl=$1
 	{ grep -n '@site' $S/ops.c
@@ -82,7 +79,7 @@ verify() {
 	name=$1 lvl=$2 d=$O/$1
 	table_ok $name $lvl $d/prog || return
 	want=$($d/prog.ref 2>&1) || { fail "$name: reference build fails: $want"; return; }
-	run $d/prog "$want" || return
+	run_variants $d/prog "$want" || return
 	ok "$name: $(wc -l <$d/want) marked lines, $s copy entries with their ops; $want"
 }
 
@@ -120,7 +117,7 @@ if $CC -O2 -fPIC $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes &&
 	table_ok shared -O2 $d/libcopy.so &&
 		ok "shared: libcopy.so: $(wc -l <$d/want) marked lines, $s copy entries with their ops, repstos check clean"
 	if $CC -O2 $CF -o $d/prog $O/-O2/check.o -L$d -lcopy -Wl,-rpath,"$PWD/$d"; then
-		run $d/prog "$want" && ok "shared object linked: $want"
+		run_variants $d/prog "$want" && ok "shared object linked: $want"
 	else
 		fail "shared: link a program with libcopy.so"
 	fi
