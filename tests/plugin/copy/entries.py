@@ -3,8 +3,9 @@
 """entries.py FILE - the site table of a linked file, one entry a line:
 FUNCTION VERSION OP KIND MIN MAX, FUNCTION the symbol whose code holds
 the site.  The layout comes from the contract through
-tests/patcher/elfpoke.py.  (`repstos dump` will say the same once the
-tool reads copy entries.)"""
+tests/patcher/elfpoke.py.  `repstos dump --json` says the same, but the
+tests check the tool against this reading, which owes it nothing (it
+also shows the version byte, which the tool only judges)."""
 import os
 import struct
 import sys
