@@ -40,29 +40,22 @@
 #include "profrun.h"
 #include "routines.h"
 #include "sitecode.h"
+#include "module.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
-extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
-extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
-
 /*
- * The dispatch page (dispatch.S), alone on its page: the stub's target,
- * set before any site is rewritten (until then __repstos_original,
- * correct on every x86-64); and the bytes that let "avx2", "avx512" run
- * (each runs "vec" at 0), so a site that calls one runs anywhere even
- * when its text stays as it is (a file `repstos patch` fixed for a
- * richer CPU, with text patching off or refused).  Read-only once set:
- * seal_dispatch().
+ * The text writer's isolated pages (variants.S): the mprotect route's
+ * window, and the page it probes first.  The start-up's own, whichever
+ * module's sites it writes.
  */
-static int seal_errno;		/* why the page stayed writable, or 0 */
 extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
 
 enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
 
+/* What the process chose, once, at the first module's start-up. */
 struct config {
 	struct repstos_tuning tuning;	/* policy, or the tuning file */
 	int forced;			/* REPSTOS_VARIANT named a variant */
@@ -72,9 +65,6 @@ struct config {
 	enum repstos_copy_variant copy_variant; /* the same for copy sites */
 	int copy_forced;		/* REPSTOS_VARIANT named a copy variant */
 	const char *why;
-	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
-					 * calls per site and class, or NULL */
-	const char *profile;		/* its file */
 	const char *record;		/* REPSTOS_PROFILE: recording to it */
 	unsigned cost_forms;		/* repstos_cost_forms(&tuning.costs) */
 };
@@ -88,8 +78,21 @@ struct writer {
 	int crowded;		/* ... because it may not be alone: see alone() */
 	enum route allowed;
 	uintptr_t page_mask;
-	uintptr_t last_page;	/* last page counted in stats.pages */
+	uintptr_t last_page;	/* last page counted in stats->pages */
 	unsigned unwritten;	/* sites no route could write */
+};
+
+/* A module, as it described itself (module.h), and what became of it. */
+struct module {
+	struct repstos_module m;
+	struct repstos_stats *stats;	/* m.stats: the module's own */
+	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
+					 * calls per site and class, or NULL */
+	const char *profile;		/* its file */
+	int record;			/* its sites call the profiling routine */
+	int seal_errno;			/* why its dispatch page stayed
+					 * writable, or 0 */
+	struct writer writer;
 };
 
 /* A run: consecutive sites within one window, written in one go. */
@@ -102,11 +105,10 @@ struct run {
 };
 
 static struct repstos_cpu cpu;
-static struct repstos_stats stats = { .method = "" };
 static struct config cfg;
-static struct writer writer = { .fd = -1 };
+static int configured;		/* cpu and cfg are set */
 
-static const char *module_name(void);
+static const char *module_name(const struct module *mod);
 
 static void warn(const char *fmt, const char *arg)
 {
@@ -205,16 +207,16 @@ static void read_cpu(void)
 }
 
 /* The profile installed for this module, if there is one it can use. */
-static void read_profile(struct config *c)
+static void read_profile(struct module *mod)
 {
 	const char *why = NULL;
 
-	if (repstos_sites_begin() == repstos_sites_end())
+	if (mod->m.begin == mod->m.end)
 		return;
-	if (repstos_prof_load(repstos_sites_begin(), repstos_sites_end(),
-			      &c->hist, &c->profile, &why) < 0 && c->debug)
+	if (repstos_prof_load(mod->m.begin, mod->m.end, &mod->hist,
+			      &mod->profile, &why) < 0 && cfg.debug)
 		fprintf(stderr, "repstos: %s: profile %s ignored: %s\n",
-			module_name(), c->profile, why);
+			module_name(mod), mod->profile, why);
 }
 
 /* Every REPSTOS_* variable is read with secure_getenv(): in a secure
@@ -234,7 +236,6 @@ static void read_config(struct config *c)
 	c->cost_forms = repstos_cost_forms(&c->tuning.costs);
 	read_variant(c);
 	read_route(c);
-	read_profile(c);
 	c->record = r && *r ? r : NULL;
 }
 
@@ -329,29 +330,32 @@ static int write_text(struct writer *w, uintptr_t at, const void *src,
 	return -1;
 }
 
-static void count_pages(struct writer *w, uintptr_t lo, uintptr_t hi)
+static void count_pages(struct module *mod, uintptr_t lo, uintptr_t hi)
 {
+	struct writer *w = &mod->writer;
 	uintptr_t p;
 
 	for (p = lo & ~w->page_mask; p < hi; p += w->page_mask + 1)
 		if (p != w->last_page) {
-			stats.pages++;
+			mod->stats->pages++;
 			w->last_page = p;
 		}
 }
 
-static void flush_run(struct writer *w, struct run *r)
+static void flush_run(struct module *mod, struct run *r)
 {
+	struct writer *w = &mod->writer;
+
 	if (!r->nsites)
 		return;
 	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
-		stats.patched += r->nsites;
-		stats.rescued += r->nrescues;
-		count_pages(w, r->lo, r->hi);
+		mod->stats->patched += r->nsites;
+		mod->stats->rescued += r->nrescues;
+		count_pages(mod, r->lo, r->hi);
 	} else {
-		stats.skipped += r->nsites;
+		mod->stats->skipped += r->nsites;
 		w->unwritten += r->nsites;
-		stats.error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
+		mod->stats->error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
 	}
 	r->nsites = 0;
 	r->nrescues = 0;
@@ -359,11 +363,11 @@ static void flush_run(struct writer *w, struct run *r)
 
 /* Add a site's new bytes to the run, starting a new run if it does not
  * follow the last site closely enough. */
-static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
+static void add_to_run(struct module *mod, struct run *r, uintptr_t at,
 		       const uint8_t *bytes, unsigned len, int rescue)
 {
 	if (r->nsites && (at < r->hi || at + len - r->lo > RUN_MAX))
-		flush_run(w, r);
+		flush_run(mod, r);
 	if (!r->nsites)
 		r->lo = r->hi = at;
 	memcpy(r->buf + (r->hi - r->lo), (const void *)r->hi, at - r->hi);
@@ -375,19 +379,35 @@ static void add_to_run(struct writer *w, struct run *r, uintptr_t at,
 
 /* ---- deciding --------------------------------------------------------- */
 
-/* Is target a routine a site of op may call? */
-static int is_routine(unsigned op, uintptr_t target)
+/*
+ * The module's own routines, by variant and back: a site calls a
+ * routine of its module (a rel32 call reaches no further), so every
+ * address here is the module's, as it described itself.
+ */
+static uintptr_t routine_of(const struct module *mod, unsigned op, int v)
 {
 	if (repstos_op_is_copy(op))
-		return repstos_copy_variant_by_routine((const void *)target) >= 0;
-	return repstos_variant_by_routine((const void *)target) >= 0;
+		return (uintptr_t)mod->m.copy_routine[v];
+	return (uintptr_t)mod->m.set_routine[v];
+}
+
+static int variant_by_routine(const struct module *mod, unsigned op,
+			      uintptr_t target)
+{
+	int v, n = repstos_op_is_copy(op) ? REPSTOS_COPY_VARIANT_COUNT :
+					    REPSTOS_VARIANT_COUNT;
+
+	for (v = 0; target && v < n; v++)
+		if (routine_of(mod, op, v) == target)
+			return v;
+	return -1;
 }
 
 /* The stub a site of op calls as the compiler left it. */
-static uintptr_t stub_of(unsigned op)
+static uintptr_t stub_of(const struct module *mod, unsigned op)
 {
-	return repstos_op_is_copy(op) ? (uintptr_t)__repstos_copy_stub :
-					(uintptr_t)__repstos_stub;
+	return (uintptr_t)(repstos_op_is_copy(op) ? mod->m.copy_stub :
+						    mod->m.set_stub);
 }
 
 /*
@@ -395,18 +415,20 @@ static uintptr_t stub_of(unsigned op)
  * only on the size classes its range spans, and finding it weighs every
  * form over those classes: 10,000 bounded sites took 4.5 ms at start-up
  * on the Zen 4.  A program has many sites and few ranges, so each range
- * is asked once.  0: not asked yet, else the variant + 1.
+ * is asked once, for every module of the process.  0: not asked yet,
+ * else the variant + 1.
  */
 static unsigned char picks[REPSTOS_NCLASS][REPSTOS_NCLASS];
 
 /* The policy's form for a site, from its installed profile if any. */
-static enum repstos_variant site_choice(const struct repstos_site *e)
+static enum repstos_variant site_choice(const struct module *mod,
+					const struct repstos_site *e)
 {
 	const unsigned long long *h = NULL;
 	unsigned char *pick;
 
-	if (cfg.hist)
-		h = cfg.hist[e - repstos_sites_begin()];
+	if (mod->hist)
+		h = mod->hist[e - mod->m.begin];
 	if (h || cfg.forced || e->size_kind == REPSTOS_SIZE_UNKNOWN ||
 	    !cfg.cost_forms)
 		return repstos_policy_site_profiled(&cfg.tuning, cfg.variant,
@@ -423,7 +445,8 @@ static enum repstos_variant site_choice(const struct repstos_site *e)
  * While recording, every site calls the profiling routine. */
 /* A copy site's: inline rep movsb only where the op allows it (a move
  * site whose choice is "inline" calls its overlap-checking routine). */
-static int wanted_copy_bytes(const struct repstos_site *e, uintptr_t at,
+static int wanted_copy_bytes(const struct module *mod,
+			     const struct repstos_site *e, uintptr_t at,
 			     uint8_t *out)
 {
 	enum repstos_copy_variant v = repstos_policy_copy_site(&cfg.tuning,
@@ -431,57 +454,59 @@ static int wanted_copy_bytes(const struct repstos_site *e, uintptr_t at,
 
 	if (repstos_copy_form_inline(v, e->op))
 		return repstos_encode_inline(out, e->len, e->op);
-	return repstos_encode_call(out, e->len, at,
-				   (uintptr_t)repstos_copy_variant_routine(v));
+	if (!routine_of(mod, e->op, v))
+		return -1;
+	return repstos_encode_call(out, e->len, at, routine_of(mod, e->op, v));
 }
 
-static int wanted_bytes(const struct repstos_site *e, uintptr_t at,
-			uint8_t *out)
+static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
+			uintptr_t at, uint8_t *out)
 {
 	enum repstos_variant v;
 
 	/* Copy sites are not profiled (yet): they get their routine. */
 	if (repstos_op_is_copy(e->op))
-		return wanted_copy_bytes(e, at, out);
-	if (cfg.record)
+		return wanted_copy_bytes(mod, e, at, out);
+	if (mod->record)
 		return repstos_encode_call(out, e->len, at,
-					   (uintptr_t)__repstos_profile);
-	v = site_choice(e);
+					   (uintptr_t)mod->m.profile);
+	v = site_choice(mod, e);
 	if (v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len, e->op);
-	return repstos_encode_call(out, e->len, at,
-				   (uintptr_t)repstos_variant_routine(v));
+	return repstos_encode_call(out, e->len, at, routine_of(mod, e->op, v));
 }
 
 /* A call of a routine this CPU cannot run: a file patched ahead of time
  * for another machine (`repstos patch --cpu=zen5` run on a CPU without
  * AVX-512).  Such a site is rewritten whoever chose it. */
-static int unrunnable(unsigned op, uintptr_t target)
+static int unrunnable(const struct module *mod, unsigned op, uintptr_t target)
 {
-	int v;
+	int v = variant_by_routine(mod, op, target);
 
-	if (repstos_op_is_copy(op)) {
-		v = repstos_copy_variant_by_routine((const void *)target);
-		return v >= 0 && !repstos_policy_copy_supported(&cpu, v);
-	}
-	v = repstos_variant_by_routine((const void *)target);
-	return v >= 0 && !repstos_policy_supported(&cpu, v);
+	if (v < 0)
+		return 0;
+	if (repstos_op_is_copy(op))
+		return !repstos_policy_copy_supported(&cpu, v);
+	return !repstos_policy_supported(&cpu, (enum repstos_variant)v);
 }
 
 /* What the site holds: 0, *form and *target (of a call), or -1 when it
  * is none of the forms this runtime writes and must be left alone. */
-static int site_form(const struct repstos_site *e, enum repstos_form *form,
-		     uintptr_t *target)
+static int site_form(const struct module *mod, const struct repstos_site *e,
+		     enum repstos_form *form, uintptr_t *target)
 {
 	uintptr_t at = repstos_site_addr(e);
 
 	if (e->op >= REPSTOS_OP_COUNT || e->version != repstos_op_version(e->op))
 		return -1;
+	/* a copy site in a module without copy routines: not ours */
+	if (!stub_of(mod, e->op))
+		return -1;
 	*target = 0;
 	*form = repstos_decode((const uint8_t *)at, e->len, at, e->op, target);
 	if (*form == REPSTOS_FORM_BAD ||
-	    (*form == REPSTOS_FORM_CALL && *target != stub_of(e->op) &&
-	     !is_routine(e->op, *target)))
+	    (*form == REPSTOS_FORM_CALL && *target != stub_of(mod, e->op) &&
+	     variant_by_routine(mod, e->op, *target) < 0))
 		return -1;
 	/* rep movsb in a move site copies forwards blindly: not ours */
 	if (*form == REPSTOS_FORM_INLINE && !repstos_copy_inline_ok(e->op) &&
@@ -490,7 +515,7 @@ static int site_form(const struct repstos_site *e, enum repstos_form *form,
 	return 0;
 }
 
-static void patch_site(struct writer *w, struct run *r,
+static void patch_site(struct module *mod, struct run *r,
 		       const struct repstos_site *e)
 {
 	int rescue;
@@ -499,64 +524,69 @@ static void patch_site(struct writer *w, struct run *r,
 	uint8_t want[REPSTOS_SITE_MAX_LEN];
 	enum repstos_form form;
 
-	if (site_form(e, &form, &target)) {
-		stats.skipped++;
+	if (site_form(mod, e, &form, &target)) {
+		mod->stats->skipped++;
 		return;
 	}
 	/* Only the compiler's form is ours to change: anything else was
 	 * chosen by `repstos patch`, and stays, unless it cannot run here
 	 * (or the sizes it sees are being recorded). */
-	rescue = form == REPSTOS_FORM_CALL && unrunnable(e->op, target);
-	stats.lacking += rescue;
-	if (!rescue && (!cfg.record || repstos_op_is_copy(e->op)) &&
-	    (form != REPSTOS_FORM_CALL || target != stub_of(e->op))) {
-		stats.fixed++;
+	rescue = form == REPSTOS_FORM_CALL && unrunnable(mod, e->op, target);
+	mod->stats->lacking += rescue;
+	if (!rescue && (!mod->record || repstos_op_is_copy(e->op)) &&
+	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, e->op))) {
+		mod->stats->fixed++;
 		return;
 	}
-	if (wanted_bytes(e, at, want) < 0) {
-		stats.skipped++;
+	if (wanted_bytes(mod, e, at, want) < 0) {
+		mod->stats->skipped++;
 		return;
 	}
 	if (!memcmp(want, (const void *)at, e->len)) {
-		stats.kept++;
+		mod->stats->kept++;
 		return;
 	}
-	add_to_run(w, r, at, want, e->len, rescue);
+	add_to_run(mod, r, at, want, e->len, rescue);
 }
 
 /* ---- recording sizes (REPSTOS_PROFILE) -------------------------------- */
 
 /* What a profiled site goes on to run: what it would run unprofiled. */
-static void *profiled_routine(const struct repstos_site *e,
+static void *profiled_routine(const struct module *mod,
+			      const struct repstos_site *e,
 			      enum repstos_form form, uintptr_t target)
 {
 	if (form == REPSTOS_FORM_INLINE)
-		return repstos_variant_routine(REPSTOS_VARIANT_INLINE);
-	if (target != (uintptr_t)__repstos_stub && !unrunnable(e->op, target))
+		return mod->m.set_routine[REPSTOS_VARIANT_INLINE];
+	if (target != stub_of(mod, e->op) && !unrunnable(mod, e->op, target))
 		return (void *)target;
-	return repstos_variant_routine(site_choice(e));
+	return mod->m.set_routine[site_choice(mod, e)];
 }
 
 /* Give every site the runtime may rewrite a slot, before any calls the
  * profiling routine. */
-static void start_recording(void)
+static void start_recording(struct module *mod)
 {
-	const struct repstos_site *b = repstos_sites_begin();
-	const struct repstos_site *end = repstos_sites_end(), *e;
+	const struct repstos_site *b = mod->m.begin, *end = mod->m.end, *e;
+	struct repstos_recorder *rec;
 	enum repstos_form form;
 	uintptr_t target;
 
-	if (repstos_prof_begin(cfg.record, stats.sites)) {
+	rec = repstos_prof_begin(cfg.record, mod->stats->sites);
+	if (!rec) {
 		warn("cannot record a profile: %s", strerror(errno));
-		cfg.record = NULL;
 		return;
 	}
+	mod->record = 1;
 	for (e = b; e < end; e++)
-		if (!repstos_op_is_copy(e->op) && !site_form(e, &form, &target))
-			repstos_prof_site((unsigned)(e - b), repstos_site_addr(e),
-					  profiled_routine(e, form, target));
-	repstos_prof_ready(repstos_variant_routine(cfg.variant),
-			   repstos_table_hash(b, end), module_name());
+		if (!repstos_op_is_copy(e->op) &&
+		    !site_form(mod, e, &form, &target))
+			repstos_prof_site(rec, (unsigned)(e - b),
+					  repstos_site_addr(e),
+					  profiled_routine(mod, e, form, target));
+	repstos_prof_ready(rec, mod->m.prof,
+			   mod->m.set_routine[cfg.variant],
+			   repstos_table_hash(b, end), module_name(mod));
 }
 
 static const char *route_name(const struct writer *w)
@@ -568,47 +598,50 @@ static const char *route_name(const struct writer *w)
 	return "/proc/self/mem";
 }
 
-static void patch_sites(void)
+static void patch_sites(struct module *mod)
 {
 	static struct run run;
-	struct writer *w = &writer;
+	struct writer *w = &mod->writer;
 	const struct repstos_site *e;
 
+	w->fd = -1;
 	w->allowed = cfg.route;
 	w->page_mask = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) - 1 : 4095;
 	w->last_page = ~(uintptr_t)0;
-	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
-		patch_site(w, &run, e);
-	flush_run(w, &run);
+	for (e = mod->m.begin; e < mod->m.end; e++)
+		patch_site(mod, &run, e);
+	flush_run(mod, &run);
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
-	stats.status = w->unwritten && !stats.patched ? REPSTOS_ST_REFUSED :
-							 REPSTOS_ST_PATCHED;
-	stats.method = stats.patched ? route_name(w) : "";
+	mod->stats->status = w->unwritten && !mod->stats->patched ?
+			     REPSTOS_ST_REFUSED : REPSTOS_ST_PATCHED;
+	mod->stats->method = mod->stats->patched ? route_name(w) : "";
 }
 
 /* ---- reporting -------------------------------------------------------- */
 
-static const char *module_name(void)
+/* The module's file, or the program's. */
+static const char *module_name(const struct module *mod)
 {
 	Dl_info info;
 
-	if (dladdr((void *)&cpu, &info) && info.dli_fname && *info.dli_fname)
+	if (dladdr((const void *)mod->m.info, &info) && info.dli_fname &&
+	    *info.dli_fname)
 		return info.dli_fname;
 	return program_invocation_name;
 }
 
 /* Why each route that was tried said no. */
-static void report_refusals(FILE *f)
+static void report_refusals(const struct writer *w, FILE *f)
 {
-	int e = writer.mprotect_errno;
+	int e = w->mprotect_errno;
 
-	if (writer.mem_errno)
-		fprintf(f, " (/proc/self/mem: %s)", strerror(writer.mem_errno));
-	if (writer.crowded && e == EINVAL)
+	if (w->mem_errno)
+		fprintf(f, " (/proc/self/mem: %s)", strerror(w->mem_errno));
+	if (w->crowded && e == EINVAL)
 		fprintf(f, " (mprotect: another thread shares the address space)");
-	else if (writer.crowded)
+	else if (w->crowded)
 		fprintf(f, " (mprotect: cannot tell if single-threaded: %s)",
 			strerror(e));
 	else if (e)
@@ -617,16 +650,16 @@ static void report_refusals(FILE *f)
 
 /* Sites calling a routine this CPU lacks are rewritten if text can be
  * written; if not, they stay, and that routine runs "vec" instead. */
-static void report_static(FILE *f)
+static void report_static(const struct module *mod, FILE *f)
 {
-	unsigned stay = stats.lacking - stats.rescued;
+	unsigned stay = mod->stats->lacking - mod->stats->rescued;
 
 	fprintf(f, "statically patched for '%.16s' by repstos patch: %u sites "
-		"left as they are", (const char *)REPSTOS_MODULE_SYMBOL.profile,
-		stats.sites - stats.rescued);
-	if (stats.rescued)
+		"left as they are", (const char *)mod->m.info->profile,
+		mod->stats->sites - mod->stats->rescued);
+	if (mod->stats->rescued)
 		fprintf(f, ", %u calling a routine this CPU lacks rewritten",
-			stats.rescued);
+			mod->stats->rescued);
 	if (!stay)
 		return;
 	fprintf(f, ", %u of them calling a routine this CPU lacks, which "
@@ -635,58 +668,61 @@ static void report_static(FILE *f)
 		fprintf(f, ": text patching off (REPSTOS_PATCH=0)");
 	} else {
 		fprintf(f, ": writing text refused");
-		report_refusals(f);
+		report_refusals(&mod->writer, f);
 	}
 }
 
-static void report_outcome(FILE *f)
+static void report_outcome(const struct module *mod, FILE *f)
 {
-	switch (stats.status) {
+	switch (mod->stats->status) {
 	case REPSTOS_ST_STATIC:
-		report_static(f);
+		report_static(mod, f);
 		break;
 	case REPSTOS_ST_DISABLED:
 		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
-			"the stub", stats.sites);
+			"the stub", mod->stats->sites);
 		break;
 	case REPSTOS_ST_REFUSED:
-		fprintf(f, "%u sites, none patched: writing text refused", stats.sites);
-		report_refusals(f);
+		fprintf(f, "%u sites, none patched: writing text refused",
+			mod->stats->sites);
+		report_refusals(&mod->writer, f);
 		fprintf(f, "; sites stay stub calls");
 		break;
 	default:
 		fprintf(f, "%u sites: %u patched, %u kept, %u fixed, %u skipped; "
-			"%u pages", stats.sites, stats.patched, stats.kept,
-			stats.fixed, stats.skipped, stats.pages);
-		if (*stats.method)
-			fprintf(f, " via %s", stats.method);
-		if (writer.unwritten)
-			report_refusals(f);
-		fprintf(f, " in %llu us (patching %llu us)", stats.nsec / 1000,
-			stats.patch_nsec / 1000);
+			"%u pages", mod->stats->sites, mod->stats->patched, mod->stats->kept,
+			mod->stats->fixed, mod->stats->skipped, mod->stats->pages);
+		if (*mod->stats->method)
+			fprintf(f, " via %s", mod->stats->method);
+		if (mod->writer.unwritten)
+			report_refusals(&mod->writer, f);
+		fprintf(f, " in %llu us (patching %llu us)", mod->stats->nsec / 1000,
+			mod->stats->patch_nsec / 1000);
 	}
-	if (cfg.hist)
-		fprintf(f, "; sites chosen with the profile %s", cfg.profile);
-	if (cfg.record)
+	if (mod->hist)
+		fprintf(f, "; sites chosen with the profile %s", mod->profile);
+	if (mod->record)
 		fprintf(f, "; recording sizes to %s", cfg.record);
 }
 
-static void report(void)
+static void report(const struct module *mod)
 {
 	char feats[128];
 
 	repstos_feature_names(cpu.features, feats, sizeof(feats));
 	fprintf(stderr, "repstos: %s: cpu %s family 0x%x model 0x%x [%s]; "
-		"variant %s (%s), copy %s%s; ", module_name(),
+		"variant %s (%s), copy %s%s; ", module_name(mod),
 		cpu.vendor == REPSTOS_VENDOR_INTEL ? "intel" :
 		cpu.vendor == REPSTOS_VENDOR_AMD ? "amd" : "other",
 		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
 		cfg.why, repstos_copy_variant_names[cfg.copy_variant],
 		cfg.copy_forced ? " (forced)" : "");
-	report_outcome(stderr);
-	if (seal_errno)
+	report_outcome(mod, stderr);
+	if (mod->seal_errno)
 		fprintf(stderr, "; dispatch pointer left writable (%s)",
-			strerror(seal_errno));
+			strerror(mod->seal_errno));
+	if (!mod->m.dispatch_page)
+		fprintf(stderr, "; start-up shared");
 	fputc('\n', stderr);
 }
 
@@ -700,27 +736,38 @@ static unsigned long long now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static void set_routines(void)
+/* What the module's routines read: the thresholds and what this CPU can
+ * run.  Before any site is pointed at them. */
+static void set_routines(const struct module *mod)
 {
+	const struct repstos_module *m = &mod->m;
 	const struct repstos_tuning t = cfg.tuning;
 
-	__atomic_store_n(&__repstos_vec_rep_min, t.vec_rep_min,
+	__atomic_store_n(m->vec_rep_min, t.vec_rep_min, __ATOMIC_RELAXED);
+	__atomic_store_n(m->wide_rep_min, t.wide_rep_min, __ATOMIC_RELAXED);
+	__atomic_store_n(m->copy_rep_min, t.copy_rep_min, __ATOMIC_RELAXED);
+	__atomic_store_n(m->copy_nt_min, t.copy_nt_min, __ATOMIC_RELAXED);
+	__atomic_store_n(m->can_avx2,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2),
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_wide_rep_min, t.wide_rep_min,
+	__atomic_store_n(m->can_avx512,
+			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_copy_rep_min, t.copy_rep_min,
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_copy_nt_min, t.copy_nt_min,
-			 __ATOMIC_RELAXED);
-	repstos_routines_enable(&cpu);
-	__atomic_store_n(&REPSTOS_TARGET_SYMBOL, cfg.record ?
-			 (void *)__repstos_profile :
-			 repstos_variant_routine(cfg.variant), __ATOMIC_RELEASE);
-	/* The copy stub serves move sites too: every copy routine, "inline"'s
-	 * called form included, handles overlap. */
-	__atomic_store_n(&REPSTOS_COPY_TARGET_SYMBOL,
-			 repstos_copy_variant_routine(cfg.copy_variant),
-			 __ATOMIC_RELEASE);
+}
+
+/* The stubs' targets, on a module's own dispatch page: while recording,
+ * the profiling routine.  The copy stub serves move sites too: every
+ * copy routine, "inline"'s called form included, handles overlap. */
+static void set_targets(const struct module *mod)
+{
+	const struct repstos_module *m = &mod->m;
+
+	__atomic_store_n(m->set_target, mod->record ? m->profile :
+			 m->set_routine[cfg.variant], __ATOMIC_RELEASE);
+	if (m->copy_target && m->copy_routine[cfg.copy_variant])
+		__atomic_store_n(m->copy_target,
+				 m->copy_routine[cfg.copy_variant],
+				 __ATOMIC_RELEASE);
 }
 
 /* Nothing may write the dispatch page again: as RELRO does for a
@@ -728,89 +775,117 @@ static void set_routines(void)
  * where the link has no RELRO and in static programs.  Taking write
  * permission away needs no permission, so a hardened policy that refuses
  * text writing does not stop this. */
-static void seal_dispatch(void)
+static void seal_dispatch(struct module *mod)
 {
-	uintptr_t page = (uintptr_t)__repstos_dispatch_page;
+	char *page = mod->m.dispatch_page;
 
-	if (getauxval(AT_PAGESZ) != REPSTOS_DISPATCH_PAGE || page % REPSTOS_DISPATCH_PAGE)
-		seal_errno = EINVAL;
-	else if (mprotect(__repstos_dispatch_page, REPSTOS_DISPATCH_PAGE, PROT_READ))
-		seal_errno = errno;
+	if (getauxval(AT_PAGESZ) != REPSTOS_DISPATCH_PAGE || (uintptr_t)page % REPSTOS_DISPATCH_PAGE)
+		mod->seal_errno = EINVAL;
+	else if (mprotect(page, REPSTOS_DISPATCH_PAGE, PROT_READ))
+		mod->seal_errno = errno;
 }
 
-static int is_static(void)
+static int is_static(const struct module *mod)
 {
-	return (REPSTOS_MODULE_SYMBOL.flags & REPSTOS_MOD_STATIC) != 0;
+	return (mod->m.info->flags & REPSTOS_MOD_STATIC) != 0;
 }
 
-/* Priority 101, the first a program may use: the sites should be final
- * before any other constructor of this module calls one, which also keeps
- * Valgrind exact (it has translated no site yet). */
-__attribute__((constructor(101))) static void repstos_init(void)
+/* The process's choice: once, whichever module starts first. */
+static void configure(void)
+{
+	if (configured)
+		return;
+	repstos_cpu_detect(&cpu);
+	read_config(&cfg);
+	configured = 1;
+}
+
+/* Does the start-up know the module's description?  A module built
+ * against a newer runtime than the shared one loaded keeps its sites
+ * calling the stub: correct, one jump slower. */
+static int known(const struct repstos_module *m)
+{
+	return m->abi == REPSTOS_MODULE_ABI && m->size == sizeof(*m) &&
+	       m->stats && m->set_stub;
+}
+
+static void start(struct module *mod)
 {
 	unsigned long long t0 = now_ns();
 
-	repstos_cpu_detect(&cpu);
-	read_config(&cfg);
-	stats.sites = (unsigned)(repstos_sites_end() - repstos_sites_begin());
-	if (cfg.record && stats.sites)	/* the module has something to count */
-		start_recording();
-	else
-		cfg.record = NULL;
-	set_routines();
-	seal_dispatch();
-	if (cfg.route == ROUTE_OFF && !is_static()) {
-		stats.status = REPSTOS_ST_DISABLED;
+	configure();
+	mod->stats->sites = (unsigned)(mod->m.end - mod->m.begin);
+	read_profile(mod);
+	if (cfg.record && mod->stats->sites) /* something to count */
+		start_recording(mod);
+	set_routines(mod);
+	if (mod->m.dispatch_page) {
+		set_targets(mod);
+		seal_dispatch(mod);
+	}
+	if (cfg.route == ROUTE_OFF && !is_static(mod)) {
+		mod->stats->status = REPSTOS_ST_DISABLED;
 	} else {
 		unsigned long long t1 = now_ns();
 
 		/* A static file's sites are all someone else's choice: the
 		 * walk only rescues calls of routines this CPU lacks (with
 		 * text patching off, it only counts them). */
-		patch_sites();
-		stats.patch_nsec = now_ns() - t1;
-		if (is_static() && !cfg.record)
-			stats.status = REPSTOS_ST_STATIC;
+		patch_sites(mod);
+		mod->stats->patch_nsec = now_ns() - t1;
+		if (is_static(mod) && !mod->record)
+			mod->stats->status = REPSTOS_ST_STATIC;
 	}
-	stats.tuning = cfg.tuning.source;
-	stats.nsec = now_ns() - t0;
+	mod->stats->tuning = cfg.tuning.source;
+	mod->stats->nsec = now_ns() - t0;
 	if (cfg.debug)
-		report();
+		report(mod);
 }
 
-/* ---- the API (repstos.h) ---------------------------------------------- */
-
-const struct repstos_cpu *repstos_cpu(void)
+/*
+ * A module's constructor (module.c) hands it over: run in the loader's
+ * order, one at a time (the dynamic loader holds its lock through
+ * constructors, dlopen()'s included).  The module stays known for the
+ * API calls below; it is never freed, as a dlclose()d module's handle is
+ * no longer asked for.
+ */
+void *__repstos_attach(const struct repstos_module *m)
 {
+	struct module *mod;
+
+	if (!known(m) || !(mod = calloc(1, sizeof(*mod))))
+		return NULL;
+	mod->m = *m;
+	mod->stats = m->stats;
+	start(mod);
+	return mod;
+}
+
+/* ---- the API's backends (module.c) ------------------------------------ */
+
+const struct repstos_cpu *__repstos_process_cpu(void)
+{
+	configure();
 	return &cpu;
 }
 
-enum repstos_variant repstos_variant(void)
+enum repstos_variant __repstos_process_variant(void)
 {
+	configure();
 	return cfg.variant;
 }
 
-enum repstos_copy_variant repstos_copy_variant(void)
+enum repstos_copy_variant __repstos_process_copy_variant(void)
 {
+	configure();
 	return cfg.copy_variant;
 }
 
-enum repstos_variant repstos_site_variant(const struct repstos_site *e)
+enum repstos_variant __repstos_module_site_variant(void *handle,
+						   const struct repstos_site *e)
 {
-	return site_choice(e);
-}
+	struct module none = { .hist = NULL };
 
-const struct repstos_site *repstos_sites_begin(void)
-{
-	return REPSTOS_SITES_START;
-}
-
-const struct repstos_site *repstos_sites_end(void)
-{
-	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
-}
-
-const struct repstos_stats *repstos_stats(void)
-{
-	return &stats;
+	configure();
+	return site_choice(handle ? handle : &none, e);
 }

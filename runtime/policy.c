@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "policy.h"
+#include "routines.h"
 
 #define KIB 1024u
 
@@ -940,4 +941,16 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 	r = repstos_tuning_parse(text, cpu, t);
 	*other = r == 0;
 	return r;
+}
+
+/* Let the routines run what cpu has (routines.h); the tool does it for
+ * the CPU it measures, the start-up for each module's own. */
+void repstos_routines_enable(const struct repstos_cpu *cpu)
+{
+	__atomic_store_n(&__repstos_can_avx2,
+			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&__repstos_can_avx512,
+			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX512),
+			 __ATOMIC_RELAXED);
 }

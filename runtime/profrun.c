@@ -27,16 +27,15 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-/* What the profiling routine reads (profile.h). */
-HIDDEN struct repstos_prof __repstos_prof;
-
 /* A site as registered, before the slots are sorted by address. */
 struct key {
 	uintptr_t ret;
 	unsigned slot;
 };
 
-static struct {
+/* One module's recording; every recorder of the process on one list. */
+struct repstos_recorder {
+	struct repstos_recorder *next;
 	char *path;		/* absolute */
 	char *name;		/* the module's */
 	uint64_t hash;
@@ -45,7 +44,9 @@ static struct {
 	struct key *keys;	/* while registering */
 	struct repstos_prof_slot *slot;	/* by registration (table) order */
 	unsigned *order;	/* slot of the i-th registered, once sorted */
-} rec;
+};
+
+static struct repstos_recorder *recorders;
 
 static char *absolute(const char *path)
 {
@@ -58,37 +59,46 @@ static char *absolute(const char *path)
 	return s;
 }
 
-int repstos_prof_begin(const char *path, unsigned nsites)
+static void forget(struct repstos_recorder *rec)
 {
-	size_t n = nsites ? nsites : 1;
-
-	rec.path = absolute(path);
-	rec.nsites = nsites;
-	rec.keys = calloc(n, sizeof(*rec.keys));
-	rec.slot = calloc(n, sizeof(*rec.slot));
-	rec.order = calloc(n, sizeof(*rec.order));
-	if (rec.path && rec.keys && rec.slot && rec.order)
-		return 0;
-	free(rec.path);
-	free(rec.keys);
-	free(rec.slot);
-	free(rec.order);
-	memset(&rec, 0, sizeof(rec));
-	if (!errno)
-		errno = ENOMEM;
-	return -1;
+	free(rec->path);
+	free(rec->keys);
+	free(rec->slot);
+	free(rec->order);
+	free(rec);
 }
 
-void repstos_prof_site(unsigned index, uintptr_t site, void *routine)
+struct repstos_recorder *repstos_prof_begin(const char *path, unsigned nsites)
 {
-	if (!rec.path || rec.n >= rec.nsites)
+	size_t n = nsites ? nsites : 1;
+	struct repstos_recorder *rec = calloc(1, sizeof(*rec));
+
+	if (!rec)
+		return NULL;
+	rec->path = absolute(path);
+	rec->nsites = nsites;
+	rec->keys = calloc(n, sizeof(*rec->keys));
+	rec->slot = calloc(n, sizeof(*rec->slot));
+	rec->order = calloc(n, sizeof(*rec->order));
+	if (rec->path && rec->keys && rec->slot && rec->order)
+		return rec;
+	forget(rec);
+	if (!errno)
+		errno = ENOMEM;
+	return NULL;
+}
+
+void repstos_prof_site(struct repstos_recorder *rec, unsigned index,
+		       uintptr_t site, void *routine)
+{
+	if (rec->n >= rec->nsites)
 		return;
 	/* a call form's return address; the rest of a long site is NOPs */
-	rec.keys[rec.n].ret = site + REPSTOS_SITE_LEN;
-	rec.keys[rec.n].slot = rec.n;
-	rec.slot[rec.n].routine = routine;
-	rec.slot[rec.n].index = index;
-	rec.n++;
+	rec->keys[rec->n].ret = site + REPSTOS_SITE_LEN;
+	rec->keys[rec->n].slot = rec->n;
+	rec->slot[rec->n].routine = routine;
+	rec->slot[rec->n].index = index;
+	rec->n++;
 }
 
 static int by_ret(const void *a, const void *b)
@@ -114,71 +124,76 @@ extern void *__dso_handle __attribute__((weak));
 /* A forked child starts its own counts: the parent writes its own. */
 static void child_forgets(void)
 {
+	struct repstos_recorder *rec;
 	unsigned i;
 
-	for (i = 0; i < rec.n; i++)
-		memset(rec.slot[i].hist, 0, sizeof(rec.slot[i].hist));
+	for (rec = recorders; rec; rec = rec->next)
+		for (i = 0; i < rec->n; i++)
+			memset(rec->slot[i].hist, 0, sizeof(rec->slot[i].hist));
 }
 
 /*
  * Sort by return address for the routine's binary search.  The slots
- * move into address order; rec.order keeps where each registered site
- * went, so the section lists sites by table index.
+ * move into address order; rec->order keeps where each registered site
+ * went, so the section lists sites by table index.  Recorders go on the
+ * list newest first: sections are written in the order the modules'
+ * own destructors would run.
  */
-void repstos_prof_ready(void *fallback, uint64_t hash, const char *name)
+void repstos_prof_ready(struct repstos_recorder *rec, struct repstos_prof *prof,
+			void *fallback, uint64_t hash, const char *name)
 {
 	struct repstos_prof_slot *sorted;
 	uintptr_t *ret;
 	unsigned i;
 
-	if (!rec.path)
-		return;
-	rec.hash = hash;
-	rec.name = strdup(name);
-	qsort(rec.keys, rec.n, sizeof(*rec.keys), by_ret);
-	ret = calloc(rec.n + 1, sizeof(*ret));
-	sorted = calloc(rec.n + 1, sizeof(*sorted));
-	if (!ret || !sorted || !rec.name) {
+	rec->hash = hash;
+	rec->name = strdup(name);
+	qsort(rec->keys, rec->n, sizeof(*rec->keys), by_ret);
+	ret = calloc(rec->n + 1, sizeof(*ret));
+	sorted = calloc(rec->n + 1, sizeof(*sorted));
+	if (!ret || !sorted || !rec->name) {
 		free(ret);
 		free(sorted);
-		rec.n = 0;	/* every call takes the fallback; sections empty */
+		rec->n = 0;	/* every call takes the fallback; sections empty */
 		ret = NULL;
 		sorted = NULL;
 	}
-	for (i = 0; i < rec.n; i++) {
-		ret[i] = rec.keys[i].ret;
-		sorted[i] = rec.slot[rec.keys[i].slot];
-		rec.order[rec.keys[i].slot] = i;
+	for (i = 0; i < rec->n; i++) {
+		ret[i] = rec->keys[i].ret;
+		sorted[i] = rec->slot[rec->keys[i].slot];
+		rec->order[rec->keys[i].slot] = i;
 	}
-	free(rec.keys);
-	free(rec.slot);
-	rec.keys = NULL;
-	rec.slot = sorted;
-	__repstos_prof.ret = ret;
-	__repstos_prof.slot = sorted;
-	__repstos_prof.n = rec.n;
-	__repstos_prof.fallback = fallback;
-	__register_atfork(NULL, NULL, child_forgets,
-			  &__dso_handle);
+	free(rec->keys);
+	free(rec->slot);
+	rec->keys = NULL;
+	rec->slot = sorted;
+	prof->ret = ret;
+	prof->slot = sorted;
+	prof->n = rec->n;
+	prof->fallback = fallback;
+	if (!recorders)
+		__register_atfork(NULL, NULL, child_forgets, &__dso_handle);
+	rec->next = recorders;
+	recorders = rec;
 }
 
 /* ---- the section at exit ---------------------------------------------- */
 
 /* The section's text, in a buffer of its own (NULL: no memory). */
-static char *section(unsigned *len)
+static char *section(const struct repstos_recorder *rec, unsigned *len)
 {
 	unsigned size = REPSTOS_PROFILE_HEAD_MAX + 64, at = 0, i, c;
 	char *buf;
 	int r;
 
-	size += rec.n * REPSTOS_PROFILE_SITE_MAX;
+	size += rec->n * REPSTOS_PROFILE_SITE_MAX;
 	buf = malloc(size);
 	if (!buf)
 		return NULL;
-	r = repstos_profile_head(buf, size, &at, rec.hash, rec.nsites,
-				 rec.name ? rec.name : "?");
-	for (i = 0; !r && i < rec.n; i++) {
-		const struct repstos_prof_slot *s = &rec.slot[rec.order[i]];
+	r = repstos_profile_head(buf, size, &at, rec->hash, rec->nsites,
+				 rec->name ? rec->name : "?");
+	for (i = 0; !r && i < rec->n; i++) {
+		const struct repstos_prof_slot *s = &rec->slot[rec->order[i]];
 		unsigned long long h[REPSTOS_NCLASS];
 
 		for (c = 0; c < REPSTOS_NCLASS; c++)
@@ -186,7 +201,7 @@ static char *section(unsigned *len)
 		if (repstos_profile_calls(h))
 			r = repstos_profile_site(buf, size, &at, s->index, h);
 	}
-	if (r || repstos_profile_end(buf, size, &at, rec.hash)) {
+	if (r || repstos_profile_end(buf, size, &at, rec->hash)) {
 		free(buf);	/* cannot happen: size is the longest */
 		return NULL;
 	}
@@ -196,13 +211,13 @@ static char *section(unsigned *len)
 
 /* Append without blocking, to a regular file only (not a FIFO or a
  * device someone put at the path).  NULL, or why not. */
-static const char *append(const char *buf, unsigned len)
+static const char *append(const char *path, const char *buf, unsigned len)
 {
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(rec.path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
 		  O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0)
 		return strerror(errno);
@@ -217,21 +232,31 @@ static const char *append(const char *buf, unsigned len)
 	return n == (ssize_t)len ? NULL : "short write (disk full?)";
 }
 
-/* Priority 101: the last destructor of the module, so calls from the
- * others are counted. */
-__attribute__((destructor(101))) static void repstos_prof_write(void)
+/* One module's section, appended as one write(). */
+static void write_section(const struct repstos_recorder *rec)
 {
 	const char *why = "out of memory";
 	unsigned len;
 	char *buf;
 
-	if (!rec.path || !rec.slot)
+	if (!rec->slot)
 		return;
-	buf = section(&len);
-	if (!buf || (why = append(buf, len)))
+	buf = section(rec, &len);
+	if (!buf || (why = append(rec->path, buf, len)))
 		fprintf(stderr, "repstos: %s: profile of %s not written: %s\n",
-			rec.path, rec.name ? rec.name : "?", why);
+			rec->path, rec->name ? rec->name : "?", why);
 	free(buf);
+}
+
+/* Priority 101: the last destructor of the module holding the start-up
+ * (with the shared runtime, it is unloaded after every module using it),
+ * so calls from the others are counted. */
+__attribute__((destructor(101))) static void repstos_prof_write(void)
+{
+	const struct repstos_recorder *rec;
+
+	for (rec = recorders; rec; rec = rec->next)
+		write_section(rec);
 }
 
 /* ---- an installed profile --------------------------------------------- */

@@ -2,9 +2,8 @@
 /*
  * profrun.h - the runtime's side of size profiles (runtime/profrun.c),
  * for the start-up patcher: recording one under REPSTOS_PROFILE, and
- * reading the one installed for this module.  Per module, like the rest
- * of the runtime; nothing here runs unless a profile is asked for or
- * installed.
+ * reading the one installed for a module.  One recorder per module;
+ * nothing here runs unless a profile is asked for or installed.
  */
 #ifndef REPSTOS_PROFRUN_H
 #define REPSTOS_PROFRUN_H
@@ -16,19 +15,23 @@
 void __repstos_profile(void) __attribute__((visibility("hidden")));
 
 /*
- * Recording, in three steps at start-up: begin (room for nsites sites;
- * path is where to append at exit, made absolute now in case the
- * program changes directory), one call per site to profile, in table
- * order, with the routine it should go on to run, and ready (the
- * routine for calls from anywhere else; the module's hash and name for
- * the section).  From ready on, the profiling routine may be called;
- * the section is written when the module is unloaded or the process
- * exits normally.  begin returns 0, or -1 with errno set (nothing
- * recorded then).
+ * Recording, in three steps at a module's start-up: begin (room for
+ * nsites sites; path is where to append at exit, made absolute now in
+ * case the program changes directory), one call per site to profile, in
+ * table order, with the routine it should go on to run, and ready (the
+ * module's slots for its profiling routine, prof; the routine for calls
+ * from anywhere else; the module's hash and name for the section).  From
+ * ready on, the module's profiling routine may be called; every
+ * module's section is written when the process exits normally (or the
+ * runtime that recorded it is unloaded).  begin returns a recorder, or
+ * NULL with errno set (nothing recorded then).
  */
-int repstos_prof_begin(const char *path, unsigned nsites);
-void repstos_prof_site(unsigned index, uintptr_t site, void *routine);
-void repstos_prof_ready(void *fallback, uint64_t hash, const char *name);
+struct repstos_recorder;
+struct repstos_recorder *repstos_prof_begin(const char *path, unsigned nsites);
+void repstos_prof_site(struct repstos_recorder *rec, unsigned index,
+		       uintptr_t site, void *routine);
+void repstos_prof_ready(struct repstos_recorder *rec, struct repstos_prof *prof,
+			void *fallback, uint64_t hash, const char *name);
 
 /*
  * The profile installed for this module, if any: the file

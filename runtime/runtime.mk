@@ -18,8 +18,8 @@ RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
 RT_CORE_ASMS := runtime/set.S runtime/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor
 # that patches a module's sites, and the size-profile recorder it starts.
-RT_START_SRCS := runtime/dispatch.S runtime/patch.c runtime/profrun.c \
-	runtime/variants.S
+RT_START_SRCS := runtime/dispatch.S runtime/module.c runtime/record.S \
+	runtime/patch.c runtime/profrun.c runtime/variants.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))

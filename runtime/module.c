@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * module.c - the module's side of the start-up: its constructor, which
+ * tells the start-up (patch.c) where everything of this module is, and
+ * the parts of the API (repstos.h) that are about this module.
+ *
+ * In every module with sites, whichever archive it links: the stub
+ * (dispatch.S) names repstos_stats, which pulls this file in.  With
+ * librepstos.a the start-up is linked into the module as well; with the
+ * shared runtime it is librepstos.so.0's, one per process (module.h).
+ */
+#include "module.h"
+#include "routines.h"
+#include "profrun.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
+extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
+extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
+
+/*
+ * What only some links have, referred to weakly (NULL when absent): the
+ * copy routines, pulled in by the copy stub where the module has copy
+ * sites (dispatch.S); and the dispatch page, which a module linked with
+ * the shared runtime does without.
+ */
+#define REPSTOS_X_WEAK(e, name, sym, needs) _Pragma(REPSTOS_STR(weak sym))
+REPSTOS_COPY_VARIANTS(REPSTOS_X_WEAK)
+#undef REPSTOS_X_WEAK
+#pragma weak REPSTOS_COPY_STUB_SYMBOL
+#pragma weak __repstos_dispatch_page
+#pragma weak REPSTOS_TARGET_SYMBOL
+#pragma weak REPSTOS_COPY_TARGET_SYMBOL
+
+/* What the profiling routine (variants.S) reads: this module's slots. */
+HIDDEN struct repstos_prof __repstos_prof;
+
+static struct repstos_stats stats = { .method = "" };
+static void *handle;		/* the start-up's, for this module */
+
+static void describe(struct repstos_module *m)
+{
+	*m = (struct repstos_module){
+		.abi = REPSTOS_MODULE_ABI,
+		.size = sizeof(*m),
+		.begin = REPSTOS_SITES_START,
+		.end = REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START,
+		.info = &REPSTOS_MODULE_SYMBOL,
+		.stats = &stats,
+		.prof = &__repstos_prof,
+		.profile = (void *)__repstos_profile,
+		.set_stub = (void *)REPSTOS_STUB_SYMBOL,
+		.copy_stub = (void *)REPSTOS_COPY_STUB_SYMBOL,
+#define REPSTOS_X_ADDR(e, name, sym, needs) [REPSTOS_VARIANT_##e] = (void *)sym,
+		.set_routine = { REPSTOS_VARIANTS(REPSTOS_X_ADDR) },
+#undef REPSTOS_X_ADDR
+#define REPSTOS_X_ADDR(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = (void *)sym,
+		.copy_routine = { REPSTOS_COPY_VARIANTS(REPSTOS_X_ADDR) },
+#undef REPSTOS_X_ADDR
+		.vec_rep_min = &__repstos_vec_rep_min,
+		.wide_rep_min = &__repstos_wide_rep_min,
+		.copy_rep_min = &__repstos_copy_rep_min,
+		.copy_nt_min = &__repstos_copy_nt_min,
+		.can_avx2 = &__repstos_can_avx2,
+		.can_avx512 = &__repstos_can_avx512,
+		.dispatch_page = __repstos_dispatch_page,
+		.set_target = &REPSTOS_TARGET_SYMBOL,
+		.copy_target = &REPSTOS_COPY_TARGET_SYMBOL,
+	};
+	if (!m->copy_stub)
+		__builtin_memset(m->copy_routine, 0, sizeof(m->copy_routine));
+}
+
+/* Priority 101, the first a program may use: the sites should be final
+ * before any other constructor of this module calls one, which also keeps
+ * Valgrind exact (it has translated no site yet). */
+__attribute__((constructor(101))) static void repstos_module_init(void)
+{
+	struct repstos_module m;
+
+	describe(&m);
+	handle = __repstos_attach(&m);
+}
+
+/* ---- the API (repstos.h): this module's ------------------------------- */
+
+const struct repstos_stats *repstos_stats(void)
+{
+	return &stats;
+}
+
+const struct repstos_site *repstos_sites_begin(void)
+{
+	return REPSTOS_SITES_START;
+}
+
+const struct repstos_site *repstos_sites_end(void)
+{
+	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
+}
+
+enum repstos_variant repstos_site_variant(const struct repstos_site *e)
+{
+	return __repstos_module_site_variant(handle, e);
+}
+
+/* ... and the process's. */
+const struct repstos_cpu *repstos_cpu(void)
+{
+	return __repstos_process_cpu();
+}
+
+enum repstos_variant repstos_variant(void)
+{
+	return __repstos_process_variant();
+}
+
+enum repstos_copy_variant repstos_copy_variant(void)
+{
+	return __repstos_process_copy_variant();
+}
