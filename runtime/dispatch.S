@@ -4,15 +4,27 @@
  * stub, and the copy stub of copy sites) and the page they jump through,
  * whose bytes the routines (set.S, copy.S) read too.
  *
- * Assembled twice.  For librepstos.a each stub names repstos_stats, so
- * that a module's sites, by calling the stub, pull patch.c and its
- * constructor into the link.  For the core archive (-DREPSTOS_CORE) it
- * does not: the tool links the stub and the routines (to compare files'
- * code with them, and to time them) but no start-up.
+ * Assembled four ways:
+ *  - for librepstos.a (and librepstos.so.0, -DREPSTOS_SHARED, which
+ *    also exports its stubs): each stub names repstos_stats, so that a
+ *    module's sites, by calling the stub, pull module.c and its
+ *    constructor into the link;
+ *  - for the core archive (-DREPSTOS_CORE) they do not: the tool links
+ *    the stub and the routines (to compare files' code with them, and to
+ *    time them) but no start-up;
+ *  - for a module using the shared runtime (-DREPSTOS_LEAN=1 for the set
+ *    stub, =2 for the copy stub;
+ *    librepstos_nonshared.a): no page.  The stubs jump to the shared
+ *    runtime's, through the GOT (read-only after relocation), and its
+ *    page holds their targets; the set stub's object also holds the
+ *    bytes this module's routines read.  The copy stub is an object of
+ *    its own that pulls in the copy routines, so a module without copy
+ *    sites carries none.
  */
 #include "repstos_site.h"
 #include "asm.h"
 
+#ifndef REPSTOS_LEAN
 	/*
 	 * The dispatch page: the stubs' targets and the bytes REQUIRE tests,
 	 * alone on a page of their own.  The constructor writes them once
@@ -53,23 +65,41 @@ __repstos_can_avx512:
 	.byte	0
 	.balign 4096, 0			/* nothing else on the page */
 
+#elif REPSTOS_LEAN == 1
+	/* What the module's routines test (REQUIRE in asm.h): set by the
+	 * start-up before any site calls them, plain data like the
+	 * thresholds (routines.c).  0 until then: they run "vec". */
+	.data
+	.globl __repstos_can_avx2
+	.hidden __repstos_can_avx2
+	.type __repstos_can_avx2, @object
+	.size __repstos_can_avx2, 1
+__repstos_can_avx2:
+	.byte	0
+	.globl __repstos_can_avx512
+	.hidden __repstos_can_avx512
+	.type __repstos_can_avx512, @object
+	.size __repstos_can_avx512, 1
+__repstos_can_avx512:
+	.byte	0
+#endif
+
 	.text
 /* A dispatch stub: what every compiled site of its kind calls.  The
- * relocation does nothing but pull patch.o, whose constructor sets the
- * target. */
+ * relocation does nothing but pull what it names into the link: the
+ * module's constructor (module.c), or the copy routines. */
 #ifndef REPSTOS_CORE
-#define PULL_STARTUP	.reloc	., R_X86_64_NONE, repstos_stats
+#define PULL(sym)	.reloc	., R_X86_64_NONE, sym
 #else
-#define PULL_STARTUP
+#define PULL(sym)
 #endif
-#define STUB(name, target, ...)		\
+#define STUB(name, target, pull, ...)	\
 ENTRY(name);				\
-	PULL_STARTUP;			\
+	PULL(pull);			\
 	__VA_ARGS__;			\
 	jmp	*target(%rip);		\
 END(name)
 
-STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, )
 /*
  * Copy sites have their own stub and target: a copy routine takes other
  * arguments than a set routine.  The two-byte NOP tells the stubs apart
@@ -77,8 +107,29 @@ STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, )
  * (their jumps differ only in where the linker put the targets); a set
  * site calling the copy stub would run a copy.
  */
-STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, xchg %ax, %ax)
+#define COPY_MARK	xchg %ax, %ax
 
+#ifndef REPSTOS_LEAN
+STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, repstos_stats, )
+STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, repstos_stats,
+     COPY_MARK)
+#ifdef REPSTOS_SHARED
+	/* What modules using the shared runtime jump to (above). */
+	.globl __repstos_shared_stub
+	.type __repstos_shared_stub, @function
+	.set __repstos_shared_stub, REPSTOS_STUB_SYMBOL
+	.globl __repstos_shared_copy_stub
+	.type __repstos_shared_copy_stub, @function
+	.set __repstos_shared_copy_stub, REPSTOS_COPY_STUB_SYMBOL
+#endif
+#elif REPSTOS_LEAN == 1
+STUB(REPSTOS_STUB_SYMBOL, __repstos_shared_stub@GOTPCREL, repstos_stats, )
+#else
+STUB(REPSTOS_COPY_STUB_SYMBOL, __repstos_shared_copy_stub@GOTPCREL,
+     __repstos_copy_original, COPY_MARK)
+#endif
+
+#if !defined(REPSTOS_LEAN) || REPSTOS_LEAN == 1
 	/*
 	 * The table section, defined (empty) in every module that links the
 	 * runtime, so __start_/__stop_repstos_sites always resolve.  It is
@@ -87,5 +138,7 @@ STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, xchg %ax, %ax)
 	 */
 	REPSTOS_SITES_PUSHSECTION(REPSTOS_STUB_SYMBOL)
 	.popsection
+
+#endif
 
 	OBJECT_NOTES

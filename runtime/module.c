@@ -25,13 +25,14 @@ extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
  * sites (dispatch.S); and the dispatch page, which a module linked with
  * the shared runtime does without.
  */
-#define REPSTOS_X_WEAK(e, name, sym, needs) _Pragma(REPSTOS_STR(weak sym))
+#define WEAK(sym) _Pragma(REPSTOS_STR(weak sym))
+#define REPSTOS_X_WEAK(e, name, sym, needs) WEAK(sym)
 REPSTOS_COPY_VARIANTS(REPSTOS_X_WEAK)
 #undef REPSTOS_X_WEAK
-#pragma weak REPSTOS_COPY_STUB_SYMBOL
-#pragma weak __repstos_dispatch_page
-#pragma weak REPSTOS_TARGET_SYMBOL
-#pragma weak REPSTOS_COPY_TARGET_SYMBOL
+WEAK(REPSTOS_COPY_STUB_SYMBOL)
+WEAK(REPSTOS_TARGET_SYMBOL)
+WEAK(REPSTOS_COPY_TARGET_SYMBOL)
+WEAK(__repstos_dispatch_page)
 
 /* What the profiling routine (variants.S) reads: this module's slots. */
 HIDDEN struct repstos_prof __repstos_prof;

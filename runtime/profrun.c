@@ -264,7 +264,8 @@ __attribute__((destructor(101))) static void repstos_prof_write(void)
 #define PROFILE_MAX (64u << 20)	/* larger is not a profile of one module */
 
 /* "profiles" beside the tuning file, into dir, opened O_PATH; or -1.
- * Mostly there is none: one failed open, and no hashing of the table. */
+ * Mostly there is none: one failed open a process (with the shared
+ * runtime; one a module with librepstos.a), and no hashing of the table. */
 static int profiles_dir(char *dir, size_t len)
 {
 	const char *t = repstos_tuning_path();
@@ -273,10 +274,15 @@ static int profiles_dir(char *dir, size_t len)
 	if (!*t)
 		return -1;		/* REPSTOS_TUNING="": no files at all */
 	slash = strrchr(t, '/');
+	static int absent;	/* a process looks once, for all its modules */
+	int fd;
+
 	if (snprintf(dir, len, "%.*sprofiles",
-		     slash ? (int)(slash - t + 1) : 0, t) >= (int)len)
+		     slash ? (int)(slash - t + 1) : 0, t) >= (int)len || absent)
 		return -1;
-	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	absent = fd < 0 && errno == ENOENT;
+	return fd;
 }
 
 /* The whole of a regular file owned by root or the real user, NUL

@@ -59,3 +59,62 @@ $(RT_CORE_STUB): runtime/dispatch.S runtime/runtime.mk
 $(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_CORE_STUB)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared runtime (module.h): librepstos.so.0 holds one start-up for
+# the whole process; each module links librepstos_nonshared.a, only what
+# it must carry itself (its stubs, which jump to the shared ones, its
+# routines, record and constructor).  `-lrepstos-shared` names both
+# through a linker script, as libc.so names libc_nonshared.a: the .so
+# becomes a dependency only of modules with sites.  The .so's objects
+# are the archive's, compiled again to export the few names modules bind
+# to (librepstos.map holds the list).
+RT_SO := runtime/librepstos.so.0
+RT_NONSHARED := runtime/librepstos_nonshared.a
+RT_SHARED_LINK := runtime/librepstos-shared.so
+RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_OBJS))
+RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
+	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
+	$(call rt_obj,runtime/record.S runtime/set.S runtime/copy.S \
+		runtime/routines.c)
+
+ALL += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
+CLEAN_FILES += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
+DEPS += $(RT_SO_OBJS:.o=.d) $(B)/runtime/lean/dispatch-set.d \
+	$(B)/runtime/lean/dispatch-copy.d
+
+$(B)/runtime/shared/%.o: runtime/%.c runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_SHARED $(DEPFLAGS) -c -o $@ $<
+
+$(B)/runtime/shared/%.o: runtime/%.S runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_SHARED $(DEPFLAGS) -c -o $@ $<
+
+$(B)/runtime/shared/tune.o: RT_CFLAGS += -mno-red-zone
+
+$(B)/runtime/lean/dispatch-set.o: runtime/dispatch.S runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_LEAN=1 $(DEPFLAGS) -c -o $@ $<
+
+$(B)/runtime/lean/dispatch-copy.o: runtime/dispatch.S runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_LEAN=2 $(DEPFLAGS) -c -o $@ $<
+
+$(RT_SO): $(RT_SO_OBJS) runtime/librepstos.map
+	$(CC) -shared -Wl,-soname,librepstos.so.0 \
+		-Wl,--version-script=runtime/librepstos.map \
+		-Wl,-z,relro,-z,now,-z,noexecstack -o $@ $(RT_SO_OBJS)
+
+$(RT_NONSHARED): $(RT_LEAN_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RT_SHARED_LINK): runtime/runtime.mk
+	printf '%s\n' '/* GNU ld script: a module of a program that shares one repstos start-up */' \
+		'INPUT ( librepstos_nonshared.a AS_NEEDED ( librepstos.so.0 ) )' >$@
+
+# How a module links the shared runtime from this tree: what
+# -lrepstos-shared names, spelt out, so that make (and tests/build/
+# deps.sh) see the files; tests/runtime/shared.sh links with the script.
+RT_SHARED_LDFLAGS := $(RT_NONSHARED) $(RT_SO) -Wl,-rpath,$(CURDIR)/runtime
+RT_SHARED_DEPS := $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)

@@ -2,20 +2,28 @@
 # SPDX-License-Identifier: MIT
 # footprint.sh - what the runtime adds to each module: a one-function
 # shared object and a one-site executable, built plain and with one site
-# (REPSTOS_MEMSET, so no plugin is involved), -O2, stripped; the
-# difference in .text, .data + .bss, file size and page-aligned padding,
-# and the start-up of a process that maps N such shared objects (default
-# 50) against the same process with plain ones: time and syscalls.
+# (REPSTOS_BZERO, so no plugin is involved), -O2, stripped, linked two
+# ways: with librepstos.a ("full": the start-up in every module) and
+# with -lrepstos-shared ("shared": librepstos_nonshared.a in the module,
+# the start-up in librepstos.so.0, once a process).  The difference in
+# .text, .data + .bss, file size and page-aligned sections; and the
+# start-up of a process that maps N such shared objects (default 50)
+# against the same process with plain ones: time, syscalls, how many
+# start-ups ran CPUID and read the environment, how often the tuning
+# file was opened.
 #
-# Issue 13's goals for comparison: added .text <= 6 KiB a module, added
-# .data + .bss <= 256 B, no page padding the routes do not need, CPUID
-# and the tuning file once a process.  Measures only; asserts nothing.
-#   tests/perf/footprint.sh [N]
+# Issue 13's goals: added .text <= 6 KiB a module, added .data + .bss
+# <= 256 B, no page padding the routes do not need, CPUID and the
+# tuning file once a process.  Measures; with --check (tests/perf/
+# lean.sh) it also fails when the shared build misses one of them.
+#   tests/perf/footprint.sh [--check] [N]
 set -eu
 cd "$(dirname "$0")/../.."
+check=0
+[ "${1:-}" = --check ] && { check=1; shift; }
 n=${1:-50}
 w=${FOOTPRINT_DIR:-build/tests/perf/footprint}
-rm -rf "$w" && mkdir -p "$w"
+rm -rf "$w" && mkdir -p "$w" && w=$(cd "$w" && pwd)
 cflags="-O2 -Iruntime"
 
 cat >"$w/plain.c" <<'EOF'
@@ -37,10 +45,16 @@ void clear(char *p, unsigned long n);
 int main(void) { static char b[64]; clear(b, sizeof b); return b[0]; }
 EOF
 
+# The link of each build: librepstos.a, or the shared runtime.
+full="runtime/librepstos.a"
+shared="-Lruntime -lrepstos-shared -Wl,-rpath,$PWD/runtime"
+
 gcc $cflags -fPIC -shared -s -o "$w/libplain.so" "$w/plain.c"
-gcc $cflags -fPIC -shared -s -o "$w/libsite.so" "$w/site.c" runtime/librepstos.a
+gcc $cflags -fPIC -shared -s -o "$w/libfull.so" "$w/site.c" $full
+gcc $cflags -fPIC -shared -s -o "$w/libshared.so" "$w/site.c" $shared
 gcc $cflags -s -o "$w/exe-plain" "$w/main.c" "$w/plain.c"
-gcc $cflags -s -o "$w/exe-site" "$w/main.c" "$w/site.c" runtime/librepstos.a
+gcc $cflags -s -o "$w/exe-full" "$w/main.c" "$w/site.c" $full
+gcc $cflags -s -o "$w/exe-shared" "$w/main.c" "$w/site.c" $shared
 
 # sec FILE NAME...: the summed sizes of the named sections.
 sec() {
@@ -59,33 +73,51 @@ sec() {
 pad() {
 	readelf -S -W "$1" | grep '^ *\[ *[0-9]' | awk '$NF >= 4096' | wc -l
 }
+# The goals, as --check applies them to the shared build.
+goal_text=6144 goal_data=256
+misses=0
+miss() { echo "MISSED: $*"; misses=$((misses + 1)); }
 row() {
-	plain=$1 site=$2 what=$3
+	plain=$1 site=$2 what=$3 build=$4
 	pt=$(sec "$plain" .text) st=$(sec "$site" .text)
 	pd=$(sec "$plain" .data .bss) sd=$(sec "$site" .data .bss)
-	printf '%-18s %8d %8d %8d   %8d %8d %8d   %8d %8d   %d\n' "$what" \
+	pp=$(pad "$plain") sp=$(pad "$site")
+	printf '%-24s %8d %8d %8d   %8d %8d %8d   %8d %8d   %d\n' "$what" \
 		"$pt" "$st" $((st - pt)) "$pd" "$sd" $((sd - pd)) \
-		"$(stat -c %s "$plain")" "$(stat -c %s "$site")" "$(pad "$site")"
+		"$(stat -c %s "$plain")" "$(stat -c %s "$site")" "$sp"
+	[ "$build" = shared ] || return 0
+	[ $((st - pt)) -le $goal_text ] ||
+		miss "$what: $((st - pt)) bytes of .text added, goal $goal_text"
+	[ $((sd - pd)) -le $goal_data ] ||
+		miss "$what: $((sd - pd)) bytes of .data + .bss added, goal $goal_data"
+	[ "$sp" -le "$pp" ] ||
+		miss "$what: $sp page-aligned sections, plain has $pp"
 }
 
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(gcc --version | head -1)"
-echo "# bytes; stripped; -O2; 'site' = one REPSTOS_BZERO + librepstos.a"
-printf '%-18s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' module \
+echo "# bytes; stripped; -O2; 'site' = one REPSTOS_BZERO, linked with librepstos.a (full)"
+echo "# or -lrepstos-shared (shared: librepstos_nonshared.a + librepstos.so.0)"
+printf '%-24s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' module \
 	"text" "text" "added" "data+bss" "data+bss" "added" "file" "file" \
 	"4K-aligned"
-printf '%-18s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' "" \
+printf '%-24s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' "" \
 	plain site "" plain site "" plain site "sections"
-row "$w/libplain.so" "$w/libsite.so" "shared object"
-row "$w/exe-plain" "$w/exe-site" "executable"
+row "$w/libplain.so" "$w/libfull.so" "shared object, full" full
+row "$w/libplain.so" "$w/libshared.so" "shared object, shared" shared
+row "$w/exe-plain" "$w/exe-full" "executable, full" full
+row "$w/exe-plain" "$w/exe-shared" "executable, shared" shared
+echo "# librepstos.so.0, mapped once a process: $(sec runtime/librepstos.so.0 .text) bytes of .text"
 
 # N shared objects, each its own copy (distinct sonames), one process.
-i=0 libs_plain="" libs_site="" calls=""
+i=0 libs_plain="" libs_full="" libs_shared="" calls=""
 while [ $i -lt "$n" ]; do
 	sed "s/clear/clear$i/" "$w/plain.c" >"$w/p$i.c"
 	sed "s/clear/clear$i/" "$w/site.c" >"$w/s$i.c"
 	gcc $cflags -fPIC -shared -s -o "$w/libp$i.so" "$w/p$i.c"
-	gcc $cflags -fPIC -shared -s -o "$w/libs$i.so" "$w/s$i.c" runtime/librepstos.a
-	libs_plain="$libs_plain -lp$i" libs_site="$libs_site -ls$i"
+	gcc $cflags -fPIC -shared -s -o "$w/libf$i.so" "$w/s$i.c" $full
+	gcc $cflags -fPIC -shared -s -o "$w/libs$i.so" "$w/s$i.c" $shared
+	libs_plain="$libs_plain -lp$i" libs_full="$libs_full -lf$i"
+	libs_shared="$libs_shared -ls$i"
 	calls="$calls clear$i(b, sizeof b);"
 	i=$((i + 1))
 done
@@ -97,8 +129,9 @@ done
 	done
 	echo "int main(void) { static char b[64]; $calls return b[0]; }"
 } >"$w/many.c"
-gcc $cflags -o "$w/many-plain" "$w/many.c" -L"$w" $libs_plain -Wl,-rpath,"$PWD/$w"
-gcc $cflags -o "$w/many-site" "$w/many.c" -L"$w" $libs_site -Wl,-rpath,"$PWD/$w"
+gcc $cflags -o "$w/many-plain" "$w/many.c" -L"$w" $libs_plain -Wl,-rpath,"$w"
+gcc $cflags -o "$w/many-full" "$w/many.c" -L"$w" $libs_full -Wl,-rpath,"$w"
+gcc $cflags -o "$w/many-shared" "$w/many.c" -L"$w" $libs_shared -Wl,-rpath,"$w"
 
 # best of 21 runs, microseconds
 best_us() {
@@ -122,16 +155,23 @@ echo "# a process mapping $n shared objects, one site each"
 printf '%-10s %12s %10s %14s %13s\n' build "start-up us" syscalls "modules detecting" "tuning opens"
 tuning=$w/tuning	# a file of its own, so its opens can be counted
 : >"$tuning"
-for b in plain site; do
+for b in plain full shared; do
 	us=$(best_us "$w/many-$b")
 	sc=-
 	command -v strace >/dev/null && sc=$(calls_of "$w/many-$b" "$b")
-	# a module whose constructor ran CPUID and read the environment says
-	# so in one REPSTOS_DEBUG line
-	det=$(REPSTOS_DEBUG=1 "$w/many-$b" 2>&1 | grep -c '^repstos: .*: cpu ' || true)
+	# every start-up says so in one REPSTOS_DEBUG line a module; one
+	# that ran CPUID and read the environment itself does not end it
+	# "start-up shared"
+	det=$(REPSTOS_DEBUG=1 "$w/many-$b" 2>&1 | grep '^repstos: .*: cpu ' |
+		grep -vc 'start-up shared$' || true)
 	opens=-
 	command -v strace >/dev/null &&
 		opens=$(REPSTOS_TUNING=$tuning strace -f -e trace=openat \
 			"$w/many-$b" 2>&1 | grep -c "$tuning" || true)
 	printf '%-10s %12s %10s %14s %13s\n' "$b" "$us" "$sc" "$det" "$opens"
+	[ "$b" = shared ] || continue
+	[ "$det" -le 1 ] || miss "$det start-ups ran CPUID, not one"
+	[ "$opens" = - ] || [ "$opens" -le 1 ] ||
+		miss "the tuning file opened $opens times, not once"
 done
+[ $check = 0 ] || [ $misses = 0 ]

@@ -6,8 +6,8 @@
 # without AVX-512) and the many-site program runs only the variants the
 # CPU has; the same for copies (copybench, manysite.sh -c).  Tiny
 # batches: this checks that they run, never how fast.  And the
-# distribution tables are what tests/perf/mkdists.sh writes from the data,
-# and footprint.sh runs (with two modules).
+# distribution tables are what tests/perf/mkdists.sh writes from the data.
+# (footprint.sh runs in tests/runtime/shared.sh, which checks its goals.)
 . "$(dirname "$0")/../lib.sh"
 bin=build/tests/perf/bench
 copybench=build/tests/perf/copybench
@@ -72,12 +72,4 @@ for op in memset memcpy; do
 		fail "runtime/${op}_dists.h differs from tests/perf/mkdists.sh $op"
 done
 
-# footprint.sh with two modules: both rows and the process table.
-out=$(FOOTPRINT_DIR=$t/footprint tests/perf/footprint.sh 2 2>&1); rc=$?
-if [ $rc -eq 0 ] && echo "$out" | grep -q '^shared object ' &&
-   echo "$out" | grep -q '^site '; then
-	ok "footprint.sh ran to the end"
-else
-	fail "footprint.sh: exit $rc"; echo "$out" | tail -n 5
-fi
 finish

@@ -94,7 +94,7 @@ bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
 # What the runtime adds to each module, and to a process mapping 50 of
 # them (issue 13's lean-module goals), against plain builds.
 bench: bench-footprint
-bench-footprint: $(RT_LIB) $(PB)/bench
+bench-footprint: $(RT_LIB) $(RT_SHARED_DEPS) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	taskset -c 1 tests/perf/footprint.sh | tee $$out/footprint.txt
 .PHONY: bench-footprint

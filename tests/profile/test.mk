@@ -30,3 +30,25 @@ tests/profile/profile.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes \
 
 # tests/patcher/asan.sh runs this script with the ASan build of the tool.
 tests/patcher/asan.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes
+
+# The same, every module linked with the shared runtime, for
+# tests/runtime/shared.sh (one start-up records every module's sizes).
+PRS := $(PRT)/shared
+PRS_LINK := $(RT_SHARED_LDFLAGS) $(RT_CORE_LIB)
+DEPS += $(PRS)/libprofdso.d $(PRS)/prog.d $(PRS)/prog-other.d
+
+$(PRS)/libprofdso.so: tests/profile/lib.c $(PLUGIN_SO) $(RT_SHARED_DEPS) $(RT_CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -fPIC -shared -o $@ $< $(PRS_LINK)
+
+$(PRS)/prog: tests/profile/prog.c $(PRS)/libprofdso.so $(PLUGIN_SO) $(RT_SHARED_DEPS) $(RT_CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -pthread -o $@ $< -L$(PRS) -lprofdso \
+		-Wl,-rpath,'$$ORIGIN' $(PRS_LINK)
+
+$(PRS)/prog-other: tests/profile/prog.c $(PRS)/libprofdso.so $(PLUGIN_SO) $(RT_SHARED_DEPS) $(RT_CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_CFLAGS) -DOTHER_BUILD -pthread -o $@ $< -L$(PRS) \
+		-lprofdso -Wl,-rpath,'$$ORIGIN' $(PRS_LINK)
+
+tests/runtime/shared.sh: $(PRS)/prog $(PRS)/prog-other $(PT)/sizes

@@ -6,7 +6,8 @@
 # stub calls with text patching off.  A move site never holds rep movsb.
 . "$(dirname "$0")/../lib.sh"
 rtt=build/tests/runtime
-need $rtt/copysites $rtt/copysites-static
+progs=${COPYSITES_PROGS:-"$rtt/copysites $rtt/copysites-static"}
+need $progs
 
 # run PROG ENV...: its output in $out, its status checked
 run() {
@@ -29,7 +30,7 @@ expect() {
 	fi
 }
 
-for prog in $rtt/copysites $rtt/copysites-static; do
+for prog in $progs; do
 	run $prog
 	expect "$prog: the policy's routine at every site" " call "
 	run $prog REPSTOS_PATCH=0

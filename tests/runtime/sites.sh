@@ -5,7 +5,7 @@
 # each against the byte-loop reference, each site's bytes read back.
 # Two runs at a time: the machine has two cores.
 . "$(dirname "$0")/lib.sh"
-bin=$d/sites
+bin=${SITES_BIN:-$d/sites}
 mode=${SITES_MODE:-full}
 need $bin
 make_tmp

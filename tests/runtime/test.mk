@@ -121,3 +121,31 @@ $(RTT)/copysites-static: tests/runtime/copysites.c $(RT_LIB)
 
 TESTS += tests/runtime/copysites.sh
 tests/runtime/copysites.sh: $(RTT)/copysites $(RTT)/copysites-static
+
+# The shared runtime (runtime/module.h): the same programs with every
+# module linked with -lrepstos-shared, and the core after it for the test
+# programs' own look-ups of routines and names (not the start-up's).
+RTS := $(RTT)/shared
+RTS_LINK := $(RT_SHARED_LDFLAGS) $(RT_CORE_LIB)
+RTS_DEPS := $(RT_SHARED_DEPS) $(RT_CORE_LIB)
+DEPS += $(patsubst %,$(RTS)/%.d,sites copysites libdso dlopen_main)
+
+$(RTS)/sites: tests/runtime/sites.c $(RTS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTS_LINK)
+
+$(RTS)/copysites: tests/runtime/copysites.c $(RTS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTS_LINK)
+
+$(RTS)/libdso.so: tests/runtime/dso.c $(RTS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RTS_LINK)
+
+$(RTS)/dlopen_main: tests/runtime/dlopen_main.c $(RTS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTS_LINK) -ldl
+
+TESTS += tests/runtime/shared.sh
+tests/runtime/shared.sh: $(RTS)/sites $(RTS)/copysites $(RTS)/libdso.so \
+	$(RTS)/dlopen_main $(RTT)/dlopen_main $(RTT)/libdso.so $(PATCHER_BIN)

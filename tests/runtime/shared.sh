@@ -1,0 +1,121 @@
+#!/bin/sh
+# Proves: modules linked with the shared runtime are lean, share one start-up, and are correct.
+# Modules linked with -lrepstos-shared (runtime/module.h) carry their
+# stubs, routines, record and constructor, and no start-up: no CPUID, no
+# policy, no text writer; they depend on librepstos.so.0, whose one
+# start-up patches every module of the process.  Checked here:
+#  1. what such a module holds, and what it does not;
+#  2. every variant in every form (sites.sh, quick), copy sites
+#     (copysites.sh), size profiles across an executable and a shared
+#     object (profile.sh), all on programs linked this way; calls
+#     through the stub (text patching off) are not counted: the stub is
+#     the process's;
+#  3. an executable and a dlopen()ed object, both lean or mixed with
+#     librepstos.a, under each route: one CPU detection per start-up;
+#  4. `repstos check` and `repstos patch` on lean files;
+#  5. the footprint goals (tests/perf/footprint.sh --check).
+. "$(dirname "$0")/lib.sh"
+s=$d/shared
+tool=patcher/repstos
+need $s/sites $s/copysites $s/libdso.so $s/dlopen_main $d/dlopen_main \
+	runtime/librepstos.so.0 $tool
+make_tmp
+
+# ---- 1. what a lean module holds -------------------------------------------
+for f in $s/sites $s/libdso.so; do
+	why=""
+	readelf -d "$f" | grep -q 'NEEDED.*\[librepstos\.so\.0\]' ||
+		why="$why; no NEEDED librepstos.so.0"
+	objdump -d "$f" | grep -qw cpuid && why="$why; has a cpuid instruction"
+	nm "$f" | grep -qw 'T __repstos_attach' && why="$why; defines the start-up"
+	nm "$f" | grep -qw '__repstos_poke' && why="$why; has the text writer"
+	nm -D "$f" | grep -qw 'U __repstos_attach' ||
+		why="$why; does not bind __repstos_attach"
+	objdump -d --no-show-raw-insn "$f" | grep -A3 '<__repstos_stub>:' |
+		grep -q 'jmp.*\*.*(%rip).*__repstos_shared_stub' ||
+		why="$why; its stub does not jump to the shared one"
+	[ -z "$why" ] && ok "$f: lean: stubs, routines, constructor; start-up shared" ||
+		fail "$f${why}"
+done
+# a module without copy sites carries no copy routine; one with, all
+printf '#include "repstos.h"\nvoid z(char *p, unsigned long n) { REPSTOS_BZERO(p, n); }\n' \
+	>"$tmp/set.c"
+printf '#include "repstos.h"\nvoid c(char *d, const char *s, unsigned long n) { REPSTOS_MEMCPY(d, s, n); }\n' \
+	>"$tmp/copy.c"
+for m in set copy; do
+	gcc -O2 -Iruntime -fPIC -shared -o "$tmp/$m.so" "$tmp/$m.c" \
+		-Lruntime -lrepstos-shared || fail "build $m.so"
+done
+n_set=$(nm "$tmp/set.so" | grep -c ' [tT] __repstos_copy_' || true)
+n_copy=$(nm "$tmp/copy.so" | grep -c ' [tT] __repstos_copy_' || true)
+[ "$n_set" -eq 0 ] && [ "$n_copy" -gt 5 ] &&
+	ok "copy routines only where there are copy sites ($n_copy symbols)" ||
+	fail "copy routines: $n_set without copy sites, $n_copy with"
+
+# ---- 2. the semantic tests, on lean programs --------------------------------
+# sub NAME VAR=VALUE... SCRIPT: another test's script, on lean programs
+sub() {
+	what=$1; shift
+	if env "$@" >"$tmp/sub" 2>&1; then
+		ok "$what: $(grep -c '^ *ok' "$tmp/sub") checks passed"
+	else
+		fail "$what:"
+		grep -i 'fail' "$tmp/sub" | head -n 10
+	fi
+}
+sub "every variant and form (sites.sh quick)" SITES_BIN=$s/sites \
+	SITES_MODE=quick sh tests/runtime/sites.sh
+sub "copy sites (copysites.sh)" COPYSITES_PROGS=$s/copysites \
+	sh tests/runtime/copysites.sh
+sub "size profiles of an executable and a shared object (profile.sh)" \
+	PROFILE_DIR=build/tests/profile/shared PROFILE_STUB_COUNTS=0 \
+	sh tests/profile/profile.sh
+
+# ---- 3. executable and dlopen()ed object ------------------------------------
+# run EXE DSO WANT_DETECTING ENV...
+run() {
+	exe=$1 dso=$2 want=$3; shift 3
+	out=$(env "$@" REPSTOS_DEBUG=1 "$exe" "$PWD/$dso" 2>&1); rc=$?
+	starts=$(echo "$out" | grep -c '^repstos: .*: cpu ')
+	detecting=$(echo "$out" | grep '^repstos: .*: cpu ' |
+		grep -vc 'start-up shared$')
+	if [ $rc -eq 0 ] && [ "$starts" -eq 3 ] && [ "$detecting" -eq "$want" ]; then
+		ok "$exe + $dso ${*:-default}: $detecting CPU detection(s); $(echo "$out" | grep '^exe:')"
+	else
+		fail "$exe + $dso ${*:-default}: exit $rc, $starts start-up lines (want 3), $detecting detecting (want $want)"
+		echo "$out" | tail -n 8
+	fi
+}
+for env in "" REPSTOS_VARIANT=inline REPSTOS_VARIANT=erms REPSTOS_PATCH=0 \
+	   REPSTOS_PATCH=mprotect; do
+	# both lean: librepstos.so.0 detects, once
+	run $s/dlopen_main $s/libdso.so 1 $env
+	# a librepstos.a executable has its own start-up
+	run $d/dlopen_main $s/libdso.so 2 $env
+done
+
+# ---- 4. the tool on lean files ----------------------------------------------
+for f in $s/sites $s/libdso.so $s/copysites; do
+	out=$($tool check "$f" 2>&1) && ok "repstos check $f" ||
+		fail "repstos check $f: $out"
+done
+cp $s/sites "$tmp/sites-erms"
+if $tool patch --cpu=erms "$tmp/sites-erms" >"$tmp/patch" 2>&1 &&
+   out=$(REPSTOS_DEBUG=1 "$tmp/sites-erms" quick 2>&1) &&
+   echo "$out" | grep -q 'statically patched'; then
+	ok "repstos patch --cpu=erms on a lean executable: runs right, left as patched"
+else
+	fail "repstos patch --cpu=erms on a lean executable:"
+	tail -n 5 "$tmp/patch"; echo "$out" | tail -n 5
+fi
+
+# ---- 5. footprint -------------------------------------------------------------
+if FOOTPRINT_DIR=$tmp/footprint sh tests/perf/footprint.sh --check 3 \
+	>"$tmp/fp" 2>&1; then
+	ok "footprint goals met: $(grep 'shared object, shared' "$tmp/fp" |
+		awk '{ print "+" $6 " B text, +" $9 " B data+bss" }')"
+else
+	fail "footprint goals missed:"
+	grep -e MISSED -e shared "$tmp/fp"
+fi
+finish
