@@ -94,6 +94,8 @@ D		:= $(DESTDIR)
 
 INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc \
 	$(PLUGINDIR)/repstos.so $(LIBDIR)/librepstos.a \
+	$(LIBDIR)/librepstos.so.0 $(LIBDIR)/librepstos_nonshared.a \
+	$(LIBDIR)/librepstos-shared.so $(PCDIR)/repstos-shared.pc \
 	$(INCDIR)/repstos.h $(INCDIR)/repstos_site.h $(PCDIR)/repstos.pc \
 	$(MANDIR)/man1/repstos.1 $(MANDIR)/man1/repstos-cc.1 \
 	$(MANDIR)/man7/repstos.7
@@ -110,8 +112,12 @@ install: build-all
 	chmod 755 $(D)$(BINDIR)/repstos-cc
 	install -m 644 plugin/repstos.so $(D)$(PLUGINDIR)/repstos.so
 	install -m 644 runtime/librepstos.a $(D)$(LIBDIR)/librepstos.a
+	install -m 644 runtime/librepstos.so.0 $(D)$(LIBDIR)/librepstos.so.0
+	install -m 644 runtime/librepstos_nonshared.a runtime/librepstos-shared.so \
+		$(D)$(LIBDIR)/
 	install -m 644 runtime/repstos.h runtime/repstos_site.h $(D)$(INCDIR)/
 	$(SUBST) runtime/repstos.pc.in > $(D)$(PCDIR)/repstos.pc
+	$(SUBST) runtime/repstos-shared.pc.in > $(D)$(PCDIR)/repstos-shared.pc
 	install -m 644 patcher/repstos.1 plugin/repstos-cc.1 $(D)$(MANDIR)/man1/
 	install -m 644 runtime/repstos.7 $(D)$(MANDIR)/man7/
 

@@ -7,7 +7,9 @@
 # from stdin with -x c, a response file, -Wl,--gc-sections and
 # -Xlinker --gc-sections) must get sites and a correct program; queries
 # (-v, --version, -dumpversion, -print-file-name=) pass through unchanged;
-# REPSTOS_CC picks the compiler, also as several words.
+# REPSTOS_CC picks the compiler, also as several words; REPSTOS_RUNTIME=
+# shared links the shared runtime (not into -static links), and a value
+# it does not know stops the link with one line.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/realworld/lib.sh
 serialize cc
@@ -231,5 +233,38 @@ int main(void) { printf("ok %d\n", WANT_RUNS); return 0; }
 EOF
 [ "$(./prog-words 2>/dev/null)" = "$want" ] && ok "REPSTOS_CC with arguments (\"gcc -D...\")" ||
 	fail "REPSTOS_CC=\"gcc -D...\": $(errs err.words.txt)"
+
+# ---- REPSTOS_RUNTIME -------------------------------------------------------
+# shared: the module needs librepstos.so.0 and has no start-up of its own;
+# -static keeps the archive; --gc-sections still works; a bad value stops.
+for shape in plain -shared gc; do
+	case $shape in
+	plain)	args="main.o clear.o -o prog-sh" prog=./prog-sh f=prog-sh ;;
+	-shared) args="-shared -fPIC clear.c -o libclear-sh.so" f=libclear-sh.so prog= ;;
+	gc)	args="-Wl,--gc-sections main.o clear.o -o prog-shgc" prog=./prog-shgc f=prog-shgc ;;
+	esac
+	if REPSTOS_RUNTIME=shared "$CCW" -O2 $args 2>err.sh.txt &&
+	   readelf -d $f | grep -q 'NEEDED.*librepstos\.so\.0' &&
+	   ! objdump -d $f | grep -qw cpuid && has_sites "shared $shape" $f &&
+	   { [ -z "$prog" ] || runs_ok "shared $shape" $prog; }; then
+		ok "REPSTOS_RUNTIME=shared, $shape link: needs librepstos.so.0, no CPUID of its own, $(sites $f) sites"
+	else
+		fail "REPSTOS_RUNTIME=shared, $shape link: $(errs err.sh.txt)"
+	fi
+done
+if REPSTOS_RUNTIME=shared "$CCW" -O2 -static main.o clear.o -o prog-shst 2>err.shst.txt &&
+   ! readelf -l prog-shst | grep -q INTERP && runs_ok "shared -static" ./prog-shst; then
+	ok "REPSTOS_RUNTIME=shared -static: the archive, a static program"
+else
+	fail "REPSTOS_RUNTIME=shared -static: $(errs err.shst.txt)"
+fi
+if REPSTOS_RUNTIME=bogus "$CCW" -O2 main.o clear.o -o prog-bogus 2>err.bogus.txt; then
+	fail "REPSTOS_RUNTIME=bogus linked"
+elif [ "$(wc -l <err.bogus.txt)" -eq 1 ] && grep -q "REPSTOS_RUNTIME" err.bogus.txt &&
+     [ ! -e prog-bogus ]; then
+	ok "REPSTOS_RUNTIME=bogus: one line, no output: $(cat err.bogus.txt)"
+else
+	fail "REPSTOS_RUNTIME=bogus: $(errs err.bogus.txt)"
+fi
 
 finish

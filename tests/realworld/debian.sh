@@ -69,8 +69,12 @@ expect_files() {	# PACKAGE FILE...: exactly these files (and docs)
 expect_files repstos /usr/bin/repstos /usr/bin/repstos-cc \
 	/usr/share/man/man1/repstos.1.gz /usr/share/man/man1/repstos-cc.1.gz
 expect_files repstos-gcc-plugin "$PD/repstos.so"
+expect_files librepstos0 "/usr/lib/$MA/librepstos.so.0" \
+	/usr/share/lintian/overrides/librepstos0
 expect_files librepstos-dev /usr/include/repstos.h /usr/include/repstos_site.h \
 	"/usr/lib/$MA/librepstos.a" "/usr/lib/$MA/pkgconfig/repstos.pc" \
+	"/usr/lib/$MA/librepstos_nonshared.a" "/usr/lib/$MA/librepstos-shared.so" \
+	"/usr/lib/$MA/pkgconfig/repstos-shared.pc" \
 	/usr/share/man/man7/repstos.7.gz
 
 gccpkg=gcc-$(gcc -dumpversion | cut -d. -f1)
@@ -128,6 +132,16 @@ if (cd "$P" && "$T/repstos-cc" -O2 -c clear.c && "$T/repstos-cc" -O2 main.c clea
 	works "unpacked repstos-cc" "$P/prog"
 else
 	fail "build with the unpacked repstos-cc: $(head -n 5 "$W/cc.log")"
+fi
+# ... and with the unpacked shared runtime (librepstos0), found through
+# the run path repstos-cc adds for a directory outside the loader's own.
+rm -f "$P/prog"
+if (cd "$P" && REPSTOS_RUNTIME=shared "$T/repstos-cc" -O2 main.c clear.o -o prog) \
+		>"$W/cc-shared.log" 2>&1 &&
+   readelf -d "$P/prog" | grep -q 'NEEDED.*librepstos\.so\.0'; then
+	works "unpacked repstos-cc, REPSTOS_RUNTIME=shared" "$P/prog"
+else
+	fail "build with the unpacked repstos-cc and shared runtime: $(head -n 5 "$W/cc-shared.log")"
 fi
 
 # ---- lintian -------------------------------------------------------------------

@@ -27,7 +27,8 @@ trap 'rm -rf "$T"' EXIT
 X=$T/x
 
 FILES="bin/repstos bin/repstos-cc lib/repstos/repstos.so lib/librepstos.a
-include/repstos.h include/repstos_site.h lib/pkgconfig/repstos.pc
+lib/librepstos.so.0 lib/librepstos_nonshared.a lib/librepstos-shared.so
+lib/pkgconfig/repstos-shared.pc include/repstos.h include/repstos_site.h lib/pkgconfig/repstos.pc
 share/man/man1/repstos.1 share/man/man1/repstos-cc.1 share/man/man7/repstos.7"
 
 # The files (and symbolic links) left under a directory.
@@ -115,6 +116,23 @@ elif (cmake -S "$P" -B "$P/build" -DCMAKE_C_COMPILER="$X/bin/repstos-cc" &&
 		ok "(b) cmake -DCMAKE_C_COMPILER=repstos-cc: libclear.so $n sites, demo correct"
 else
 	fail "(b) cmake: $(grep -i -m 5 'error' "$W/b.log")"
+fi
+# The same with the shared runtime: libclear.so carries no start-up and
+# finds the installed librepstos.so.0 by the run path repstos-cc adds.
+if command -v cmake >/dev/null &&
+   (export REPSTOS_RUNTIME=shared
+    cmake -S "$P" -B "$P/build-shared" -DCMAKE_C_COMPILER="$X/bin/repstos-cc" &&
+    cmake --build "$P/build-shared" -- -j2) >"$W/b-shared.log" 2>&1; then
+	so=$(ls "$P"/build-shared/libclear.so* 2>/dev/null | head -n 1)
+	if ! readelf -d "$so" | grep -q "NEEDED.*librepstos\.so\.0"; then
+		fail "(b) cmake, REPSTOS_RUNTIME=shared: $so does not need librepstos.so.0"
+	else
+		has_sites "(b) cmake shared, libclear.so" "$so" &&
+			runs_ok "(b) cmake shared" "$P/build-shared/demo" &&
+			ok "(b) REPSTOS_RUNTIME=shared cmake: libclear.so $n sites, needs the installed librepstos.so.0, demo correct"
+	fi
+elif command -v cmake >/dev/null; then
+	fail "(b) cmake, REPSTOS_RUNTIME=shared: $(grep -i -m 5 'error' "$W/b-shared.log")"
 fi
 
 # ---- (c) plain Makefile -------------------------------------------------------
