@@ -6,9 +6,9 @@
  *
  * Assembled four ways:
  *  - for librepstos.a (and librepstos.so.0, -DREPSTOS_SHARED, which
- *    also exports its stubs): each stub names repstos_stats, so that a
+ *    also exports its stubs): each stub names the constructor, so that a
  *    module's sites, by calling the stub, pull module.c and its
- *    constructor into the link;
+ *    constructor into the link (naming __repstos_module_init);
  *  - for the core archive (-DREPSTOS_CORE) they do not: the tool links
  *    the stub and the routines (to compare files' code with them, and to
  *    time them) but no start-up;
@@ -110,8 +110,8 @@ END(name)
 #define COPY_MARK	xchg %ax, %ax
 
 #ifndef REPSTOS_LEAN
-STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, repstos_stats, )
-STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, repstos_stats,
+STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, __repstos_module_init, )
+STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, __repstos_module_init,
      COPY_MARK)
 #ifdef REPSTOS_SHARED
 	/* What modules using the shared runtime jump to (above). */
@@ -123,7 +123,7 @@ STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, repstos_stats,
 	.set __repstos_shared_copy_stub, REPSTOS_COPY_STUB_SYMBOL
 #endif
 #elif REPSTOS_LEAN == 1
-STUB(REPSTOS_STUB_SYMBOL, __repstos_shared_stub@GOTPCREL, repstos_stats, )
+STUB(REPSTOS_STUB_SYMBOL, __repstos_shared_stub@GOTPCREL, __repstos_module_init, )
 #else
 STUB(REPSTOS_COPY_STUB_SYMBOL, __repstos_shared_copy_stub@GOTPCREL,
      __repstos_copy_original, COPY_MARK)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * module.c - the module's side of the start-up: its constructor, which
- * tells the start-up (patch.c) where everything of this module is, and
- * the parts of the API (repstos.h) that are about this module.
+ * tells the start-up (patch.c) where everything of this module is.
  *
  * In every module with sites, whichever archive it links: the stub
- * (dispatch.S) names repstos_stats, which pulls this file in.  With
+ * (dispatch.S) names __repstos_module_init, which pulls this file in;
+ * the API (api.c) only where the module calls it.  With
  * librepstos.a the start-up is linked into the module as well; with the
  * shared runtime it is librepstos.so.0's, one per process (module.h).
  */
@@ -37,8 +37,9 @@ WEAK(__repstos_dispatch_page)
 /* What the profiling routine (variants.S) reads: this module's slots. */
 HIDDEN struct repstos_prof __repstos_prof;
 
-static struct repstos_stats stats = { .method = "" };
-static void *handle;		/* the start-up's, for this module */
+/* This module's, for the API (api.c). */
+HIDDEN struct repstos_stats __repstos_module_stats = { .method = "" };
+HIDDEN void *__repstos_module_handle;	/* the start-up's */
 
 static void describe(struct repstos_module *m)
 {
@@ -48,7 +49,7 @@ static void describe(struct repstos_module *m)
 		.begin = REPSTOS_SITES_START,
 		.end = REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START,
 		.info = &REPSTOS_MODULE_SYMBOL,
-		.stats = &stats,
+		.stats = &__repstos_module_stats,
 		.prof = &__repstos_prof,
 		.profile = (void *)__repstos_profile,
 		.set_stub = (void *)REPSTOS_STUB_SYMBOL,
@@ -76,48 +77,10 @@ static void describe(struct repstos_module *m)
 /* Priority 101, the first a program may use: the sites should be final
  * before any other constructor of this module calls one, which also keeps
  * Valgrind exact (it has translated no site yet). */
-__attribute__((constructor(101))) static void repstos_module_init(void)
+__attribute__((constructor(101))) HIDDEN void __repstos_module_init(void)
 {
 	struct repstos_module m;
 
 	describe(&m);
-	handle = __repstos_attach(&m);
-}
-
-/* ---- the API (repstos.h): this module's ------------------------------- */
-
-const struct repstos_stats *repstos_stats(void)
-{
-	return &stats;
-}
-
-const struct repstos_site *repstos_sites_begin(void)
-{
-	return REPSTOS_SITES_START;
-}
-
-const struct repstos_site *repstos_sites_end(void)
-{
-	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
-}
-
-enum repstos_variant repstos_site_variant(const struct repstos_site *e)
-{
-	return __repstos_module_site_variant(handle, e);
-}
-
-/* ... and the process's. */
-const struct repstos_cpu *repstos_cpu(void)
-{
-	return __repstos_process_cpu();
-}
-
-enum repstos_variant repstos_variant(void)
-{
-	return __repstos_process_variant();
-}
-
-enum repstos_copy_variant repstos_copy_variant(void)
-{
-	return __repstos_process_copy_variant();
+	__repstos_module_handle = __repstos_attach(&m);
 }

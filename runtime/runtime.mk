@@ -18,8 +18,8 @@ RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
 RT_CORE_ASMS := runtime/set.S runtime/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor
 # that patches a module's sites, and the size-profile recorder it starts.
-RT_START_SRCS := runtime/dispatch.S runtime/module.c runtime/record.S \
-	runtime/patch.c runtime/profrun.c runtime/variants.S
+RT_START_SRCS := runtime/dispatch.S runtime/module.c runtime/api.c \
+	runtime/record.S runtime/patch.c runtime/profrun.c runtime/variants.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
@@ -47,6 +47,9 @@ $(B)/runtime/%.o: runtime/%.S runtime/runtime.mk
 
 # tune.c's timing loops call the routines as sites do: no red zone.
 $(B)/runtime/tune.o: RT_CFLAGS += -mno-red-zone
+# Every module carries module.c, run once at start-up: small over fast
+# (52 of the 6 KiB a module may add, tests/perf/footprint.sh).
+$(B)/runtime/module.o $(B)/runtime/shared/module.o: RT_CFLAGS += -Os
 
 $(RT_LIB): $(RT_OBJS)
 	@rm -f $@
@@ -74,6 +77,7 @@ RT_SHARED_LINK := runtime/librepstos-shared.so
 RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_OBJS))
 RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
 	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
+	$(B)/runtime/shared/api.o \
 	$(call rt_obj,runtime/record.S runtime/set.S runtime/copy.S \
 		runtime/routines.c)
 

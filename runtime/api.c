@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * api.c - the API (repstos.h) as a module sees it: this module's sites
+ * and statistics, the process's CPU and choices.  Linked only into a
+ * module that calls it, so that the others carry none of it.
+ */
+#include "module.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
+extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
+extern struct repstos_stats __repstos_module_stats HIDDEN;
+extern void *__repstos_module_handle HIDDEN;
+
+/* This module's. */
+const struct repstos_stats *repstos_stats(void)
+{
+	return &__repstos_module_stats;
+}
+
+const struct repstos_site *repstos_sites_begin(void)
+{
+	return REPSTOS_SITES_START;
+}
+
+const struct repstos_site *repstos_sites_end(void)
+{
+	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
+}
+
+enum repstos_variant repstos_site_variant(const struct repstos_site *e)
+{
+	return __repstos_module_site_variant(__repstos_module_handle, e);
+}
+
+/* ... and the process's. */
+const struct repstos_cpu *repstos_cpu(void)
+{
+	return __repstos_process_cpu();
+}
+
+enum repstos_variant repstos_variant(void)
+{
+	return __repstos_process_variant();
+}
+
+enum repstos_copy_variant repstos_copy_variant(void)
+{
+	return __repstos_process_copy_variant();
+}
