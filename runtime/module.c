@@ -34,11 +34,14 @@ WEAK(REPSTOS_TARGET_SYMBOL)
 WEAK(REPSTOS_COPY_TARGET_SYMBOL)
 WEAK(__repstos_dispatch_page)
 
-/* What the profiling routine (variants.S) reads: this module's slots. */
-HIDDEN struct repstos_prof __repstos_prof;
+/* What the profiling routine (record.S) reads: this module's slots.
+ * aligned(8), here and below: GCC would give a struct of 32 bytes or
+ * more 32, and every module would carry the padding. */
+#define NO_PAD __attribute__((aligned(8)))
+HIDDEN NO_PAD struct repstos_prof __repstos_prof;
 
 /* This module's, for the API (api.c). */
-HIDDEN struct repstos_stats __repstos_module_stats = { .method = "" };
+HIDDEN NO_PAD struct repstos_stats __repstos_module_stats = { .method = "" };
 HIDDEN void *__repstos_module_handle;	/* the start-up's */
 
 static void describe(struct repstos_module *m)
