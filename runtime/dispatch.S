@@ -24,6 +24,20 @@
 #include "repstos_site.h"
 #include "asm.h"
 
+/* A hidden object of len bytes, holding what the directive gives. */
+#define OBJECT(name, len, ...)		\
+	.globl name;			\
+	.hidden name;			\
+	.type name, @object;		\
+	.size name, len;		\
+name:					\
+	__VA_ARGS__
+
+/* The bytes the routines' REQUIRE tests (asm.h): 0, "vec", until set. */
+#define CAN_BYTES					\
+	OBJECT(__repstos_can_avx2, 1, .byte 0);		\
+	OBJECT(__repstos_can_avx512, 1, .byte 0)
+
 #ifndef REPSTOS_LEAN
 	/*
 	 * The dispatch page: the stubs' targets and the bytes REQUIRE tests,
@@ -39,30 +53,9 @@
 	.globl __repstos_dispatch_page
 	.hidden __repstos_dispatch_page
 __repstos_dispatch_page:
-	.globl REPSTOS_TARGET_SYMBOL
-	.hidden REPSTOS_TARGET_SYMBOL
-	.type REPSTOS_TARGET_SYMBOL, @object
-	.size REPSTOS_TARGET_SYMBOL, 8
-REPSTOS_TARGET_SYMBOL:
-	.quad	__repstos_original
-	.globl REPSTOS_COPY_TARGET_SYMBOL
-	.hidden REPSTOS_COPY_TARGET_SYMBOL
-	.type REPSTOS_COPY_TARGET_SYMBOL, @object
-	.size REPSTOS_COPY_TARGET_SYMBOL, 8
-REPSTOS_COPY_TARGET_SYMBOL:
-	.quad	__repstos_copy_original
-	.globl __repstos_can_avx2
-	.hidden __repstos_can_avx2
-	.type __repstos_can_avx2, @object
-	.size __repstos_can_avx2, 1
-__repstos_can_avx2:
-	.byte	0
-	.globl __repstos_can_avx512
-	.hidden __repstos_can_avx512
-	.type __repstos_can_avx512, @object
-	.size __repstos_can_avx512, 1
-__repstos_can_avx512:
-	.byte	0
+	OBJECT(REPSTOS_TARGET_SYMBOL, 8, .quad __repstos_original)
+	OBJECT(REPSTOS_COPY_TARGET_SYMBOL, 8, .quad __repstos_copy_original)
+	CAN_BYTES
 	.balign 4096, 0			/* nothing else on the page */
 
 #elif REPSTOS_LEAN == 1
@@ -70,18 +63,7 @@ __repstos_can_avx512:
 	 * start-up before any site calls them, plain data like the
 	 * thresholds (routines.c).  0 until then: they run "vec". */
 	.data
-	.globl __repstos_can_avx2
-	.hidden __repstos_can_avx2
-	.type __repstos_can_avx2, @object
-	.size __repstos_can_avx2, 1
-__repstos_can_avx2:
-	.byte	0
-	.globl __repstos_can_avx512
-	.hidden __repstos_can_avx512
-	.type __repstos_can_avx512, @object
-	.size __repstos_can_avx512, 1
-__repstos_can_avx512:
-	.byte	0
+	CAN_BYTES
 #endif
 
 	.text
