@@ -3,6 +3,11 @@
  * patch.c - the start-up patcher: before main (or before a dlopen()ed
  * module's own code runs), pick a routine per site and rewrite the site.
  *
+ * One module at a time, as its constructor (module.c) hands it over
+ * (__repstos_attach); what the process chose (the CPU, the environment,
+ * the tuning file) is read once, by the first.  Linked into each module
+ * from librepstos.a, or once a process in librepstos.so.0 (module.h).
+ *
  * Writing code keeps W^X at every moment.  Two routes, tried in order:
  *
  *  1. pwrite() to /proc/self/mem.  The kernel writes through to the
