@@ -64,6 +64,18 @@ $repstos patch --cpu=native $out/records -o $out/records.native | sed "s|$top/||
 $repstos dump --stats $out/records.native | sed -n 's/^form: /form: /p; s/^variant: /variant: /p'
 REPSTOS_DEBUG=1 $out/records.native 1 2>&1 >/dev/null
 
+say "many modules, one start-up: the shared runtime (REPSTOS_RUNTIME=shared)"
+echo "\$ REPSTOS_RUNTIME=shared plugin/repstos-cc -O2 -o $out/records-shared examples/records.c"
+REPSTOS_RUNTIME=shared $cc -O2 -o $out/records-shared examples/records.c
+strip -o $out/records.s $out/records && strip -o $out/records-shared.s $out/records-shared &&
+	strip -o $out/records-plain.s $out/records-plain
+for f in records-plain records records-shared; do
+	printf '%-16s %s\n' "$f:" "$(size $out/$f.s | awk 'NR == 2 { print "text " $1 ", data " $2 ", bss " $3 " bytes (stripped)" }')"
+done
+got=$($out/records-shared $n)
+[ "$got" = "$plain" ] || { echo "MISMATCH"; exit 1; }
+REPSTOS_DEBUG=1 $out/records-shared 1 2>&1 >/dev/null | sed "s|$top/||"
+
 say "sites written by hand, for code built without the plugin (examples/handsite.c)"
 gcc -O2 -Iruntime -o $out/handsite examples/handsite.c runtime/librepstos.a
 $out/handsite 9
