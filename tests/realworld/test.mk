@@ -20,6 +20,17 @@ $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# `make debrebuild PKGS="libyaml json-c ..."`: Debian source packages
+# rebuilt with dpkg-buildpackage, plain and with repstos-cc, their own
+# tests on (tests/realworld/debrebuild.sh; one row per package).  Not
+# in `make test`: two full package builds each, serially.
+DEBREBUILD_PKGS := libyaml json-c popt jansson mawk bc patch libtasn1-6 \
+	expat libpng1.6 lz4 nettle diffutils libffi sed
+PKGS ?= $(DEBREBUILD_PKGS)
+.PHONY: debrebuild
+debrebuild: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+	tests/realworld/debrebuild.sh $(PKGS)
+
 # `make bench-realworld`: zlib's and lz4's own benchmarks, built plain,
 # with memset sites and with copy sites too (tests/realworld/bench.sh;
 # results in tests/realworld/results/); `make bench` runs it with the
