@@ -17,7 +17,8 @@
 #     flags are dpkg-buildflags' (dpkg-buildpackage exports them,
 #     hardening included), DEB_BUILD_OPTIONS is empty (so the package's
 #     own tests run, serially), and
-#       plain    CC=gcc, the system compiler;
+#       plain    no CC (the package's default: gcc, cc), the very
+#                command a buildd runs;
 #       repstos  CC=plugin/repstos-cc (what a distribution would set),
 #                and a directory first in PATH in which gcc, cc, gcc-12,
 #                x86_64-linux-gnu-gcc and x86_64-linux-gnu-gcc-12 run
@@ -29,6 +30,10 @@
 #                each call that came by PATH rather than by CC is
 #                counted (the "bypass" column); with DEBREBUILD_CXX=1
 #                g++ and c++ there run repstos-cc too (see below);
+#                with DEBREBUILD_CC=0 CC is not set, the PATH alone
+#                wires repstos-cc (a package that hands an exported CC
+#                to a cross build of its own, as gzip's win32 one does,
+#                fails with CC set);
 #   - every .deb the repstos build made (not the -dbgsym ones) is
 #     unpacked; over every ELF executable and shared object in them the
 #     sites are summed (`repstos dump --stats`) and `repstos check` runs
@@ -101,6 +106,8 @@ EOF
 	done
 	echo "note: DEBREBUILD_CXX=1: g++ and c++ run repstos-cc too (plugin on C++ units, runtime at C++ links)"
 fi
+[ "${DEBREBUILD_CC:-1}" = 1 ] ||
+	echo "note: DEBREBUILD_CC=0: CC is not set, repstos-cc comes by PATH alone (bypass: every call)"
 # The shim reaches the plugin, and repstos-cc cannot loop back into it.
 printf '#include <string.h>\nvoid z(char *p, unsigned long n) { memset(p, 0, n); }\n' >"$W/shim.c"
 if ! (PATH=$SHIM:$PATH; export PATH; cd "$W" &&
@@ -144,13 +151,14 @@ build() {
 	: >"$W/$pkg/$1.bypass"
 	t=$(now)
 	if [ "$1" = plain ]; then
-		(cd "$d/src" && CC=gcc; export CC
+		(cd "$d/src" &&
 		 sh -c 'dpkg-buildpackage -b -uc -us; rc=$?; times >../times; exit $rc') \
 			>"$W/$pkg/$1.log" 2>&1
 	else
-		(cd "$d/src" && CC=$REPSTOS_CC_WRAP REPSTOS_CC=/usr/bin/gcc PATH=$SHIM:$PATH \
+		(cd "$d/src" && REPSTOS_CC=/usr/bin/gcc PATH=$SHIM:$PATH \
 			REPSTOS_SHIM_LOG=$W/$pkg/$1.bypass
-		 export CC REPSTOS_CC PATH REPSTOS_SHIM_LOG
+		 export REPSTOS_CC PATH REPSTOS_SHIM_LOG
+		 if [ "${DEBREBUILD_CC:-1}" = 1 ]; then CC=$REPSTOS_CC_WRAP; export CC; fi
 		 sh -c 'dpkg-buildpackage -b -uc -us; rc=$?; times >../times; exit $rc') \
 			>"$W/$pkg/$1.log" 2>&1
 	fi
