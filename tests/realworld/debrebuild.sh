@@ -4,7 +4,7 @@
 #   tests/realworld/debrebuild.sh PKG...      (or: make debrebuild PKGS="...")
 #
 # Not part of `make test`: each package is built twice, serially, and a
-# run over ten packages takes an hour on one core.  For each source
+# run over ten packages takes half an hour on one core.  For each source
 # package PKG:
 #
 #   - `apt-get build-dep -y PKG` (a fresh machine has none of them; as
@@ -16,7 +16,8 @@
 #     `dpkg-buildpackage -b -uc -us` exactly as a buildd would: the
 #     flags are dpkg-buildflags' (dpkg-buildpackage exports them,
 #     hardening included), DEB_BUILD_OPTIONS is empty (so the package's
-#     own tests run, serially), and
+#     own tests run; the jobs are dpkg-buildpackage's default, -J auto),
+#     and
 #       plain    no CC (the package's default: gcc, cc), the very
 #                command a buildd runs;
 #       repstos  CC=plugin/repstos-cc (what a distribution would set),
@@ -47,7 +48,7 @@
 #
 # The run cannot pass silently: a row with a failed build, a failed
 # check, or no site in any ELF file of the packages (the plugin did not
-# run) makes the exit status 1.  A package whose plain build fails too
+# run, or GCC expanded every call itself: jansson) makes the exit status 1.  A package whose plain build fails too
 # (or whose build dependencies cannot be installed) is a SKIP row: it
 # says nothing about repstos.  Logs: build/debrebuild/PKG/{plain,repstos}.log;
 # the table also in build/debrebuild/table.txt.
