@@ -20,6 +20,20 @@ $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# `make debrebuild PKGS="libyaml json-c ..."`: Debian source packages
+# rebuilt with dpkg-buildpackage, plain and with repstos-cc, their own
+# tests on (tests/realworld/debrebuild.sh; one row per package).  Not
+# in `make test`: two full package builds each, serially.
+# The default list: C packages whose Debian build runs their tests, a
+# few minutes each, that pass (tests/realworld/results/*/debrebuild.txt
+# says why jansson, bc, expat, lz4, sed, gzip and nettle are not in it).
+DEBREBUILD_PKGS := libyaml json-c popt mawk patch libtasn1-6 libpng1.6 \
+	diffutils libffi grep
+PKGS ?= $(DEBREBUILD_PKGS)
+.PHONY: debrebuild
+debrebuild: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+	tests/realworld/debrebuild.sh $(PKGS)
+
 # `make bench-realworld`: zlib's and lz4's own benchmarks, built plain,
 # with memset sites and with copy sites too (tests/realworld/bench.sh;
 # results in tests/realworld/results/); `make bench` runs it with the
