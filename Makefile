@@ -92,12 +92,13 @@ PCDIR		:= $(LIBDIR)/pkgconfig
 MANDIR		:= $(PREFIX)/share/man
 D		:= $(DESTDIR)
 
-INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc \
+INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc $(BINDIR)/repstos-c++ \
 	$(PLUGINDIR)/repstos.so $(LIBDIR)/librepstos.a \
 	$(LIBDIR)/librepstos.so.0 $(LIBDIR)/librepstos_nonshared.a \
 	$(LIBDIR)/librepstos-shared.so $(PCDIR)/repstos-shared.pc \
 	$(INCDIR)/repstos.h $(INCDIR)/repstos_site.h $(PCDIR)/repstos.pc \
 	$(MANDIR)/man1/repstos.1 $(MANDIR)/man1/repstos-cc.1 \
+	$(MANDIR)/man1/repstos-c++.1 \
 	$(MANDIR)/man7/repstos.7
 
 SUBST := sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
@@ -110,6 +111,7 @@ install: build-all
 	install -m 755 patcher/repstos $(D)$(BINDIR)/repstos
 	$(SUBST) plugin/repstos-cc > $(D)$(BINDIR)/repstos-cc
 	chmod 755 $(D)$(BINDIR)/repstos-cc
+	ln -sf repstos-cc $(D)$(BINDIR)/repstos-c++
 	install -m 644 plugin/repstos.so $(D)$(PLUGINDIR)/repstos.so
 	install -m 644 runtime/librepstos.a $(D)$(LIBDIR)/librepstos.a
 	install -m 644 runtime/librepstos.so.0 $(D)$(LIBDIR)/librepstos.so.0
@@ -119,6 +121,7 @@ install: build-all
 	$(SUBST) runtime/repstos.pc.in > $(D)$(PCDIR)/repstos.pc
 	$(SUBST) runtime/repstos-shared.pc.in > $(D)$(PCDIR)/repstos-shared.pc
 	install -m 644 patcher/repstos.1 plugin/repstos-cc.1 $(D)$(MANDIR)/man1/
+	ln -sf repstos-cc.1 $(D)$(MANDIR)/man1/repstos-c++.1
 	install -m 644 runtime/repstos.7 $(D)$(MANDIR)/man7/
 
 uninstall:

@@ -9,7 +9,8 @@
 # (-v, --version, -dumpversion, -print-file-name=) pass through unchanged;
 # REPSTOS_CC picks the compiler, also as several words; REPSTOS_RUNTIME=
 # shared links the shared runtime (not into -static links), and a value
-# it does not know stops the link with one line.
+# it does not know stops the link with one line; repstos-c++ links C
+# objects with sites into a C++ program, which g++ alone cannot.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/realworld/lib.sh
 serialize cc
@@ -265,6 +266,44 @@ elif [ "$(wc -l <err.bogus.txt)" -eq 1 ] && grep -q "REPSTOS_RUNTIME" err.bogus.
 	ok "REPSTOS_RUNTIME=bogus: one line, no output: $(cat err.bogus.txt)"
 else
 	fail "REPSTOS_RUNTIME=bogus: $(errs err.bogus.txt)"
+fi
+
+# ---- repstos-c++ -----------------------------------------------------------
+# C objects with sites linked into a C++ program: g++ alone lacks the
+# runtime (the link must fail, not silently drop sites); repstos-c++
+# links them, and C++ sources get sites as well.
+CXXW=${CCW%-cc}-c++
+cat >cxxmain.cc <<'EOF'
+#include <cstdio>
+#include <cstring>
+extern "C" void fill(char *p, int c, unsigned long n);
+static char b[300];
+__attribute__((noinline)) void wipe(char *p, unsigned long n) { std::memset(p, 0x11, n); }
+int main(int argc, char **)
+{
+	unsigned long n = 100 + (unsigned long)argc, i;
+
+	wipe(b, sizeof b - (unsigned long)argc);
+	fill(b + 7, 0x5a, n);
+	for (i = 0; i < sizeof b - 1; i++)
+		if (b[i] != ((i >= 7 && i < 7 + n) ? 0x5a : 0x11))
+			return 1;
+	std::puts("ok");
+	return 0;
+}
+EOF
+if g++ -O2 cxxmain.cc clear.o -o prog-gxx >err.gxx.txt 2>&1; then
+	fail "g++ linked repstos-cc objects without the runtime"
+else
+	grep -q '__repstos_stub' err.gxx.txt && ok "g++ alone: the link fails on __repstos_stub, as repstos-cc(1) says" ||
+		fail "g++ alone: failed otherwise: $(errs err.gxx.txt)"
+fi
+if "$CXXW" -O2 cxxmain.cc clear.o -o prog-cxx 2>err.cxx.txt &&
+   [ "$(./prog-cxx)" = ok ] && has_sites "repstos-c++" prog-cxx &&
+   "$REPSTOS" dump prog-cxx | grep -q 'wipe'; then
+	ok "repstos-c++: C objects and a C++ source, $(sites prog-cxx) sites, correct"
+else
+	fail "repstos-c++: $(errs err.cxx.txt) $(./prog-cxx 2>&1 | head -2)"
 fi
 
 finish

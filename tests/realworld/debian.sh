@@ -66,8 +66,9 @@ expect_files() {	# PACKAGE FILE...: exactly these files (and docs)
 		fail "$p holds $(echo $got), not $(echo $want)"
 	dpkg -x "$(deb "$p")" "$R" || fail "dpkg -x $(deb "$p")"
 }
-expect_files repstos /usr/bin/repstos /usr/bin/repstos-cc \
-	/usr/share/man/man1/repstos.1.gz /usr/share/man/man1/repstos-cc.1.gz
+expect_files repstos /usr/bin/repstos /usr/bin/repstos-cc /usr/bin/repstos-c++ \
+	/usr/share/man/man1/repstos.1.gz /usr/share/man/man1/repstos-cc.1.gz \
+	/usr/share/man/man1/repstos-c++.1.gz
 expect_files repstos-gcc-plugin "$PD/repstos.so"
 expect_files librepstos0 "/usr/lib/$MA/librepstos.so.0" \
 	/usr/share/lintian/overrides/librepstos0
