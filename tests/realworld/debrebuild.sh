@@ -29,8 +29,9 @@
 #                compile and link (and repstos-cc runs /usr/bin/gcc by
 #                its absolute name, so it cannot find itself again);
 #                each call that came by PATH rather than by CC is
-#                counted (the "bypass" column); with DEBREBUILD_CXX=1
-#                g++ and c++ there run repstos-cc too (see below);
+#                counted (the "bypass" column), and every call that
+#                reached repstos-cc either way too; with DEBREBUILD_CXX=1
+#                CXX=repstos-c++, and g++ and c++ there run it (below);
 #                with DEBREBUILD_CC=0 CC is not set, the PATH alone
 #                wires repstos-cc (a package that hands an exported CC
 #                to a cross build of its own, as gzip's win32 one does,
@@ -47,8 +48,10 @@
 #     everything the build ran) of the repstos build to the plain one.
 #
 # The run cannot pass silently: a row with a failed build, a failed
-# check, or no site in any ELF file of the packages (the plugin did not
-# run, or GCC expanded every call itself: jansson) makes the exit status 1.  A package whose plain build fails too
+# check, or no site in any ELF file of the packages and no compiler call
+# through repstos-cc (the wiring failed) makes the exit status 1.  A
+# package with calls but no site (GCC expanded every memset itself, as
+# in jansson) says "0 (N calls)".  A package whose plain build fails too
 # (or whose build dependencies cannot be installed) is a SKIP row: it
 # says nothing about repstos.  Logs: build/debrebuild/PKG/{plain,repstos}.log;
 # the table also in build/debrebuild/table.txt.
@@ -83,29 +86,39 @@ cat >"$SHIM/gcc" <<EOF
 #!/bin/sh
 # repstos-cc for a package that names its compiler itself (debrebuild.sh).
 [ -z "\${REPSTOS_SHIM_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_SHIM_LOG"
+[ -z "\${REPSTOS_CALL_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_CALL_LOG"
 REPSTOS_CC=/usr/bin/gcc exec "$REPSTOS_CC_WRAP" "\$@"
 EOF
 chmod +x "$SHIM/gcc" || exit 1
+# CC: repstos-cc itself, each call counted, so that a package whose
+# memsets all stay GCC's (constant sizes: jansson) is told apart from
+# one the plugin never reached.
+mkdir -p "$SHIM/cc-wrap" || exit 1
+printf '#!/bin/sh\n[ -z "${REPSTOS_CALL_LOG:-}" ] || echo CC >>"$REPSTOS_CALL_LOG"\nexec "%s" "$@"\n' \
+	"$REPSTOS_CC_WRAP" >"$SHIM/cc-wrap/repstos-cc" &&
+	chmod +x "$SHIM/cc-wrap/repstos-cc" || exit 1
 gv=$(gcc -dumpversion | cut -d. -f1)
 for n in cc gcc-$gv x86_64-linux-gnu-gcc x86_64-linux-gnu-gcc-$gv; do
 	ln -s gcc "$SHIM/$n" || exit 1
 done
-# DEBREBUILD_CXX=1: the C++ driver too, through repstos-cc with
-# REPSTOS_CC=/usr/bin/g++.  A C object with sites needs librepstos.a at
-# whatever links it, and a package linking its C objects with g++ (a C++
-# test, libtool with one C++ source) fails without it; this also runs
-# the plugin on C++ units.  Off by default: the rows are about C.
+# DEBREBUILD_CXX=1: the C++ driver too, CXX=repstos-c++ and g++ in PATH
+# running it with REPSTOS_CXX=/usr/bin/g++.  A C object with sites needs
+# the runtime at whatever links it, and a package linking its C objects
+# with g++ (a C++ test, libtool with one C++ source) fails without it;
+# this also runs the plugin on C++ units.  Off by default: the rows are
+# about C.
+REPSTOS_CXX_WRAP=${REPSTOS_CC_WRAP%-cc}-c++
 if [ "${DEBREBUILD_CXX:-0}" = 1 ]; then
 	cat >"$SHIM/g++" <<EOF
 #!/bin/sh
-# repstos-cc as the C++ driver (debrebuild.sh, DEBREBUILD_CXX=1).
-REPSTOS_CC=/usr/bin/g++ exec "$REPSTOS_CC_WRAP" "\$@"
+# repstos-c++ for a package that names its C++ driver itself (debrebuild.sh).
+REPSTOS_CXX=/usr/bin/g++ exec "$REPSTOS_CXX_WRAP" "\$@"
 EOF
 	chmod +x "$SHIM/g++" || exit 1
 	for n in c++ g++-$gv x86_64-linux-gnu-g++ x86_64-linux-gnu-g++-$gv; do
 		ln -s g++ "$SHIM/$n" || exit 1
 	done
-	echo "note: DEBREBUILD_CXX=1: g++ and c++ run repstos-cc too (plugin on C++ units, runtime at C++ links)"
+	echo "note: DEBREBUILD_CXX=1: CXX=repstos-c++, g++ and c++ run it too (plugin on C++ units, runtime at C++ links)"
 fi
 [ "${DEBREBUILD_CC:-1}" = 1 ] ||
 	echo "note: DEBREBUILD_CC=0: CC is not set, repstos-cc comes by PATH alone (bypass: every call)"
@@ -150,6 +163,7 @@ build() {
 	d=$W/$pkg/$1
 	rm -rf "$d" && mkdir -p "$d" && cp -a "$src" "$d/src" || { rc=1; secs=0; wall=0; return; }
 	: >"$W/$pkg/$1.bypass"
+	: >"$W/$pkg/$1.calls"
 	t=$(now)
 	if [ "$1" = plain ]; then
 		(cd "$d/src" &&
@@ -157,9 +171,13 @@ build() {
 			>"$W/$pkg/$1.log" 2>&1
 	else
 		(cd "$d/src" && REPSTOS_CC=/usr/bin/gcc PATH=$SHIM:$PATH \
-			REPSTOS_SHIM_LOG=$W/$pkg/$1.bypass
-		 export REPSTOS_CC PATH REPSTOS_SHIM_LOG
-		 if [ "${DEBREBUILD_CC:-1}" = 1 ]; then CC=$REPSTOS_CC_WRAP; export CC; fi
+			REPSTOS_SHIM_LOG=$W/$pkg/$1.bypass \
+			REPSTOS_CALL_LOG=$W/$pkg/$1.calls
+		 export REPSTOS_CC PATH REPSTOS_SHIM_LOG REPSTOS_CALL_LOG
+		 if [ "${DEBREBUILD_CC:-1}" = 1 ]; then CC=$SHIM/cc-wrap/repstos-cc; export CC; fi
+		 if [ "${DEBREBUILD_CXX:-0}" = 1 ]; then
+			CXX=$REPSTOS_CXX_WRAP REPSTOS_CXX=/usr/bin/g++; export CXX REPSTOS_CXX
+		 fi
 		 sh -c 'dpkg-buildpackage -b -uc -us; rc=$?; times >../times; exit $rc') \
 			>"$W/$pkg/$1.log" 2>&1
 	fi
@@ -264,10 +282,14 @@ for pkg in "$@"; do
 		fi
 	done
 	if [ $failing -eq 0 ]; then check=ok; else check="$failing failing"; bad=1; fi
-	if [ $total -eq 0 ]; then
-		echo "FAIL: $pkg: no site in any of the $files ELF files of its $ndeb .debs: the plugin did not run, or left every call to GCC (-fplugin-arg-repstos-verbose tells)"
+	calls=$(wc -l <"$W/$pkg/repstos.calls")
+	if [ $total -eq 0 ] && [ "$calls" -eq 0 ]; then
+		echo "FAIL: $pkg: no site in any of the $files ELF files of its $ndeb .debs, and no compiler call went through repstos-cc: the wiring failed"
 		sites_col="0 (NONE!)"
 		bad=1
+	elif [ $total -eq 0 ]; then
+		echo "note: $pkg: $calls compiler calls through repstos-cc, no site: every memset-family call stayed GCC's (-fplugin-arg-repstos-verbose tells)"
+		sites_col="0 ($calls calls)"
 	else
 		sites_col="$total ($tabled/$files)"
 	fi
