@@ -8,8 +8,11 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
-extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
+/* The table's bounds: defined in every module this file is linked into
+ * (the stubs' objects define the section, empty, in dispatch.S, and keep
+ * the bounds out of the dynamic symbol table). */
+extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN;
+extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN;
 extern struct repstos_stats __repstos_module_stats HIDDEN;
 extern void *__repstos_module_handle HIDDEN;
 
@@ -26,7 +29,7 @@ const struct repstos_site *repstos_sites_begin(void)
 
 const struct repstos_site *repstos_sites_end(void)
 {
-	return REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START;
+	return REPSTOS_SITES_STOP;
 }
 
 enum repstos_variant repstos_site_variant(const struct repstos_site *e)

@@ -15,8 +15,11 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN __attribute__((weak));
-extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN __attribute__((weak));
+/* The table's bounds: defined in every module this file is linked into
+ * (the stubs' objects define the section, empty, in dispatch.S, and keep
+ * the bounds out of the dynamic symbol table). */
+extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN;
+extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN;
 extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
 
 /*
@@ -50,7 +53,7 @@ static void describe(struct repstos_module *m)
 		.abi = REPSTOS_MODULE_ABI,
 		.size = sizeof(*m),
 		.begin = REPSTOS_SITES_START,
-		.end = REPSTOS_SITES_STOP ? REPSTOS_SITES_STOP : REPSTOS_SITES_START,
+		.end = REPSTOS_SITES_STOP,
 		.info = &REPSTOS_MODULE_SYMBOL,
 		.stats = &__repstos_module_stats,
 		.prof = &__repstos_prof,

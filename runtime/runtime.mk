@@ -47,9 +47,6 @@ $(B)/runtime/%.o: runtime/%.S runtime/runtime.mk
 
 # tune.c's timing loops call the routines as sites do: no red zone.
 $(B)/runtime/tune.o: RT_CFLAGS += -mno-red-zone
-# Every module carries module.c, run once at start-up: small over fast
-# (52 of the 6 KiB a module may add, tests/perf/footprint.sh).
-$(B)/runtime/module.o $(B)/runtime/shared/module.o: RT_CFLAGS += -Os
 
 $(RT_LIB): $(RT_OBJS)
 	@rm -f $@

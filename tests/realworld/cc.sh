@@ -10,7 +10,8 @@
 # REPSTOS_CC picks the compiler, also as several words; REPSTOS_RUNTIME=
 # shared links the shared runtime (not into -static links), and a value
 # it does not know stops the link with one line; repstos-c++ links C
-# objects with sites into a C++ program, which g++ alone cannot.
+# objects with sites into a C++ program, which g++ alone cannot; a
+# shared object exports no table bound.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/realworld/lib.sh
 serialize cc
@@ -305,5 +306,26 @@ if "$CXXW" -O2 cxxmain.cc clear.o -o prog-cxx 2>err.cxx.txt &&
 else
 	fail "repstos-c++: $(errs err.cxx.txt) $(./prog-cxx 2>&1 | head -2)"
 fi
+
+# ---- the table's bounds stay inside the module -----------------------------
+# ld 2.40 put __start_/__stop_repstos_sites in .dynsym as global symbols
+# of every shared object (dispatch.S says how they are kept local); a
+# Debian symbols file listed them.  Also with a copy site only.
+printf '#include <repstos.h>\nvoid cp(char *d, const char *s, unsigned long n) { REPSTOS_MEMCPY(d, s, n); }\n' >copyonly.c
+for shape in archive shared copy-only; do
+	rm -f libexp.so
+	case $shape in
+	archive) "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
+	shared)	REPSTOS_RUNTIME=shared "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
+	*)	REPSTOS_RUNTIME=shared "$CCW" -O2 -I"$top/runtime" -shared -fPIC copyonly.c -o libexp.so 2>err.exp.txt ;;
+	esac
+	if [ ! -f libexp.so ]; then
+		fail "-shared ($shape): $(errs err.exp.txt)"
+	elif nm -D --defined-only libexp.so | grep -q ' [A-Z] .*repstos_sites'; then
+		fail "-shared ($shape): the table's bounds are exported: $(nm -D libexp.so | grep repstos_sites | tr '\n' ' ')"
+	else
+		ok "-shared ($shape): __start_/__stop_repstos_sites not exported, $(sites libexp.so) sites"
+	fi
+done
 
 finish
