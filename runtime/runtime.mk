@@ -66,12 +66,16 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_CORE_STUB)
 # routines, record and constructor).  `-lrepstos-shared` names both
 # through a linker script, as libc.so names libc_nonshared.a: the .so
 # becomes a dependency only of modules with sites.  The .so's objects
-# are the archive's, compiled again to export the few names modules bind
-# to (librepstos.map holds the list).
+# are the archive's; the four that declare the names modules bind to
+# (module.h, dispatch.S; librepstos.map holds the list) are compiled
+# again to export them.
 RT_SO := runtime/librepstos.so.0
 RT_NONSHARED := runtime/librepstos_nonshared.a
 RT_SHARED_LINK := runtime/librepstos-shared.so
-RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_OBJS))
+RT_SO_EXPORTING := $(call rt_obj,runtime/dispatch.S runtime/module.c \
+	runtime/api.c runtime/patch.c)
+RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_SO_EXPORTING)) \
+	$(filter-out $(RT_SO_EXPORTING),$(RT_OBJS))
 RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
 	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
 	$(B)/runtime/shared/api.o \
@@ -90,8 +94,6 @@ $(B)/runtime/shared/%.o: runtime/%.c runtime/runtime.mk
 $(B)/runtime/shared/%.o: runtime/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_SHARED $(DEPFLAGS) -c -o $@ $<
-
-$(B)/runtime/shared/tune.o: RT_CFLAGS += -mno-red-zone
 
 $(B)/runtime/lean/dispatch-set.o: runtime/dispatch.S runtime/runtime.mk
 	@mkdir -p $(@D)
