@@ -110,7 +110,7 @@ static int cmd_tune(int argc, char **argv)
 	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
 		fprintf(stderr, "repstos: unknown REPSTOS_CPU '%s', using this CPU\n",
 			getenv("REPSTOS_CPU"));
-	repstos_routines_enable(&cpu);
+	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
 	if (repstos_tune(stdout, &cpu, &t)) {
 		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
 		return RS_EXIT_BAD;

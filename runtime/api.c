@@ -6,15 +6,6 @@
  */
 #include "module.h"
 
-#define HIDDEN __attribute__((visibility("hidden")))
-
-/* The table's bounds: defined in every module this file is linked into
- * (the stubs' objects define the section, empty, in dispatch.S, and keep
- * the bounds out of the dynamic symbol table). */
-extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN;
-extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN;
-extern struct repstos_stats __repstos_module_stats HIDDEN;
-extern void *__repstos_module_handle HIDDEN;
 
 /* This module's. */
 const struct repstos_stats *repstos_stats(void)

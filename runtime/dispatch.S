@@ -123,17 +123,13 @@ STUB(REPSTOS_COPY_STUB_SYMBOL, __repstos_shared_copy_stub@GOTPCREL,
 #endif
 
 	/*
-	 * The table's bounds stay inside the module.  ld 2.40 gives the
-	 * __start_/__stop_ symbols it defines protected visibility and put
-	 * them in .dynsym of every shared object (Debian's symbols files
-	 * listed them: tests/realworld/cc.sh) when module.c's hidden
-	 * references were all it saw; a hidden reference from this object
-	 * (measured: from any assembled or small C object) keeps them local.
+	 * The table's bounds stay inside the module.  ld 2.40 put the
+	 * __start_/__stop_ symbols it defines in .dynsym of every shared
+	 * object as global ones (Debian's symbols files listed them:
+	 * tests/realworld/cc.sh) when module.c's hidden references were all
+	 * it saw; declaring them hidden here too keeps them local.
 	 */
 	.hidden	REPSTOS_SITES_START
 	.hidden	REPSTOS_SITES_STOP
-	.reloc	., R_X86_64_NONE, REPSTOS_SITES_START
-	.reloc	., R_X86_64_NONE, REPSTOS_SITES_STOP
-	nop
 
 	OBJECT_NOTES

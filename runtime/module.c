@@ -15,13 +15,6 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-/* The table's bounds: defined in every module this file is linked into
- * (the stubs' objects define the section, empty, in dispatch.S, and keep
- * the bounds out of the dynamic symbol table). */
-extern const struct repstos_site REPSTOS_SITES_START[] HIDDEN;
-extern const struct repstos_site REPSTOS_SITES_STOP[] HIDDEN;
-extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL HIDDEN;
-
 /*
  * What only some links have, referred to weakly (NULL when absent): the
  * copy routines, pulled in by the copy stub where the module has copy
@@ -44,8 +37,8 @@ WEAK(__repstos_dispatch_page)
 HIDDEN NO_PAD struct repstos_prof __repstos_prof;
 
 /* This module's, for the API (api.c). */
-HIDDEN NO_PAD struct repstos_stats __repstos_module_stats = { .method = "" };
-HIDDEN void *__repstos_module_handle;	/* the start-up's */
+NO_PAD struct repstos_stats __repstos_module_stats = { .method = "" };
+void *__repstos_module_handle;
 
 static void describe(struct repstos_module *m)
 {
@@ -76,8 +69,6 @@ static void describe(struct repstos_module *m)
 		.set_target = &REPSTOS_TARGET_SYMBOL,
 		.copy_target = &REPSTOS_COPY_TARGET_SYMBOL,
 	};
-	if (!m->copy_stub)
-		__builtin_memset(m->copy_routine, 0, sizeof(m->copy_routine));
 }
 
 /* Priority 101, the first a program may use: the sites should be final

@@ -34,9 +34,10 @@ struct repstos_module {
 	struct repstos_prof *prof;	/* what its profiling routine reads */
 	void *profile;			/* __repstos_profile */
 	void *set_stub;
-	void *copy_stub;		/* NULL: no copy routines linked */
+	void *copy_stub;		/* NULL: no copy sites, and the
+					 * copy routines are not looked at */
 	void *set_routine[REPSTOS_VARIANT_COUNT];
-	void *copy_routine[REPSTOS_COPY_VARIANT_COUNT]; /* NULLs likewise */
+	void *copy_routine[REPSTOS_COPY_VARIANT_COUNT];
 	/* The settings its routines read (routines.h). */
 	unsigned long long *vec_rep_min, *wide_rep_min;
 	unsigned long long *copy_rep_min, *copy_nt_min;
@@ -46,6 +47,16 @@ struct repstos_module {
 	char *dispatch_page;
 	void **set_target, **copy_target;
 };
+
+/* The module side's own symbols (module.c, api.c, dispatch.S, record.S).
+ * The table's bounds are defined in every module module.c is linked
+ * into: the stubs' objects define the section, empty, and keep the
+ * bounds out of the dynamic symbol table (dispatch.S). */
+extern const struct repstos_site REPSTOS_SITES_START[] REPSTOS_HIDDEN;
+extern const struct repstos_site REPSTOS_SITES_STOP[] REPSTOS_HIDDEN;
+extern const volatile struct repstos_module_info REPSTOS_MODULE_SYMBOL REPSTOS_HIDDEN;
+extern struct repstos_stats __repstos_module_stats REPSTOS_HIDDEN;
+extern void *__repstos_module_handle REPSTOS_HIDDEN;	/* the start-up's */
 
 /* The start-up's side (patch.c); in librepstos.so.0, the few names a
  * module binds to.  A handle for the calls below, or NULL. */

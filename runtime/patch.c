@@ -752,12 +752,7 @@ static void set_routines(const struct module *mod)
 	__atomic_store_n(m->wide_rep_min, t.wide_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(m->copy_rep_min, t.copy_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(m->copy_nt_min, t.copy_nt_min, __ATOMIC_RELAXED);
-	__atomic_store_n(m->can_avx2,
-			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX2),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(m->can_avx512,
-			 repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512),
-			 __ATOMIC_RELAXED);
+	repstos_routines_enable(&cpu, m->can_avx2, m->can_avx512);
 }
 
 /* The stubs' targets, on a module's own dispatch page: while recording,

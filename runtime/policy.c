@@ -943,14 +943,15 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 	return r;
 }
 
-/* Let the routines run what cpu has (routines.h); the tool does it for
- * the CPU it measures, the start-up for each module's own. */
-void repstos_routines_enable(const struct repstos_cpu *cpu)
+/* Let the routines whose bytes these are run what cpu has (routines.h):
+ * the tool's, for the CPU it measures; each module's, at its start-up. */
+void repstos_routines_enable(const struct repstos_cpu *cpu,
+			     unsigned char *can_avx2, unsigned char *can_avx512)
 {
-	__atomic_store_n(&__repstos_can_avx2,
+	__atomic_store_n(can_avx2,
 			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2),
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&__repstos_can_avx512,
+	__atomic_store_n(can_avx512,
 			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX512),
 			 __ATOMIC_RELAXED);
 }

@@ -31,8 +31,11 @@ extern void *REPSTOS_COPY_TARGET_SYMBOL REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx2 REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx512 REPSTOS_HIDDEN;
 
-/* Let the routines run what cpu has: the start-up does it for the CPU it
- * sees, the tool for the one it measures.  Before the page is sealed. */
-void repstos_routines_enable(const struct repstos_cpu *cpu) REPSTOS_HIDDEN;
+/* Let the routines whose bytes these are run what cpu has: the start-up
+ * does it for each module, the tool for its own routines and the CPU it
+ * measures.  Before the page is sealed. */
+void repstos_routines_enable(const struct repstos_cpu *cpu,
+			     unsigned char *can_avx2,
+			     unsigned char *can_avx512) REPSTOS_HIDDEN;
 
 #endif
