@@ -90,7 +90,6 @@ struct writer {
 /* A module, as it described itself (module.h), and what became of it. */
 struct module {
 	struct repstos_module m;
-	struct repstos_stats *stats;	/* m.stats: the module's own */
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
 					 * calls per site and class, or NULL */
 	const char *profile;		/* its file */
@@ -342,7 +341,7 @@ static void count_pages(struct module *mod, uintptr_t lo, uintptr_t hi)
 
 	for (p = lo & ~w->page_mask; p < hi; p += w->page_mask + 1)
 		if (p != w->last_page) {
-			mod->stats->pages++;
+			mod->m.stats->pages++;
 			w->last_page = p;
 		}
 }
@@ -354,13 +353,13 @@ static void flush_run(struct module *mod, struct run *r)
 	if (!r->nsites)
 		return;
 	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
-		mod->stats->patched += r->nsites;
-		mod->stats->rescued += r->nrescues;
+		mod->m.stats->patched += r->nsites;
+		mod->m.stats->rescued += r->nrescues;
 		count_pages(mod, r->lo, r->hi);
 	} else {
-		mod->stats->skipped += r->nsites;
+		mod->m.stats->skipped += r->nsites;
 		w->unwritten += r->nsites;
-		mod->stats->error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
+		mod->m.stats->error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
 	}
 	r->nsites = 0;
 	r->nrescues = 0;
@@ -530,25 +529,25 @@ static void patch_site(struct module *mod, struct run *r,
 	enum repstos_form form;
 
 	if (site_form(mod, e, &form, &target)) {
-		mod->stats->skipped++;
+		mod->m.stats->skipped++;
 		return;
 	}
 	/* Only the compiler's form is ours to change: anything else was
 	 * chosen by `repstos patch`, and stays, unless it cannot run here
 	 * (or the sizes it sees are being recorded). */
 	rescue = form == REPSTOS_FORM_CALL && unrunnable(mod, e->op, target);
-	mod->stats->lacking += rescue;
+	mod->m.stats->lacking += rescue;
 	if (!rescue && (!mod->record || repstos_op_is_copy(e->op)) &&
 	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, e->op))) {
-		mod->stats->fixed++;
+		mod->m.stats->fixed++;
 		return;
 	}
 	if (wanted_bytes(mod, e, at, want) < 0) {
-		mod->stats->skipped++;
+		mod->m.stats->skipped++;
 		return;
 	}
 	if (!memcmp(want, (const void *)at, e->len)) {
-		mod->stats->kept++;
+		mod->m.stats->kept++;
 		return;
 	}
 	add_to_run(mod, r, at, want, e->len, rescue);
@@ -577,7 +576,7 @@ static void start_recording(struct module *mod)
 	enum repstos_form form;
 	uintptr_t target;
 
-	rec = repstos_prof_begin(cfg.record, mod->stats->sites);
+	rec = repstos_prof_begin(cfg.record, mod->m.stats->sites);
 	if (!rec) {
 		warn("cannot record a profile: %s", strerror(errno));
 		return;
@@ -619,9 +618,9 @@ static void patch_sites(struct module *mod)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
-	mod->stats->status = w->unwritten && !mod->stats->patched ?
+	mod->m.stats->status = w->unwritten && !mod->m.stats->patched ?
 			     REPSTOS_ST_REFUSED : REPSTOS_ST_PATCHED;
-	mod->stats->method = mod->stats->patched ? route_name(w) : "";
+	mod->m.stats->method = mod->m.stats->patched ? route_name(w) : "";
 }
 
 /* ---- reporting -------------------------------------------------------- */
@@ -657,14 +656,14 @@ static void report_refusals(const struct writer *w, FILE *f)
  * written; if not, they stay, and that routine runs "vec" instead. */
 static void report_static(const struct module *mod, FILE *f)
 {
-	unsigned stay = mod->stats->lacking - mod->stats->rescued;
+	unsigned stay = mod->m.stats->lacking - mod->m.stats->rescued;
 
 	fprintf(f, "statically patched for '%.16s' by repstos patch: %u sites "
 		"left as they are", (const char *)mod->m.info->profile,
-		mod->stats->sites - mod->stats->rescued);
-	if (mod->stats->rescued)
+		mod->m.stats->sites - mod->m.stats->rescued);
+	if (mod->m.stats->rescued)
 		fprintf(f, ", %u calling a routine this CPU lacks rewritten",
-			mod->stats->rescued);
+			mod->m.stats->rescued);
 	if (!stay)
 		return;
 	fprintf(f, ", %u of them calling a routine this CPU lacks, which "
@@ -679,30 +678,30 @@ static void report_static(const struct module *mod, FILE *f)
 
 static void report_outcome(const struct module *mod, FILE *f)
 {
-	switch (mod->stats->status) {
+	switch (mod->m.stats->status) {
 	case REPSTOS_ST_STATIC:
 		report_static(mod, f);
 		break;
 	case REPSTOS_ST_DISABLED:
 		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
-			"the stub", mod->stats->sites);
+			"the stub", mod->m.stats->sites);
 		break;
 	case REPSTOS_ST_REFUSED:
 		fprintf(f, "%u sites, none patched: writing text refused",
-			mod->stats->sites);
+			mod->m.stats->sites);
 		report_refusals(&mod->writer, f);
 		fprintf(f, "; sites stay stub calls");
 		break;
 	default:
 		fprintf(f, "%u sites: %u patched, %u kept, %u fixed, %u skipped; "
-			"%u pages", mod->stats->sites, mod->stats->patched, mod->stats->kept,
-			mod->stats->fixed, mod->stats->skipped, mod->stats->pages);
-		if (*mod->stats->method)
-			fprintf(f, " via %s", mod->stats->method);
+			"%u pages", mod->m.stats->sites, mod->m.stats->patched, mod->m.stats->kept,
+			mod->m.stats->fixed, mod->m.stats->skipped, mod->m.stats->pages);
+		if (*mod->m.stats->method)
+			fprintf(f, " via %s", mod->m.stats->method);
 		if (mod->writer.unwritten)
 			report_refusals(&mod->writer, f);
-		fprintf(f, " in %llu us (patching %llu us)", mod->stats->nsec / 1000,
-			mod->stats->patch_nsec / 1000);
+		fprintf(f, " in %llu us (patching %llu us)", mod->m.stats->nsec / 1000,
+			mod->m.stats->patch_nsec / 1000);
 	}
 	if (mod->hist)
 		fprintf(f, "; sites chosen with the profile %s", mod->profile);
@@ -814,9 +813,9 @@ static void start(struct module *mod)
 	unsigned long long t0 = now_ns();
 
 	configure();
-	mod->stats->sites = (unsigned)(mod->m.end - mod->m.begin);
+	mod->m.stats->sites = (unsigned)(mod->m.end - mod->m.begin);
 	read_profile(mod);
-	if (cfg.record && mod->stats->sites) /* something to count */
+	if (cfg.record && mod->m.stats->sites) /* something to count */
 		start_recording(mod);
 	set_routines(mod);
 	if (mod->m.dispatch_page) {
@@ -824,7 +823,7 @@ static void start(struct module *mod)
 		seal_dispatch(mod);
 	}
 	if (cfg.route == ROUTE_OFF && !is_static(mod)) {
-		mod->stats->status = REPSTOS_ST_DISABLED;
+		mod->m.stats->status = REPSTOS_ST_DISABLED;
 	} else {
 		unsigned long long t1 = now_ns();
 
@@ -832,12 +831,12 @@ static void start(struct module *mod)
 		 * walk only rescues calls of routines this CPU lacks (with
 		 * text patching off, it only counts them). */
 		patch_sites(mod);
-		mod->stats->patch_nsec = now_ns() - t1;
+		mod->m.stats->patch_nsec = now_ns() - t1;
 		if (is_static(mod) && !mod->record)
-			mod->stats->status = REPSTOS_ST_STATIC;
+			mod->m.stats->status = REPSTOS_ST_STATIC;
 	}
-	mod->stats->tuning = cfg.tuning.source;
-	mod->stats->nsec = now_ns() - t0;
+	mod->m.stats->tuning = cfg.tuning.source;
+	mod->m.stats->nsec = now_ns() - t0;
 	if (cfg.debug)
 		report(mod);
 }
@@ -856,12 +855,11 @@ void *__repstos_attach(const struct repstos_module *m)
 	if (!known(m) || !(mod = calloc(1, sizeof(*mod))))
 		return NULL;
 	mod->m = *m;
-	mod->stats = m->stats;
 	start(mod);
 	return mod;
 }
 
-/* ---- the API's backends (module.c) ------------------------------------ */
+/* ---- the API's backends (api.c) --------------------------------------- */
 
 const struct repstos_cpu *__repstos_process_cpu(void)
 {
