@@ -219,11 +219,11 @@ static void fill_fixed(uint32_t size)
 /* Sizes drawn from published distribution k, as tests/perf/bench does. */
 static void fill_dist(unsigned k)
 {
-	unsigned total = repstos_dist_total(k), i;
+	unsigned total = repstos_dist_total(&repstos_dists[k]), i;
 	uint64_t s = 0x2545f4914f6cdd1dull;
 
 	for (i = 0; i < RING; i++)
-		ring[i] = repstos_dist_size(k, (unsigned)(xorshift(&s) % total));
+		ring[i] = repstos_dist_size(&repstos_dists[k], (unsigned)(xorshift(&s) % total));
 }
 
 /* ---- step 1: rep stosb thresholds ------------------------------------- */

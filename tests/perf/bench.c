@@ -144,8 +144,8 @@ static uint32_t mix_size(uint64_t *s)
  * from tests/perf/data/memset-sizes by tests/perf/mkdists.sh). */
 static uint32_t dist_size(unsigned k, uint64_t *s)
 {
-	return repstos_dist_size(k, (unsigned)(xorshift(s) %
-					       repstos_dist_total(k)));
+	return repstos_dist_size(&repstos_dists[k], (unsigned)(xorshift(s) %
+				 repstos_dist_total(&repstos_dists[k])));
 }
 
 static double dist_mean(unsigned k)
@@ -155,7 +155,7 @@ static double dist_mean(unsigned k)
 
 	for (j = 0; j < repstos_dists[k].n; j++)
 		sum += (double)repstos_dists[k].p[j].size * repstos_dists[k].p[j].weight;
-	return sum / repstos_dist_total(k);
+	return sum / repstos_dist_total(&repstos_dists[k]);
 }
 
 static uint32_t *make_ring(long size)

@@ -221,13 +221,13 @@ static void fixed(unsigned long long n, unsigned reps)
  * the ring with a fixed seed, the same in every run. */
 static void dist(unsigned k, unsigned reps)
 {
-	unsigned total = repstos_copy_dist_total(k), i;
+	unsigned total = repstos_dist_total(&repstos_copy_dists[k]), i;
 	double sum = 0;
 	char label[32];
 
 	srand((unsigned)repstos_copy_dists[k].name[0]);
 	for (i = 0; i < RING; i++) {
-		ring[i] = repstos_copy_dist_size(k, (unsigned)rand() % total);
+		ring[i] = repstos_dist_size(&repstos_copy_dists[k], (unsigned)rand() % total);
 		sum += ring[i];
 	}
 	snprintf(label, sizeof(label), "dist-%s", repstos_copy_dists[k].name);

@@ -27,16 +27,12 @@
 #ifdef OP_COPY
 #include "memcpy_dists.h"
 #define DISTS repstos_copy_dists
-#define dist_total repstos_copy_dist_total
-#define dist_size repstos_copy_dist_size
 typedef const unsigned char *arg_t;	/* the source */
 #define OP(p, a, n) memcpy(p, a, n)
 #define ARG(k) (src + (k) / 4 % 4 * 13)
 #else
 #include "memset_dists.h"
 #define DISTS repstos_dists
-#define dist_total repstos_dist_total
-#define dist_size repstos_dist_size
 typedef int arg_t;			/* the fill byte */
 #define OP(p, a, n) memset(p, a, n)
 #define ARG(k) 0x5a
@@ -84,7 +80,8 @@ static uint64_t xorshift(uint64_t *s)
 
 static unsigned draw(unsigned d, uint64_t *s)
 {
-	return dist_size(d, (unsigned)(xorshift(s) % dist_total(d)));
+	return repstos_dist_size(&DISTS[d], (unsigned)(xorshift(s) %
+				 repstos_dist_total(&DISTS[d])));
 }
 
 static double make_schedule(void)
