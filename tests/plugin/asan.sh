@@ -19,6 +19,12 @@ ended_as_mode() {
 			fail "recover: $2 did not continue after the report"
 	fi
 }
+# run_as_mode MODE PROG ARGS...: PROG's output (and stderr) as ASan
+# leaves it, halting at the first report (abort) or going on (recover).
+run_as_mode() {
+	m=$1; shift
+	ASAN_OPTIONS=halt_on_error=$([ "$m" = recover ] && echo 0 || echo 1) "$@" 2>&1
+}
 S=tests/plugin/asan/asan.c
 O=$T/asan
 mkdir -p $O
@@ -45,8 +51,7 @@ for mode in abort recover; do
 			fail "$mode: $c in bounds: $out"
 	done
 	for c in memset:17 memset:64 ebz:17; do
-		out=$(ASAN_OPTIONS=halt_on_error=$([ $mode = recover ] && echo 0 || echo 1) \
-		      $b ${c%:*} ${c#*:} 2>&1); rc=$?
+		out=$(run_as_mode $mode $b ${c%:*} ${c#*:}); rc=$?
 		echo "$out" | grep -q 'ERROR: AddressSanitizer: heap-buffer-overflow' ||
 			{ fail "$mode: $c overflow not reported (exit $rc)"; echo "$out" | head -5; continue; }
 		ended_as_mode "$mode" "$c"
@@ -81,8 +86,7 @@ for mode in abort recover; do
 		 pcpy:30:WRITE:unknown-crash; do
 		what=${c##*:} c=${c%:*}
 		w=${c%:*} kind=${c##*:}
-		out=$(ASAN_OPTIONS=halt_on_error=$([ $mode = recover ] && echo 0 || echo 1) \
-		      $b ${w%:*} ${w#*:} 2>&1); rc=$?
+		out=$(run_as_mode $mode $b ${w%:*} ${w#*:}); rc=$?
 		echo "$out" | grep -q "ERROR: AddressSanitizer: $what" &&
 			echo "$out" | grep -q "^$kind of size ${w#*:} at" ||
 			{ fail "copy $mode: $w: no $what $kind of size ${w#*:}"; echo "$out" | head -5; continue; }
