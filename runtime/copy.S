@@ -139,7 +139,7 @@ END(__repstos_copy_avx2)
 ENTRY_ALIGN(__repstos_copy_avx512, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
 	cmp	$64, %rcx
-	ja	.Lcopy_avx512_body
+	ja	.Lcopy_avx512_65_up	/* the body's ladder past its 64 */
 	mov	%esi, %eax
 	or	%edi, %eax		/* either within 64 bytes of a page end? */
 	and	$4095, %eax
