@@ -272,8 +272,8 @@ static bool shaped_like(gcall *call, unsigned nargs, int src)
  * none.
  *
  * Copies (the ops repstos_op_is_copy() says) come from builtins only
- * with -fplugin-arg-repstos-copy: the run-time policy for copies is not
- * measured yet.  A helper named in copy-fn= or move-fn= is asked for by
+ * with -fplugin-arg-repstos-copy: the copy policy has a measured row for
+ * one CPU only, and copy sites are not profiled yet.  A helper named in copy-fn= or move-fn= is asked for by
  * name and needs no more.  GCC expands constant-size memcpy and mempcpy
  * at RTL time exactly where it expands memset (measured with GCC 12.2,
  * generic tuning: a libc call from 8193 bytes at -O1 and above, never at

@@ -253,16 +253,60 @@ unsigned long long repstos_class_hi(unsigned c)
 	return c ? (1ull << c) - 1 : 0;
 }
 
-int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v)
+/*
+ * The set and the copy tables are one model: rows of REPSTOS_NCLASS
+ * costs, one per form.  What follows reads rows, so both are read by
+ * the same code.
+ */
+typedef const unsigned cost_rows[][REPSTOS_NCLASS];
+
+static int cheapest(cost_rows k, int n, unsigned known, int module,
+		    unsigned lo, unsigned hi);
+
+/* Has row v of the n every class? */
+static int row_known(cost_rows k, int n, int v)
 {
 	unsigned c;
 
-	if ((unsigned)v >= REPSTOS_VARIANT_COUNT)
+	if (v < 0 || v >= n)
 		return 0;
 	for (c = 0; c < REPSTOS_NCLASS; c++)
-		if (!k->cns[v][c])
+		if (!k[v][c])
 			return 0;
 	return 1;
+}
+
+/* The complete rows of the n, bit v for row v. */
+static unsigned rows_known(cost_rows k, int n)
+{
+	unsigned mask = 0;
+	int v;
+
+	for (v = 0; v < n; v++)
+		if (row_known(k, n, v))
+			mask |= 1u << v;
+	return mask;
+}
+
+int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v)
+{
+	return row_known(k->cns, REPSTOS_VARIANT_COUNT, (int)v);
+}
+
+unsigned repstos_cost_forms(const struct repstos_costs *k)
+{
+	return rows_known(k->cns, REPSTOS_VARIANT_COUNT);
+}
+
+int repstos_copy_cost_known(const struct repstos_copy_costs *k,
+			    enum repstos_copy_variant v)
+{
+	return row_known(k->cns, REPSTOS_COPY_VARIANT_COUNT, (int)v);
+}
+
+unsigned repstos_copy_cost_forms(const struct repstos_copy_costs *k)
+{
+	return rows_known(k->cns, REPSTOS_COPY_VARIANT_COUNT);
 }
 
 /* Forget the costs of forms this CPU cannot run (a row measured with
@@ -274,6 +318,16 @@ static void drop_unsupported(const struct repstos_cpu *cpu,
 
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
 		if (!repstos_policy_supported(cpu, (enum repstos_variant)v))
+			memset(k->cns[v], 0, sizeof(k->cns[v]));
+}
+
+static void drop_unsupported_copy(const struct repstos_cpu *cpu,
+				  struct repstos_copy_costs *k)
+{
+	int v;
+
+	for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
+		if (!repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)v))
 			memset(k->cns[v], 0, sizeof(k->cns[v]));
 }
 
@@ -327,6 +381,7 @@ struct measured {
 	unsigned long long vec_rep_min, wide_rep_min;
 	unsigned inline_min;
 	const struct repstos_costs *costs;	/* or NULL */
+	const struct repstos_copy_costs *copy_costs;	/* or NULL */
 	const char *source;
 };
 
@@ -369,20 +424,48 @@ static const struct repstos_costs zen4_costs = { .cns = {
 		57647, 113445, 225267, 474325, 1134900, 1135500 },
 } };
 
+/* `repstos tune --report`'s copy table on the same machine (AMD EPYC
+ * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
+ * bytes, where "avx512" takes 1.9-2.5, so no copy site of a size known
+ * to be small goes inline here; from 2 KiB the forms are level. */
+static const struct repstos_copy_costs zen4_copy_costs = { .cns = {
+	[REPSTOS_COPY_VARIANT_ORIGINAL] = {
+		190, 217, 300, 379, 569, 677, 894, 948,
+		1382, 2375, 4415, 8449, 17254, 33420, 67153, 133618,
+		266164, 588870, 1094536, 2155033, 4308150, 4301125 },
+	[REPSTOS_COPY_VARIANT_INLINE] = {
+		380, 380, 383, 380, 380, 381, 384, 386,
+		1330, 1539, 1830, 2700, 4432, 7912, 17469, 63067,
+		123903, 364895, 646509, 1117150, 2323700, 2366275 },
+	[REPSTOS_COPY_VARIANT_VEC] = {
+		136, 135, 164, 163, 163, 190, 190, 297,
+		515, 902, 1771, 3519, 7176, 14151, 28855, 59457,
+		115454, 286625, 509391, 1110317, 2272125, 2268100 },
+	[REPSTOS_COPY_VARIANT_AVX2] = {
+		163, 163, 190, 190, 190, 263, 247, 263,
+		393, 569, 949, 1816, 4428, 7892, 16272, 56559,
+		113503, 234550, 475618, 1065417, 2191750, 2230300 },
+	[REPSTOS_COPY_VARIANT_AVX512] = {
+		190, 190, 191, 190, 190, 190, 190, 249,
+		449, 757, 1105, 2034, 4488, 8499, 17785, 57796,
+		114297, 236250, 478436, 1070767, 2214275, 2210800 },
+} };
+
 #define F(x) REPSTOS_CPU_##x
 #define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }
 static const struct measured table[] = {
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS,
 	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 4 * KIB, 4 * KIB, &zen4_costs,
-	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
+	  &zen4_copy_costs, "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS, F(ERMS) | F(AVX2),
 	  REPSTOS_VARIANT_STOSB_AVX2, 2 * KIB, 4 * KIB, 4 * KIB, &zen4_costs,
+	  &zen4_copy_costs,
 	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512" },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512, 2 * KIB, 512 * KIB, 512 * KIB, NULL,
-	  "measured: AMD family 0x1a (EPYC model 2)" },
+	  NULL, "measured: AMD family 0x1a (EPYC model 2)" },
 };
 #undef F
 
@@ -472,9 +555,11 @@ static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t
 }
 
 /*
- * The copy routines' choice (copy.S).  avx2 wherever it runs, else vec;
- * never the inline form (short rep movsb cost 1.3-1.6x glibc's call
- * below 128 bytes on Zen 4), and no cost model yet.
+ * The copy routines' choice (copy.S): the module-wide routine, which
+ * every copy site of unknown size gets, avx2 wherever it runs, else
+ * vec; no copy site goes inline by rule (short rep movsb cost 1.3-1.6x
+ * glibc's call below 128 bytes on Zen 4).  Sites of known size choose
+ * from the copy cost table where a row has one (repstos_policy_copy_site).
  *
  * rep movsb for large copies: measured on AMD EPYC family 0x19 model
  * 0x11 (Zen 4; tests/perf/results/amd-19-11/copybench.txt), the avx2
@@ -509,8 +594,18 @@ enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *
 						   int forced,
 						   const struct repstos_site *e)
 {
-	if (!forced && repstos_copy_inline_ok(e->op) &&
-	    e->size_kind != REPSTOS_SIZE_UNKNOWN && e->size_min >= t->copy_inline_min)
+	unsigned known = repstos_copy_cost_forms(&t->copy_costs);
+
+	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
+		return module;
+	if (!repstos_copy_inline_ok(e->op))	/* not even by its table */
+		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
+	if (known)
+		return (enum repstos_copy_variant)cheapest(t->copy_costs.cns,
+				REPSTOS_COPY_VARIANT_COUNT, known, (int)module,
+				repstos_size_class(e->size_min),
+				repstos_size_class(e->size_max));
+	if (repstos_copy_inline_ok(e->op) && e->size_min >= t->copy_inline_min)
 		return REPSTOS_COPY_VARIANT_INLINE;
 	return module;
 }
@@ -536,6 +631,10 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 		t->costs = *m->costs;
 		drop_unsupported(cpu, &t->costs);
 	}
+	if (m->copy_costs) {
+		t->copy_costs = *m->copy_costs;
+		drop_unsupported_copy(cpu, &t->copy_costs);
+	}
 }
 
 /* A form's standing over classes lo..hi: its worst cost against the
@@ -544,18 +643,18 @@ struct standing {
 	unsigned long long worst, total;
 };
 
-static struct standing standing(const struct repstos_costs *k, int v,
-				const unsigned *best, unsigned lo, unsigned hi)
+static struct standing standing(cost_rows k, int v, const unsigned *best,
+				unsigned lo, unsigned hi)
 {
 	struct standing s = { 0, 0 };
 	unsigned c;
 
 	for (c = lo; c <= hi; c++) {
-		unsigned long long r = 1000ull * k->cns[v][c] / best[c];
+		unsigned long long r = 1000ull * k[v][c] / best[c];
 
 		if (r > s.worst)
 			s.worst = r;
-		s.total += k->cns[v][c];
+		s.total += k[v][c];
 	}
 	return s;
 }
@@ -565,21 +664,10 @@ static int better(struct standing a, struct standing b)
 	return a.worst != b.worst ? a.worst < b.worst : a.total < b.total;
 }
 
-unsigned repstos_cost_forms(const struct repstos_costs *k)
-{
-	unsigned mask = 0;
-	int v;
-
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (repstos_cost_known(k, v))
-			mask |= 1u << v;
-	return mask;
-}
-
-/* The cheapest of the forms in `known` over classes lo..hi (policy.h). */
-static enum repstos_variant cheapest(const struct repstos_costs *k,
-				     unsigned known, enum repstos_variant module,
-				     unsigned lo, unsigned hi)
+/* The cheapest of the rows in `known` (of k's n) over classes lo..hi
+ * (policy.h says how); module when known has none. */
+static int cheapest(cost_rows k, int n, unsigned known, int module,
+		    unsigned lo, unsigned hi)
 {
 	unsigned best[REPSTOS_NCLASS], c;
 	struct standing s, top = { ~0ull, ~0ull };
@@ -588,12 +676,12 @@ static enum repstos_variant cheapest(const struct repstos_costs *k,
 	for (c = lo; c <= hi; c++) {
 		unsigned b = ~0u;
 
-		for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-			if ((known >> v & 1) && k->cns[v][c] < b)
-				b = k->cns[v][c];
+		for (v = 0; v < n; v++)
+			if ((known >> v & 1) && k[v][c] < b)
+				b = k[v][c];
 		best[c] = b;
 	}
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
+	for (v = 0; v < n; v++) {
 		if (!(known >> v & 1))
 			continue;
 		s = standing(k, v, best, lo, hi);
@@ -605,7 +693,7 @@ static enum repstos_variant cheapest(const struct repstos_costs *k,
 	if ((known >> module & 1) &&
 	    standing(k, module, best, lo, hi).worst <= top.worst + 30)
 		return module;
-	return (enum repstos_variant)pick;
+	return pick;
 }
 
 enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
@@ -619,7 +707,8 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 		return module;
 	known = repstos_cost_forms(&t->costs);
 	if (known)
-		return cheapest(&t->costs, known, module,
+		return (enum repstos_variant)cheapest(t->costs.cns,
+				REPSTOS_VARIANT_COUNT, known, (int)module,
 				repstos_size_class(e->size_min),
 				repstos_size_class(e->size_max));
 	if (e->size_min >= t->inline_min)
@@ -751,6 +840,21 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 		if (!r)
 			r = repstos_text_put(buf, len, &at, "\n");
 	}
+	if (!r && repstos_copy_variant_name(t->copy_variant))
+		r = repstos_text_put(buf, len, &at, "copy_variant %s\n",
+				     repstos_copy_variant_name(t->copy_variant));
+	for (v = 0; !r && v < REPSTOS_COPY_VARIANT_COUNT; v++) {
+		if (!repstos_copy_cost_known(&t->copy_costs,
+					     (enum repstos_copy_variant)v))
+			continue;
+		r = repstos_text_put(buf, len, &at, "copy_cost %s",
+				     repstos_copy_variant_names[v]);
+		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
+			r = repstos_text_put(buf, len, &at, " %u",
+					     t->copy_costs.cns[v][c]);
+		if (!r)
+			r = repstos_text_put(buf, len, &at, "\n");
+	}
 	return r ? -1 : (int)at;
 }
 
@@ -791,9 +895,9 @@ const char *repstos_text_number(const char *p, int base, unsigned long long *v)
 	return p == s ? NULL : repstos_text_blank(p);
 }
 
-/* The variant whose name starts p (followed by a blank or the end of
- * the line), or -1. */
-static int name_at(const char *p)
+/* The variant (copy: the copy variant) whose name starts p (followed
+ * by a blank or the end of the line), or -1. */
+static int name_at(const char *p, int copy)
 {
 	char name[32];		/* longer than any variant name */
 	size_t n = strcspn(p, " \t\n");
@@ -802,7 +906,8 @@ static int name_at(const char *p)
 		return -1;
 	memcpy(name, p, n);
 	name[n] = 0;
-	return repstos_variant_by_name(name);
+	return copy ? repstos_copy_variant_by_name(name) :
+		      repstos_variant_by_name(name);
 }
 
 /* A cost line's REPSTOS_NCLASS numbers after the name, each 1..2^32-1. */
@@ -828,9 +933,10 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 				   cpu->stepping, cpu->features };
 	struct repstos_tuning n = *t;
 	const char *p = text, *q;
-	int have_cpu = 0, have_costs = 0;
+	int have_cpu = 0, have_costs = 0, have_copy_costs = 0;
 
 	memset(&n.costs, 0, sizeof(n.costs));
+	memset(&n.copy_costs, 0, sizeof(n.copy_costs));
 
 	while (*p) {
 		unsigned long long v;
@@ -846,14 +952,24 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			}
 			have_cpu = 1;
 		} else if ((q = repstos_text_word(p, "variant"))) {
-			if ((i = name_at(q)) < 0)
+			if ((i = name_at(q, 0)) < 0)
 				return -1;
 			n.variant = i;
 			q += strlen(repstos_variant_names[i]);
 		} else if ((q = repstos_text_word(p, "cost"))) {
-			if ((i = name_at(q)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
+			if ((i = name_at(q, 0)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
 				return -1;
 			have_costs = 1;
+		} else if ((q = repstos_text_word(p, "copy_variant"))) {
+			if ((i = name_at(q, 1)) < 0)
+				return -1;
+			n.copy_variant = i;
+			q += strlen(repstos_copy_variant_names[i]);
+		} else if ((q = repstos_text_word(p, "copy_cost"))) {
+			if ((i = name_at(q, 1)) < 0 ||
+			    !(q = costs_at(q, &n.copy_costs.cns[i])))
+				return -1;
+			have_copy_costs = 1;
 		} else if ((q = repstos_text_word(p, "vec_rep_min"))) {
 			if (!(q = repstos_text_number(q, 10, &v)))
 				return -1;
@@ -882,9 +998,15 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		return -1;
 	if (!repstos_policy_supported(cpu, (enum repstos_variant)n.variant))
 		return -1;
+	if (!repstos_policy_copy_supported(cpu,
+			(enum repstos_copy_variant)n.copy_variant))
+		return -1;
 	if (!have_costs)
 		n.costs = t->costs;		/* the policy's table stays */
+	if (!have_copy_costs)
+		n.copy_costs = t->copy_costs;
 	drop_unsupported(cpu, &n.costs);
+	drop_unsupported_copy(cpu, &n.copy_costs);
 	n.source = "tuning file";
 	*t = n;
 	return 1;

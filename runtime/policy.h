@@ -44,6 +44,14 @@ struct repstos_costs {
 	unsigned cns[REPSTOS_VARIANT_COUNT][REPSTOS_NCLASS];
 };
 
+/* The same model for the copy sites: forms are copy variants, and
+ * REPSTOS_COPY_VARIANT_INLINE stands for rep movsb in place; each class
+ * the worst of its two ends, source and destination aligned and not
+ * (+5, +3), copying forwards with no overlap. */
+struct repstos_copy_costs {
+	unsigned cns[REPSTOS_COPY_VARIANT_COUNT][REPSTOS_NCLASS];
+};
+
 /* The class of size n. */
 unsigned repstos_size_class(unsigned long long n);
 /* The sizes at the ends of class c. */
@@ -53,6 +61,10 @@ unsigned long long repstos_class_hi(unsigned c);
 int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v);
 /* The forms it has every class of, bit v for form v; 0: no table. */
 unsigned repstos_cost_forms(const struct repstos_costs *k);
+/* The same for the copy table. */
+int repstos_copy_cost_known(const struct repstos_copy_costs *k,
+			    enum repstos_copy_variant v);
+unsigned repstos_copy_cost_forms(const struct repstos_copy_costs *k);
 
 /* Numbers the routines read at run time, per CPU. */
 struct repstos_tuning {
@@ -71,6 +83,7 @@ struct repstos_tuning {
 	unsigned copy_inline_min;
 	const char *source;		/* where the numbers come from, for reports */
 	struct repstos_costs costs;	/* per form and class; all 0: none */
+	struct repstos_copy_costs copy_costs;	/* the same for copy sites */
 };
 
 /* The tuning for this CPU from the measured table (or the conservative
@@ -95,13 +108,18 @@ int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
 				  enum repstos_copy_variant v);
 
 /*
- * The form for one copy site (an entry of a copy op): `module` (the
- * tuning's copy_variant, or a forced one) or inline `rep movsb`.  Inline
- * only for ops that allow it (REPSTOS_OP_COPY, REPSTOS_OP_MOVE_FWD), when
- * the site is proven at least copy_inline_min bytes.  "inline" (forced
- * or the module's) is the inline form where the op allows it, and
- * elsewhere "inline"'s called form, which checks for overlap: the
- * caller's to write (runtime/patch.c, the tool).
+ * The form for one copy site (an entry of a copy op), chosen as
+ * repstos_policy_site_tuned chooses a set site's, from the copy cost
+ * table: a forced variant as it is; `module` (the tuning's copy_variant)
+ * for a site of unknown size; for a known size, the form the table
+ * makes cheapest over the classes of its range.  Inline `rep movsb` only
+ * for ops that allow it (REPSTOS_OP_COPY, REPSTOS_OP_MOVE_FWD: a move
+ * whose regions may overlap backwards never takes it).  Without a copy
+ * table: inline when the site is proven at least copy_inline_min bytes
+ * and the op allows it, else the module routine.  "inline" (forced or
+ * the module's) is the inline form where the op allows it, and elsewhere
+ * "inline"'s called form, which checks for overlap: the caller's to
+ * write (runtime/patch.c, the tool).
  */
 enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
 						   enum repstos_copy_variant module,
@@ -174,10 +192,13 @@ unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
  *   variant NAME   vec_rep_min N   wide_rep_min N   short_rep_max N
  *   inline_min N
  *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
+ *   copy_variant NAME
+ *   copy_cost NAME C0 C1 .. C21   (the copy forms' table)
  * repstos_tuning_format writes one into buf (returns its length, or -1
  * if it does not fit); repstos_tuning_parse reads one: 1 when it applies
  * to cpu and *t was set (fields it lacks keep the policy's value; a file
- * with cost lines replaces the policy's whole table), 0 when it is for
+ * with cost lines replaces the policy's whole table, and one with
+ * copy_cost lines the whole copy table), 0 when it is for
  * another CPU, -1 when malformed.
  */
 /* Room for any tuning file's text. */

@@ -34,18 +34,24 @@
 #include "tune.h"
 #include "routines.h"
 #include "memset_dists.h"
-
+#include "memcpy_dists.h"
 
 #define RING 65536u
 #define REPS 11
 #define BATCH_NS 100e3
 #define NEVER (~0ull)
-#define NDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
+#define NSETDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
+#define NCOPYDIST (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
+#define NDIST (NSETDIST > NCOPYDIST ? NSETDIST : NCOPYDIST)
 #define BUF_SIZE ((1u << 20) + 8192)
-#define GLIBC REPSTOS_VARIANT_COUNT	/* a form number for the reference */
-#define NFORM (REPSTOS_VARIANT_COUNT + 1)
+/* A form number for the reference, glibc's memset or memcpy: past both
+ * families' variants. */
+#define GLIBC ((int)REPSTOS_VARIANT_COUNT > (int)REPSTOS_COPY_VARIANT_COUNT ? \
+	       (int)REPSTOS_VARIANT_COUNT : (int)REPSTOS_COPY_VARIANT_COUNT)
+#define NFORM (GLIBC + 1)
 
 static unsigned char *buf;
+static unsigned char *src;	/* what copies read */
 static uint32_t *ring;
 static size_t ring_pos;		/* batches go on where the last one ended:
 				 * replaying one stretch of the ring from
@@ -107,6 +113,61 @@ static void run_libc(unsigned char *dst, size_t iters)
 	}
 }
 
+/* The same for the copy forms: each copy routine called as a copy site
+ * calls it, rep movsb in place, and glibc's memcpy through the PLT. */
+#define REPSTOS_X_COPY_RUN(e, name, sym, needs)				\
+static void copy_run_##e(unsigned char *dst, const unsigned char *from,	\
+			 size_t iters)					\
+{									\
+	size_t i;							\
+									\
+	for (i = 0; i < iters; i++) {					\
+		void *d = dst;						\
+		const void *s = from;					\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+									\
+		__asm__ __volatile__("call " #sym			\
+				     : "+D"(d), "+S"(s), "+c"(n)	\
+				     : : "memory", "cc",		\
+				       REPSTOS_COPY_CLOBBERS);		\
+	}								\
+}
+REPSTOS_COPY_VARIANTS(REPSTOS_X_COPY_RUN)
+#undef REPSTOS_X_COPY_RUN
+
+static void (*const copy_runners[REPSTOS_COPY_VARIANT_COUNT])(unsigned char *,
+		const unsigned char *, size_t) = {
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_run_##e,
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER)
+#undef REPSTOS_X_RUNNER
+};
+
+static void copy_run_inline(unsigned char *dst, const unsigned char *from,
+			    size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		void *d = dst;
+		const void *s = from;
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];
+
+		__asm__ __volatile__("rep movsb" : "+D"(d), "+S"(s), "+c"(n)
+				     : : "memory", "cc");
+	}
+}
+
+static void copy_run_libc(unsigned char *dst, const unsigned char *from,
+			  size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		memcpy(dst, from, ring[(ring_pos + i) & (RING - 1)]);
+		__asm__ __volatile__("" : : : "memory");
+	}
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -115,12 +176,21 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* ns per call of form f (a variant, INLINE meaning in place, or GLIBC). */
-static double once(unsigned f, unsigned off, size_t iters)
+/* ns per call of form f (a variant, INLINE meaning in place, or GLIBC;
+ * copy: of the copy family), destination at buf + off; a copy's source
+ * at src + off + 2 when off is not 0, so the two are misaligned apart. */
+static double once(int copy, unsigned f, unsigned off, size_t iters)
 {
+	const unsigned char *from = src + (off ? off + 2 : 0);
 	double t0 = now(), t;
 
-	if (f == GLIBC)
+	if (copy && f == GLIBC)
+		copy_run_libc(buf + off, from, iters);
+	else if (copy && f == REPSTOS_COPY_VARIANT_INLINE)
+		copy_run_inline(buf + off, from, iters);
+	else if (copy)
+		copy_runners[f](buf + off, from, iters);
+	else if (f == GLIBC)
 		run_libc(buf + off, iters);
 	else if (f == REPSTOS_VARIANT_INLINE)
 		run_inline(buf + off, iters);
@@ -150,6 +220,7 @@ static double median(double *v, unsigned n)
  * list can outgrow the arrays sized NFORM that its measurements fill.
  */
 struct forms {
+	int copy;		/* copy variants, and glibc's memcpy */
 	unsigned n;
 	unsigned f[NFORM];
 };
@@ -185,13 +256,13 @@ static void measure(const struct forms *s, unsigned off, double *med,
 
 	if (!n)
 		return;
-	once(s->f[0], off, 16);
-	iters = (size_t)(BATCH_NS / (once(s->f[0], off, 16) + 0.5)) + 2;
+	once(s->copy, s->f[0], off, 16);
+	iters = (size_t)(BATCH_NS / (once(s->copy, s->f[0], off, 16) + 0.5)) + 2;
 	for (r = 0; r < REPS; r++)
 		for (c = 0; c < n; c++) {
 			unsigned k = (c + r) % n;
 
-			t[k][r] = once(s->f[k], off, iters);
+			t[k][r] = once(s->copy, s->f[k], off, iters);
 		}
 	for (c = 0; ratio && c < n; c++) {
 		for (r = 0; r < REPS; r++)
@@ -216,14 +287,21 @@ static void fill_fixed(uint32_t size)
 		ring[i] = size;
 }
 
-/* Sizes drawn from published distribution k, as tests/perf/bench does. */
-static void fill_dist(unsigned k)
+/* The published distributions of a family: memset's, or memcpy's. */
+static const struct repstos_dist *dists(int copy, unsigned *n)
 {
-	unsigned total = repstos_dist_total(&repstos_dists[k]), i;
+	*n = copy ? NCOPYDIST : NSETDIST;
+	return copy ? repstos_copy_dists : repstos_dists;
+}
+
+/* Sizes drawn from distribution d, as tests/perf/bench does. */
+static void fill_dist(const struct repstos_dist *d)
+{
+	unsigned total = repstos_dist_total(d), i;
 	uint64_t s = 0x2545f4914f6cdd1dull;
 
 	for (i = 0; i < RING; i++)
-		ring[i] = repstos_dist_size(&repstos_dists[k], (unsigned)(xorshift(&s) % total));
+		ring[i] = repstos_dist_size(d, (unsigned)(xorshift(&s) % total));
 }
 
 /* ---- step 1: rep stosb thresholds ------------------------------------- */
@@ -239,7 +317,7 @@ static unsigned long long big_size(unsigned i)
  * each the sum of aligned and +3. */
 static void measure_big(FILE *rep, enum repstos_variant loop, double m[][2])
 {
-	const struct forms s = { 2, { loop, REPSTOS_VARIANT_INLINE } };
+	const struct forms s = { 0, 2, { loop, REPSTOS_VARIANT_INLINE } };
 	unsigned i;
 
 	for (i = 0; i < NBIG; i++) {
@@ -377,41 +455,57 @@ static unsigned class_cost(const struct table *tb, unsigned f, unsigned c)
 	return (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
 }
 
+/* The rows of s's forms in a cost table (set or copy: the same model). */
 static void set_costs(const struct forms *s, const struct table *tb,
-		      struct repstos_costs *k)
+		      unsigned (*cns)[REPSTOS_NCLASS])
 {
 	unsigned c, f;
 
-	memset(k, 0, sizeof(*k));
 	for (f = 0; f < s->n; f++)
 		for (c = 0; c < REPSTOS_NCLASS; c++)
-			k->cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
+			cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
 }
 
-/* The variants this CPU runs, by number: "inline" stands for rep stosb
- * in place, as sites run it (its called form is for the stub only). */
-static int site_forms(const struct repstos_cpu *cpu, struct forms *s)
+/* The variants of a family this CPU runs, by number: "inline" stands
+ * for rep stosb (rep movsb) in place, as sites run it (its called form
+ * is for the stub only). */
+static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
 {
-	int v;
+	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
 
+	s->copy = copy;
 	s->n = 0;
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (repstos_policy_supported(cpu, (enum repstos_variant)v) &&
+	for (v = 0; v < n; v++)
+		if ((copy ? repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)v) :
+			    repstos_policy_supported(cpu, (enum repstos_variant)v)) &&
 		    add_form(s, (unsigned)v))
 			return -1;
 	return 0;
 }
 
-/* Step 2: the cost of every site form, into *tb and out's table. */
-static int tune_costs(const struct repstos_cpu *cpu, struct table *tb,
-		      struct repstos_tuning *out)
+static const char *form_name(int copy, unsigned f)
+{
+	return copy ? repstos_copy_variant_name((enum repstos_copy_variant)f) :
+		      repstos_variant_name((enum repstos_variant)f);
+}
+
+/* Step 2: the cost of every site form of a family, into *tb and out's
+ * table. */
+static int tune_costs(const struct repstos_cpu *cpu, int copy,
+		      struct table *tb, struct repstos_tuning *out)
 {
 	struct forms sites, s;
 
-	if (site_forms(cpu, &sites) || with_glibc(&sites, &s))
+	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
 		return -1;
 	measure_costs(&s, tb);
-	set_costs(&sites, tb, &out->costs);
+	if (copy) {
+		memset(&out->copy_costs, 0, sizeof(out->copy_costs));
+		set_costs(&sites, tb, out->copy_costs.cns);
+	} else {
+		memset(&out->costs, 0, sizeof(out->costs));
+		set_costs(&sites, tb, out->costs.cns);
+	}
 	return 0;
 }
 
@@ -465,14 +559,15 @@ static int judge_dists(const struct forms *rt, struct verdict *v)
 {
 	double m[NFORM], x[2][NFORM];
 	struct forms s;
-	unsigned d, f, a;
+	unsigned d, f, a, nd;
+	const struct repstos_dist *ds = dists(rt->copy, &nd);
 
 	if (with_glibc(rt, &s))
 		return -1;
 	for (f = 0; f < rt->n; f++)
 		v[f].dist_min = 1e9, v[f].geo = 1;
-	for (d = 0; d < NDIST; d++) {
-		fill_dist(d);
+	for (d = 0; d < nd; d++) {
+		fill_dist(&ds[d]);
 		for (a = 0; a < 2; a++)
 			measure(&s, a ? 3 : 0, m, x[a]);
 		for (f = 0; f < rt->n; f++) {
@@ -485,7 +580,7 @@ static int judge_dists(const struct forms *rt, struct verdict *v)
 		}
 	}
 	for (f = 0; f < rt->n; f++)
-		v[f].geo = root(v[f].geo, NDIST);
+		v[f].geo = root(v[f].geo, nd);
 	return 0;
 }
 
@@ -528,56 +623,69 @@ static unsigned choose(const struct verdict *v, unsigned n)
 static void report_verdicts(FILE *rep, const struct forms *rt,
 			    const struct verdict *v, unsigned pick)
 {
-	unsigned i, d;
+	unsigned i, d, nd;
+	const struct repstos_dist *ds = dists(rt->copy, &nd);
 
-	fprintf(rep, "  module routine, speedup = glibc ns / routine ns (worst of "
-		"aligned and +3):\n");
+	fprintf(rep, "  %s routine, speedup = glibc ns / routine ns (worst of "
+		"aligned and +3):\n", rt->copy ? "copy" : "module");
 	for (i = 0; i < rt->n; i++) {
 		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
-			i == pick ? '*' : ' ',
-			repstos_variant_name((enum repstos_variant)rt->f[i]),
+			i == pick ? '*' : ' ', form_name(rt->copy, rt->f[i]),
 			v[i].worst, repstos_class_lo(v[i].worst_class),
 			repstos_class_hi(v[i].worst_class));
-		for (d = 0; d < NDIST; d++)
-			fprintf(rep, " %s %.2fx", repstos_dists[d].name, v[i].dist[d]);
+		for (d = 0; d < nd; d++)
+			fprintf(rep, " %s %.2fx", ds[d].name, v[i].dist[d]);
 		fprintf(rep, "; geomean %.2fx%s\n", v[i].geo,
 			qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
 	}
 }
 
-/* The routines among the site forms: all but rep stosb in place. */
-static int routine_forms(const struct repstos_cpu *cpu, struct forms *rt)
+/* The routines among a family's site forms: all but rep stosb (rep
+ * movsb) in place, and the copy stub's "original", which is no routine
+ * a module would choose. */
+static int routine_forms(const struct repstos_cpu *cpu, int copy,
+			 struct forms *rt)
 {
 	struct forms sites;
 	unsigned i;
 
+	rt->copy = copy;
 	rt->n = 0;
-	if (site_forms(cpu, &sites))
+	if (site_forms(cpu, copy, &sites))
 		return -1;
-	for (i = 0; i < sites.n; i++)
-		if (sites.f[i] != REPSTOS_VARIANT_INLINE &&
-		    add_form(rt, sites.f[i]))
+	for (i = 0; i < sites.n; i++) {
+		unsigned f = sites.f[i];
+
+		if (copy ? f == REPSTOS_COPY_VARIANT_INLINE ||
+			   f == REPSTOS_COPY_VARIANT_ORIGINAL :
+			   f == REPSTOS_VARIANT_INLINE)
+			continue;
+		if (add_form(rt, f))
 			return -1;
+	}
 	return rt->n ? 0 : -1;		/* choose() needs one */
 }
 
 /* Step 3, from the fixed sizes in *tb and the distributions measured
- * now: out's variant. */
-static int tune_module(FILE *rep, const struct repstos_cpu *cpu,
+ * now: out's variant (copy: its copy_variant). */
+static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
 	struct verdict v[NFORM];
 	struct forms rt;
 	unsigned i, pick;
 
-	if (routine_forms(cpu, &rt))
+	if (routine_forms(cpu, copy, &rt))
 		return -1;
 	for (i = 0; i < rt.n; i++)
 		judge_fixed(tb, rt.f[i], &v[i]);
 	if (judge_dists(&rt, v))
 		return -1;
 	pick = choose(v, rt.n);
-	out->variant = (int)rt.f[pick];
+	if (copy)
+		out->copy_variant = (int)rt.f[pick];
+	else
+		out->variant = (int)rt.f[pick];
 	if (rep)
 		report_verdicts(rep, &rt, v, pick);
 	return 0;
@@ -587,21 +695,25 @@ static int tune_module(FILE *rep, const struct repstos_cpu *cpu,
 
 static int setup(void)
 {
-	buf = NULL;
+	buf = src = NULL;
 	ring = malloc(RING * sizeof(*ring));
-	if (!ring || posix_memalign((void **)&buf, 4096, BUF_SIZE)) {
+	if (!ring || posix_memalign((void **)&buf, 4096, BUF_SIZE) ||
+	    posix_memalign((void **)&src, 4096, BUF_SIZE)) {
+		free(buf);
 		free(ring);
 		return -1;
 	}
 	memset(buf, 1, BUF_SIZE);
+	memset(src, 2, BUF_SIZE);
 	return 0;
 }
 
 static void teardown(void)
 {
 	free(buf);
+	free(src);
 	free(ring);
-	buf = NULL;
+	buf = src = NULL;
 	ring = NULL;
 }
 
@@ -616,9 +728,14 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 		return -1;
 	repstos_policy_tuning(cpu, out);
 	tune_thresholds(rep, cpu, out);
-	r = tune_costs(cpu, &tb, out);
+	r = tune_costs(cpu, 0, &tb, out);
 	if (!r)
-		r = tune_module(rep, cpu, &tb, out);
+		r = tune_module(rep, cpu, 0, &tb, out);
+	/* the copy routines with the policy's thresholds, which stay */
+	if (!r)
+		r = tune_costs(cpu, 1, &tb, out);
+	if (!r)
+		r = tune_module(rep, cpu, 1, &tb, out);
 	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
 	out->source = "measured by repstos_tune";
 	knobs_set(&saved);
@@ -632,35 +749,58 @@ static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
 #undef REPSTOS_X_ENUM_NAME
 };
 
+static const char *const copy_enum_names[REPSTOS_COPY_VARIANT_COUNT] = {
+#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = #e,
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_ENUM_NAME)
+#undef REPSTOS_X_ENUM_NAME
+};
+
+/* One family's table, the rows in known: in ns, and as C for
+ * runtime/policy.c. */
+static void print_table(FILE *f, int copy, const unsigned (*cns)[REPSTOS_NCLASS],
+			unsigned known)
+{
+	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
+	unsigned c;
+
+	for (v = 0; v < n; v++) {
+		if (!(known >> v & 1))
+			continue;
+		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
+			form_name(copy, (unsigned)v));
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, " %6.2f", cns[v][c] / 100.0);
+		fputc('\n', f);
+	}
+	fprintf(f, "as a cost table for runtime/policy.c:\n");
+	for (v = 0; v < n; v++) {
+		if (!(known >> v & 1))
+			continue;
+		fprintf(f, "\t[REPSTOS_%sVARIANT_%s] = {", copy ? "COPY_" : "",
+			copy ? copy_enum_names[v] : variant_enum_names[v]);
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t", cns[v][c],
+				c + 1 < REPSTOS_NCLASS ? "," : "");
+		fprintf(f, " },\n");
+	}
+}
+
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t)
 {
 	unsigned c;
-	int v;
 
 	fprintf(f, "cost table, ns per call (worst of both ends of the class, "
 		"aligned and +3):\n%-13s", "class from");
 	for (c = 0; c < REPSTOS_NCLASS; c++)
 		fprintf(f, " %6llu", repstos_class_lo(c));
 	fputc('\n', f);
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
-			continue;
-		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
-			repstos_variant_names[v]);
-		for (c = 0; c < REPSTOS_NCLASS; c++)
-			fprintf(f, " %6.2f", t->costs.cns[v][c] / 100.0);
-		fputc('\n', f);
-	}
-	fprintf(f, "as a cost table for runtime/policy.c:\n");
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
-			continue;
-		fprintf(f, "\t[REPSTOS_VARIANT_%s] = {", variant_enum_names[v]);
-		for (c = 0; c < REPSTOS_NCLASS; c++)
-			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t", t->costs.cns[v][c],
-				c + 1 < REPSTOS_NCLASS ? "," : "");
-		fprintf(f, " },\n");
+	print_table(f, 0, t->costs.cns, repstos_cost_forms(&t->costs));
+	if (repstos_copy_cost_forms(&t->copy_costs)) {
+		fprintf(f, "copy cost table, ns per call (worst of both ends, "
+			"source and destination aligned and +5/+3):\n");
+		print_table(f, 1, t->copy_costs.cns,
+			    repstos_copy_cost_forms(&t->copy_costs));
 	}
 	fprintf(f, "runtime/policy.c: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :

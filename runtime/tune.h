@@ -35,7 +35,12 @@ extern "C" {
  * every site of unknown size gets: among the routines no more than 5%
  * slower than glibc's memset at any fixed size and on any published
  * distribution (runtime/memset_dists.h), the best geometric mean over
- * the distributions.  Writes what it measured to `report` (may be NULL).
+ * the distributions; then the same for the copy routines and rep movsb
+ * in place (the copy table), and the copy routine for copy sites of
+ * unknown size, against glibc's memcpy and the published memcpy
+ * distributions (runtime/memcpy_dists.h).  The copy routines' rep movsb
+ * and non-temporal thresholds stay the policy's.
+ * Writes what it measured to `report` (may be NULL).
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
  * it could not measure (no memory; or, a bug, more forms than its
  * tables hold).

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tune-runs.sh - `repstos tune --report` N times in a row (default 10):
 # the full report of the first run, then each run's decision and time.
-# The decision (module routine and rep stosb thresholds) should be the
-# same every time on an idle machine.
+# The decision (module routine, copy routine and rep stosb thresholds)
+# should be the same every time on an idle machine.
 #   tests/perf/tune-runs.sh [N]
 n=${1:-10}
 t=$(mktemp)
@@ -16,12 +16,12 @@ while [ $i -le $n ]; do
 done
 cat $t.1
 echo
-echo "decisions of $n runs (module routine; thresholds from the tuning file text):"
+echo "decisions of $n runs (module routine, copy routine; rep stosb thresholds):"
 i=1
 while [ $i -le $n ]; do
-	pick=$(sed -n 's/^  \* \([a-z0-9_]*\) .*/\1/p' $t.$i)
+	pick=$(sed -n 's/^  \* \([a-z0-9_]*\) .*/\1/p' $t.$i | paste -sd' ')
 	thr=$(sed -n 's/^  rep stosb thresholds: //p' $t.$i)
-	printf 'run %2d: %-14s %s; in %.2f s\n' $i "$pick" "$thr" "$(cat $t.$i.time)"
+	printf 'run %2d: %-21s %s; in %.2f s\n' $i "$pick" "$thr" "$(cat $t.$i.time)"
 	i=$((i + 1))
 done
 distinct=$(for i in $(seq 1 $n); do

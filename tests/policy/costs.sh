@@ -1,10 +1,11 @@
 #!/bin/sh
 # Proves: each site's form follows from the cost table, in runtime and tool.
-# The form each site gets is a function of the cost table alone: with a
-# tuning file whose table is fixed, every site of tests/policy/sizes.c
-# (constant, bounded and unknown sizes) gets the form the table makes
-# cheapest, and `repstos patch --cpu=native` chooses exactly what the
-# runtime does, for that table and for the measured rows of policy.c.
+# The form each site gets is a function of the cost tables alone: with a
+# tuning file whose tables are fixed, every set and copy site of
+# tests/policy/sizes.c (constant, bounded and unknown sizes) gets the
+# form its table makes cheapest, a move that may overlap never rep movsb
+# in place, and `repstos patch --cpu=native` chooses exactly what the
+# runtime does, for those tables and for the measured rows of policy.c.
 . "$(dirname "$0")/../lib.sh"
 bin=build/tests/policy/sizes
 tool=patcher/repstos
@@ -15,13 +16,19 @@ trap 'rm -rf $t' EXIT
 # expect MODULE: the forms, in table order, for the fixed table.
 expect() {
 	cat <<END
-const 16 16 vec
-const 300 300 erms
-const 3000 3000 inline
-const 100000 100000 inline
-bounded 0 100 vec
-bounded 4000 4999 inline
-unknown 0 4294967295 $1
+set const 16 16 vec
+set const 300 300 erms
+set const 3000 3000 inline
+set const 100000 100000 inline
+set bounded 0 100 vec
+set bounded 4000 4999 inline
+set unknown 0 4294967295 $1
+copy const 300 300 inline
+copy const 3000 3000 inline
+copy bounded 0 100 vec
+copy bounded 4000 4999 inline
+move bounded 4000 4999 vec
+copy unknown 0 4294967295 original
 END
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * sizes.c - one site of each kind of size knowledge, for tests/policy:
+ * sizes.c - one site of each kind of size knowledge, set and copy, for
+ * tests/policy:
  *   sizes tuning FILE   write a tuning file for this CPU whose cost table
  *                       is fixed (below), so the forms each site must get
  *                       are known whatever the machine measures
- *   sizes forms         print each site's size knowledge and the form its
- *                       bytes hold now, one line a site, in table order
+ *   sizes forms         print each site's op, size knowledge and the form
+ *                       its bytes hold now, one line a site, in table order
  *   sizes run           call every site and check the bytes it stored
- * Built with the plugin and min-const=1, so constant sizes become sites.
+ * Built with the plugin, copy and min-const=1, so constant sizes and
+ * copies become sites.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 #include "policy.h"
 #include "sitecheck.h"		/* tests/runtime: names of what a site calls */
 
-static unsigned char buf[1 << 17];
+static unsigned char buf[1 << 17], from[1 << 13];
 
 __attribute__((noinline)) void const_16(void) { memset(buf, 1, 16); }
 __attribute__((noinline)) void const_300(void) { memset(buf, 2, 300); }
@@ -39,6 +41,32 @@ __attribute__((noinline)) void bounded_4000(unsigned n)
 __attribute__((noinline)) void unknown(size_t n)
 {
 	memset(buf, 7, n);
+}
+
+__attribute__((noinline)) void copy_300(void) { memcpy(buf, from, 300); }
+__attribute__((noinline)) void copy_3000(void) { memcpy(buf, from, 3000); }
+
+__attribute__((noinline)) void copy_bounded_100(unsigned n)
+{
+	memcpy(buf, from, n > 100 ? 100 : n);
+}
+
+__attribute__((noinline)) void copy_bounded_4000(unsigned n)
+{
+	memcpy(buf, from, 4000 + n % 1000);
+}
+
+/* p and q may overlap either way: a move no table may make inline */
+__attribute__((noinline)) void move_bounded_4000(unsigned char *p,
+						  const unsigned char *q,
+						  unsigned n)
+{
+	memmove(p, q, 4000 + n % 1000);
+}
+
+__attribute__((noinline)) void copy_unknown(size_t n)
+{
+	memcpy(buf, from, n);
 }
 
 /*
@@ -65,6 +93,28 @@ static void fixed_costs(struct repstos_costs *k)
 	}
 }
 
+/*
+ * The copy table, in the same shape: "vec" cheapest below 64 bytes, rep
+ * movsb in place from 64 on, so a move site that may overlap, which may
+ * not take it, gets "vec" where a copy of the same sizes goes inline;
+ * "original", the module routine, never.
+ */
+static void fixed_copy_costs(struct repstos_copy_costs *k)
+{
+	static const struct repstos_copy_costs none;
+	unsigned c;
+
+	*k = none;
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		int small = c <= repstos_size_class(63);
+		int mid = !small && c <= repstos_size_class(2047);
+
+		k->cns[REPSTOS_COPY_VARIANT_VEC][c] = small ? 100 : mid ? 500 : 10000;
+		k->cns[REPSTOS_COPY_VARIANT_INLINE][c] = small ? 1000 : mid ? 200 : 5000;
+		k->cns[REPSTOS_COPY_VARIANT_ORIGINAL][c] = 99999;
+	}
+}
+
 static int write_tuning(const char *path, const char *module)
 {
 	struct repstos_tuning t;
@@ -76,13 +126,22 @@ static int write_tuning(const char *path, const char *module)
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
 	t.variant = repstos_variant_by_name(module);
+	t.copy_variant = REPSTOS_COPY_VARIANT_ORIGINAL;
 	fixed_costs(&t.costs);
+	fixed_copy_costs(&t.copy_costs);
 	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
 	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
 		perror(path);
 		return 1;
 	}
 	return 0;
+}
+
+static const char *copy_name(uintptr_t target)
+{
+	int v = repstos_copy_variant_by_routine((const void *)target);
+
+	return v >= 0 ? repstos_copy_variant_name(v) : "?";
 }
 
 static const char *form_name(const struct repstos_site *e)
@@ -93,7 +152,8 @@ static const char *form_name(const struct repstos_site *e)
 	case REPSTOS_FORM_INLINE:
 		return sitecheck_name(0);
 	case REPSTOS_FORM_CALL:
-		return sitecheck_name(target);
+		return repstos_op_is_copy(e->op) ? copy_name(target) :
+						  sitecheck_name(target);
 	default:
 		return "garbage";
 	}
@@ -105,8 +165,11 @@ static int print_forms(void)
 	const struct repstos_site *e;
 
 	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
-		printf("%s %u %u %s\n", kind[e->size_kind % 3], e->size_min,
-		       e->size_max, form_name(e));
+		printf("%s %s %u %u %s\n",
+		       e->op == REPSTOS_OP_MOVE ? "move" :
+		       repstos_op_is_copy(e->op) ? "copy" : "set",
+		       kind[e->size_kind % 3], e->size_min, e->size_max,
+		       form_name(e));
 	return 0;
 }
 
@@ -117,6 +180,19 @@ static int check(size_t n, int c)
 	for (i = 0; i < n; i++)
 		if (buf[i] != c) {
 			printf("byte %zu of %zu is %d, not %d\n", i, n, buf[i], c);
+			return 1;
+		}
+	return 0;
+}
+
+/* After a copy of n bytes from `from` (byte i: i * 7 mod 251). */
+static int check_copy(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 7 % 251)) {
+			printf("copied byte %zu of %zu is %d\n", i, n, p[i]);
 			return 1;
 		}
 	return 0;
@@ -133,6 +209,19 @@ static int run(void)
 	bounded_100(77), bad |= check(77, 5);
 	bounded_4000(999), bad |= check(4999, 6);
 	unknown(12345), bad |= check(12345, 7);
+	for (size_t i = 0; i < sizeof(from); i++)
+		from[i] = (unsigned char)(i * 7 % 251);
+	copy_300(), bad |= check_copy(buf, 300);
+	copy_3000(), bad |= check_copy(buf, 3000);
+	copy_bounded_100(77), bad |= check_copy(buf, 77);
+	copy_bounded_4000(999), bad |= check_copy(buf, 4999);
+	copy_unknown(5555), bad |= check_copy(buf, 5555);
+	/* overlapping both ways: 64 bytes up, then back down (the pattern
+	 * put in place byte by byte, through a volatile pointer: no site) */
+	for (size_t i = 0; i < 5000; i++)
+		((volatile unsigned char *)buf)[1024 + i] = from[i];
+	move_bounded_4000(buf + 1088, buf + 1024, 999), bad |= check_copy(buf + 1088, 4999);
+	move_bounded_4000(buf + 1024, buf + 1088, 999), bad |= check_copy(buf + 1024, 4999);
 	puts(bad ? "run: wrong bytes" : "run: every site stored what it should");
 	return bad;
 }

@@ -7,7 +7,8 @@ DEPS += $(PT)/sizes.d
 $(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
-		-fplugin-arg-repstos-min-const=1 -o $@ $< $(RT_LIB)
+		-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy \
+		-o $@ $< $(RT_LIB)
 
 TESTS += tests/policy/costs.sh
 tests/policy/costs.sh: $(PT)/sizes $(PATCHER_BIN)
