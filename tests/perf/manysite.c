@@ -17,6 +17,9 @@
  * all with fixed seeds, so both builds run the same calls.  Each site has
  * its own destination alignment (offset 0, 17, 34 or 51) and a copy site
  * its own source alignment (0, 13, 26 or 39), as a site's usually is.
+ * With -DOP_NONE the sites do nothing: the harness's own cost per call
+ * (the indirect call to a site drawn at random mispredicts almost
+ * every time), which manysite.sh reports beside the ratios.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +39,10 @@ typedef const unsigned char *arg_t;	/* the source */
 typedef int arg_t;			/* the fill byte */
 #define OP(p, a, n) memset(p, a, n)
 #define ARG(k) 0x5a
+#endif
+#ifdef OP_NONE			/* the harness alone: what every call costs besides the op */
+#undef OP
+#define OP(p, a, n) __asm__ __volatile__("" : : "r"(p), "r"(a), "r"(n) : "memory")
 #endif
 
 #define NSITES 64

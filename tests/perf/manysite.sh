@@ -20,6 +20,7 @@ reps=${1:-11}
 dir=build/tests/perf
 mkdir -p $dir
 gcc $cflags -o $dir/$name-plain tests/perf/manysite.c || exit 1
+gcc $cflags -DOP_NONE -o $dir/$name-none tests/perf/manysite.c || exit 1
 plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos tests/perf/manysite.c || exit 1
 cpu=$(($(nproc) - 1))
 sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
@@ -46,6 +47,7 @@ fi
 run() {
 	case $1 in
 	plain) taskset -c $cpu $dir/$name-plain 20 ;;
+	harness) taskset -c $cpu $dir/$name-none 20 ;;
 	auto) taskset -c $cpu $dir/$name-repstos 20 ;;
 	profiled) REPSTOS_PROFILE_USE=$t/profile taskset -c $cpu \
 		$dir/$name-repstos 20 ;;
@@ -55,7 +57,7 @@ run() {
 
 i=0
 while [ $i -lt $reps ]; do
-	for c in $configs; do
+	for c in harness $configs; do
 		run $c | cut -d' ' -f1 >> $t/$c
 	done
 	i=$((i + 1))
@@ -72,9 +74,13 @@ auto=$(REPSTOS_DEBUG=1 $dir/$name-repstos 1 2>&1 >/dev/null | sed -n "s/.*$chose
 echo "many-site program: $sites $what sites, each with 3 sizes drawn from one published"
 echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, medians"
 echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
-printf '%-14s %8s %8s\n' config ns/call speedup
+h=$(median $t/harness)
+echo "the harness alone (sites that do nothing): $h ns a call, in every figure;"
+echo "op only: the speedup with it taken out of both sides"
+printf '%-14s %8s %8s %8s\n' config ns/call speedup "op only"
 for c in $configs; do
 	m=$(median $t/$c)
-	awk -v c=$c -v m=$m -v p=$plain 'BEGIN { printf "%-14s %8.3f %7.2fx\n", c, m, p / m }'
+	awk -v c=$c -v m=$m -v p=$plain -v h=$h 'BEGIN {
+		printf "%-14s %8.3f %7.2fx %7.2fx\n", c, m, p / m, (p - h) / (m - h) }'
 done
 rm -rf $t
