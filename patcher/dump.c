@@ -422,11 +422,12 @@ static void hist_text(const unsigned long long *h, unsigned long long calls,
 		 100.0 * (double)h[t] / (double)calls, p50, p90);
 }
 
-/* Mean ns per call of form v over the profile's calls; < 0: unknown. */
+/* Mean ns per call of form v over the profile's calls, as the choice
+ * expects it (its changes of size class included); < 0: unknown. */
 static double mean_ns(const struct rs_choice *c, int v,
 		      const unsigned long long *h, unsigned long long calls)
 {
-	unsigned long long w = repstos_policy_weighted(&c->tuning.costs, v, h);
+	unsigned long long w = repstos_policy_expected(&c->tuning.costs, v, h);
 
 	return w == ~0ull ? -1 : (double)w / 100.0 / (double)calls;
 }

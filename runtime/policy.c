@@ -317,8 +317,11 @@ static void drop_unsupported(const struct repstos_cpu *cpu,
 	int v;
 
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!repstos_policy_supported(cpu, (enum repstos_variant)v))
+		if (!repstos_policy_supported(cpu, (enum repstos_variant)v)) {
 			memset(k->cns[v], 0, sizeof(k->cns[v]));
+			k->change[v] = 0;
+			k->change_known &= ~(1u << v);
+		}
 }
 
 static void drop_unsupported_copy(const struct repstos_cpu *cpu,
@@ -385,7 +388,8 @@ struct measured {
 	const char *source;
 };
 
-static const struct repstos_costs zen4_costs = { .cns = {
+static const struct repstos_costs zen4_costs = {
+	.cns = {
 	[REPSTOS_VARIANT_ORIGINAL] = {
 		163, 217, 298, 515, 433, 542, 894, 813,
 		1056, 1364, 2654, 5253, 10452, 21715, 44185, 90644,
@@ -422,7 +426,22 @@ static const struct repstos_costs zen4_costs = { .cns = {
 		275, 275, 276, 276, 276, 276, 288, 325,
 		274, 522, 948, 1815, 4448, 7374, 14912, 29517,
 		57647, 113445, 225267, 474325, 1134900, 1135500 },
-} };
+	},
+	/* tune's change costs there, three runs (2.7 ns for avx512_split,
+	 * nothing for avx512 and rep stosb in place): the median of each */
+	.change = {
+		[REPSTOS_VARIANT_ORIGINAL] = 1395,
+		[REPSTOS_VARIANT_INLINE] = 15,
+		[REPSTOS_VARIANT_ERMS] = 1019,
+		[REPSTOS_VARIANT_REP_GOOD] = 32,
+		[REPSTOS_VARIANT_VEC] = 983,
+		[REPSTOS_VARIANT_AVX2] = 779,
+		[REPSTOS_VARIANT_AVX512] = 1,
+		[REPSTOS_VARIANT_AVX512_SPLIT] = 269,
+		[REPSTOS_VARIANT_STOSB_AVX2] = 123,
+	},
+	.change_known = (1u << REPSTOS_VARIANT_COUNT) - 1,
+};
 
 /* `repstos tune --report`'s copy table on the same machine (AMD EPYC
  * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
@@ -741,6 +760,22 @@ static int any_calls(const unsigned long long *hist)
 	return 0;
 }
 
+/* The change cost of form v over the calls of hist: its change cost
+ * times the expected changes of class between consecutive calls drawn
+ * from hist, N - sum(h^2) / N. */
+static unsigned __int128 change_term(const struct repstos_costs *k, int v,
+				     const unsigned long long *hist)
+{
+	unsigned __int128 n = 0, sq = 0;
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		n += hist[c];
+		sq += (unsigned __int128)hist[c] * hist[c];
+	}
+	return n ? k->change[v] * (n * n - sq) / n : 0;
+}
+
 /* Does one size class hold at least 95% of the calls? */
 static int one_class(const unsigned long long *hist)
 {
@@ -767,28 +802,50 @@ static int one_class(const unsigned long long *hist)
  * module routine, chosen on varying sizes, unless rep stosb in place,
  * which does not branch on the size, is cheaper.
  */
+/* Does the table say what a change of class costs every form it has? */
+static int has_change(const struct repstos_costs *k)
+{
+	unsigned forms = repstos_cost_forms(k);
+
+	return forms && !(forms & ~k->change_known);
+}
+
+unsigned long long repstos_policy_expected(const struct repstos_costs *k,
+					   enum repstos_variant v,
+					   const unsigned long long *hist)
+{
+	unsigned long long w = repstos_policy_weighted(k, v, hist);
+	unsigned __int128 x;
+
+	if (w == ~0ull || !has_change(k))
+		return w;
+	x = w + change_term(k, (int)v, hist);
+	return x >= ~0ull ? ~0ull - 1 : (unsigned long long)x;
+}
+
 enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
 						  enum repstos_variant module,
 						  int forced,
 						  const struct repstos_site *e,
 						  const unsigned long long *hist)
 {
+	const struct repstos_costs *k = &t->costs;
 	unsigned long long best = ~0ull, w;
-	int v, pick = -1;
+	int v, pick = -1, by_change = has_change(k);
 
-	if (forced || !any_calls(hist) || !repstos_cost_forms(&t->costs))
+	if (forced || !any_calls(hist) || !repstos_cost_forms(k))
 		return repstos_policy_site_tuned(t, module, forced, e);
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!one_class(hist) && v != (int)module &&
+		if (!by_change && !one_class(hist) && v != (int)module &&
 		    v != REPSTOS_VARIANT_INLINE)
 			continue;
-		w = repstos_policy_weighted(&t->costs, v, hist);
+		w = repstos_policy_expected(k, v, hist);
 		if (w != ~0ull && (pick < 0 || w < best))
 			best = w, pick = v;
 	}
 	if (pick < 0)
 		return module;
-	w = repstos_policy_weighted(&t->costs, module, hist);
+	w = repstos_policy_expected(k, module, hist);
 	if (w != ~0ull && (unsigned __int128)w * 100 <=
 			  (unsigned __int128)best * 103)
 		return module;
@@ -840,6 +897,11 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 		if (!r)
 			r = repstos_text_put(buf, len, &at, "\n");
 	}
+	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++)
+		if (t->costs.change_known >> v & 1)
+			r = repstos_text_put(buf, len, &at, "change %s %u\n",
+					     repstos_variant_names[v],
+					     t->costs.change[v]);
 	if (!r && repstos_copy_variant_name(t->copy_variant))
 		r = repstos_text_put(buf, len, &at, "copy_variant %s\n",
 				     repstos_copy_variant_name(t->copy_variant));
@@ -959,6 +1021,15 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		} else if ((q = repstos_text_word(p, "cost"))) {
 			if ((i = name_at(q, 0)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
 				return -1;
+			have_costs = 1;
+		} else if ((q = repstos_text_word(p, "change"))) {
+			if ((i = name_at(q, 0)) < 0)
+				return -1;
+			q = repstos_text_blank(q + strlen(repstos_variant_names[i]));
+			if (!(q = repstos_text_number(q, 10, &v)) || v > ~0u)
+				return -1;
+			n.costs.change[i] = (unsigned)v;
+			n.costs.change_known |= 1u << i;
 			have_costs = 1;
 		} else if ((q = repstos_text_word(p, "copy_variant"))) {
 			if ((i = name_at(q, 1)) < 0)

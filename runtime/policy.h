@@ -42,6 +42,14 @@ int repstos_cpu_as(struct repstos_cpu *cpu, const char *name);
 #define REPSTOS_NCLASS 22
 struct repstos_costs {
 	unsigned cns[REPSTOS_VARIANT_COUNT][REPSTOS_NCLASS];
+	/* What one change of size class from a call to the next adds to a
+	 * form's time, in centi-ns: the mispredictions of a routine that
+	 * branches on the size, which the fixed sizes above never show
+	 * (rep stosb in place, and "avx512" below 256 bytes, have next to
+	 * none).  Measured below 256 bytes; bit v of change_known: form v's
+	 * was measured. */
+	unsigned change[REPSTOS_VARIANT_COUNT];
+	unsigned change_known;
 };
 
 /* The same model for the copy sites: forms are copy variants, and
@@ -167,8 +175,14 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
  * least, among the forms the table has (the module routine when it is
  * within 3% of that, then the lowest number); the sizes were measured
  * one at a time, so a site whose size changes from call to call pays
- * mispredictions the table does not show.  With no calls (hist NULL or
- * all 0), no cost table, or a forced variant: repstos_policy_site_tuned.
+ * mispredictions they do not show: where the table has every form's
+ * change cost, each form's expected time adds its change cost
+ * times the expected changes of class, N - sum(hist[c]^2) / N for N
+ * calls drawn independently from the histogram, and every form with a
+ * change cost competes; without it, a site whose calls spread over
+ * classes keeps the module routine unless rep stosb in place is
+ * cheaper.  With no calls (hist NULL or all 0), no cost table, or a
+ * forced variant: repstos_policy_site_tuned.
  * The runtime and `repstos patch --profile` both choose with this.
  */
 enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
@@ -182,6 +196,12 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
 					   enum repstos_variant v,
 					   const unsigned long long *hist);
+/* What repstos_policy_site_profiled compares: the weighted sum, plus,
+ * where the table has the change cost of every form it has, v's change
+ * cost times the expected changes of class over the calls. */
+unsigned long long repstos_policy_expected(const struct repstos_costs *k,
+					   enum repstos_variant v,
+					   const unsigned long long *hist);
 
 /*
  * The tuning file (REPSTOS_TUNING, default /etc/repstos/tuning): what
@@ -192,6 +212,7 @@ unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
  *   variant NAME   vec_rep_min N   wide_rep_min N   short_rep_max N
  *   inline_min N
  *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
+ *   change NAME C   (centi-ns per change of size class; part of the table)
  *   copy_variant NAME
  *   copy_cost NAME C0 C1 .. C21   (the copy forms' table)
  * repstos_tuning_format writes one into buf (returns its length, or -1

@@ -509,6 +509,72 @@ static int tune_costs(const struct repstos_cpu *cpu, int copy,
 	return 0;
 }
 
+/* ---- step 2b: what a change of size class costs ------------------------ */
+
+#define NCHANGE 9	/* the classes below 256 bytes */
+
+/* Sizes below 256 whose class is drawn at random call by call: each of
+ * the NCHANGE classes equally often, the size uniform within it. */
+static void fill_classes(void)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned i;
+
+	for (i = 0; i < RING; i++) {
+		unsigned c = (unsigned)(xorshift(&s) % NCHANGE);
+		unsigned long long lo = repstos_class_lo(c);
+
+		ring[i] = (uint32_t)(lo + xorshift(&s) % (repstos_class_hi(c) - lo + 1));
+	}
+}
+
+/*
+ * Each site form on those sizes, against what its fixed-size costs in
+ * *tb predict for them (the mean over the classes of both ends' mean,
+ * at the same alignment): the difference is what the changes of class
+ * cost it, mispredictions.  Consecutive calls change class with
+ * probability 1 - 1/NCHANGE, so the cost of one change is the difference
+ * over that; the worse of aligned and +3, and never below 0 (a form
+ * faster on varying sizes than at fixed ones is noise).
+ */
+static int tune_change(FILE *rep, const struct repstos_cpu *cpu,
+		       const struct table *tb, struct repstos_tuning *out)
+{
+	static const unsigned offs[2] = { 0, 3 };
+	double m[2][NFORM];
+	struct forms s;
+	unsigned a, c, f;
+
+	if (site_forms(cpu, 0, &s))
+		return -1;
+	fill_classes();
+	for (a = 0; a < 2; a++)
+		measure(&s, offs[a], m[a], NULL);
+	for (f = 0; f < s.n; f++) {
+		unsigned v = s.f[f];
+		double worst = 0, cns;
+
+		for (a = 0; a < 2; a++) {
+			double fixed = 0;
+
+			for (c = 0; c < NCHANGE; c++)
+				fixed += (tb->ns[v][c][a] + tb->ns[v][c][2 + a]) / 2;
+			fixed /= NCHANGE;
+			if (m[a][f] - fixed > worst)
+				worst = m[a][f] - fixed;
+		}
+		cns = worst / (1 - 1.0 / NCHANGE) * 100 + 0.5;
+		out->costs.change[v] = (unsigned)(cns > 4e9 ? 4e9 : cns);
+		out->costs.change_known |= 1u << v;
+		if (rep)
+			fprintf(rep, "  %-13s sizes below 256 changing class: %.2f ns "
+				"aligned, %.2f at +3; a change of class %.2f ns\n",
+				form_name(0, v), m[0][f], m[1][f],
+				out->costs.change[v] / 100.0);
+	}
+	return 0;
+}
+
 /* ---- step 3: the module routine --------------------------------------- */
 
 struct verdict {
@@ -730,6 +796,8 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 	tune_thresholds(rep, cpu, out);
 	r = tune_costs(cpu, 0, &tb, out);
 	if (!r)
+		r = tune_change(rep, cpu, &tb, out);
+	if (!r)
 		r = tune_module(rep, cpu, 0, &tb, out);
 	/* the copy routines with the policy's thresholds, which stay */
 	if (!r)
@@ -785,6 +853,26 @@ static void print_table(FILE *f, int copy, const unsigned (*cns)[REPSTOS_NCLASS]
 	}
 }
 
+/* The change costs: in ns, and as C for the same row. */
+static void print_change(FILE *f, const struct repstos_costs *k)
+{
+	int v;
+
+	if (!k->change_known)
+		return;
+	fprintf(f, "a change of size class below 256 bytes, ns:");
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (k->change_known >> v & 1)
+			fprintf(f, " %s %.2f", form_name(0, (unsigned)v),
+				k->change[v] / 100.0);
+	fprintf(f, "\nas C:\n\t.change = {");
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (k->change_known >> v & 1)
+			fprintf(f, "\n\t\t[REPSTOS_VARIANT_%s] = %u,",
+				variant_enum_names[v], k->change[v]);
+	fprintf(f, " },\n\t.change_known = %#x,\n", k->change_known);
+}
+
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t)
 {
@@ -796,6 +884,7 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		fprintf(f, " %6llu", repstos_class_lo(c));
 	fputc('\n', f);
 	print_table(f, 0, t->costs.cns, repstos_cost_forms(&t->costs));
+	print_change(f, &t->costs);
 	if (repstos_copy_cost_forms(&t->copy_costs)) {
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");

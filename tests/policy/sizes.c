@@ -2,9 +2,11 @@
 /*
  * sizes.c - one site of each kind of size knowledge, set and copy, for
  * tests/policy:
- *   sizes tuning FILE   write a tuning file for this CPU whose cost table
+ *   sizes tuning FILE MODULE [change]
+ *                       write a tuning file for this CPU whose cost table
  *                       is fixed (below), so the forms each site must get
- *                       are known whatever the machine measures
+ *                       are known whatever the machine measures; with
+ *                       change, it says what a change of size class costs
  *   sizes forms         print each site's op, size knowledge and the form
  *                       its bytes hold now, one line a site, in table order
  *   sizes run           call every site and check the bytes it stored
@@ -115,7 +117,27 @@ static void fixed_copy_costs(struct repstos_copy_costs *k)
 	}
 }
 
-static int write_tuning(const char *path, const char *module)
+/*
+ * With `change`: what a change of size class costs each form, for
+ * tests/profile: "vec" pays 20 ns a change, the others nothing, so a
+ * site whose sizes spread over classes below 64 bytes does better with
+ * "erms" than with "vec", cheaper at each fixed size.
+ */
+static void fixed_change(struct repstos_costs *k)
+{
+	static const int forms[] = {
+		REPSTOS_VARIANT_VEC, REPSTOS_VARIANT_ERMS, REPSTOS_VARIANT_INLINE,
+		REPSTOS_VARIANT_ORIGINAL, REPSTOS_VARIANT_REP_GOOD,
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		k->change[forms[i]] = forms[i] == REPSTOS_VARIANT_VEC ? 2000 : 0;
+		k->change_known |= 1u << forms[i];
+	}
+}
+
+static int write_tuning(const char *path, const char *module, int change)
 {
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
@@ -128,6 +150,8 @@ static int write_tuning(const char *path, const char *module)
 	t.variant = repstos_variant_by_name(module);
 	t.copy_variant = REPSTOS_COPY_VARIANT_ORIGINAL;
 	fixed_costs(&t.costs);
+	if (change)
+		fixed_change(&t.costs);
 	fixed_copy_costs(&t.copy_costs);
 	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
 	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
@@ -228,12 +252,13 @@ static int run(void)
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "tuning"))
-		return write_tuning(argv[2], argv[3]);
+	if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "change"))) &&
+	    !strcmp(argv[1], "tuning"))
+		return write_tuning(argv[2], argv[3], argc == 5);
 	if (argc == 2 && !strcmp(argv[1], "forms"))
 		return print_forms();
 	if (argc == 2 && !strcmp(argv[1], "run"))
 		return run();
-	fprintf(stderr, "usage: sizes tuning FILE MODULE | forms | run\n");
+	fprintf(stderr, "usage: sizes tuning FILE MODULE [change] | forms | run\n");
 	return 2;
 }

@@ -6,7 +6,8 @@
 #     forked child included, with text patched and through the stub;
 #  2. `repstos patch --profile`, REPSTOS_PROFILE_USE and a profile
 #     installed beside the tuning file all give each site the form that
-#     tests/policy's fixed cost table makes cheapest for its sizes;
+#     tests/policy's fixed cost table makes cheapest for its sizes, with
+#     and without what a change of size class costs each form;
 #  3. a corrupt or foreign profile is refused with one line and nothing
 #     written (the runtime ignores it, one line under REPSTOS_DEBUG);
 #  4. every site stores the right bytes at every size it may be given,
@@ -107,9 +108,10 @@ prog x_never rep_good
 prog x_small inline
 prog x_thread vec
 END
-same() { # WHAT FORMS-FILE
-	if cmp -s $t/want "$2"; then ok "$1: every site in the form its sizes want"
-	else fail "$1:"; diff $t/want "$2" | sed 's/^/  /'; fi
+same() { # WHAT FORMS-FILE [WANT-FILE]
+	w=${3:-$t/want}
+	if cmp -s $w "$2"; then ok "$1: every site in the form its sizes want"
+	else fail "$1:"; diff $w "$2" | sed 's/^/  /'; fi
 }
 
 REPSTOS_TUNING=$t/tuning $bin forms | named > $t/plain
@@ -141,6 +143,27 @@ grep -q ' x_small+0x[0-9a-f]* .* calls 15  top .*chosen inline  gain [0-9.]* ns/
 	grep -q '^predicted: ' $t/dump &&
 	ok "dump --profile: calls, sizes, form and gain per site" ||
 	{ fail "dump --profile:"; cat $t/dump; }
+
+# The same table with what a change of size class costs (vec 20 ns, the
+# others nothing): every form now competes for a site whose sizes spread
+# over classes, its changes counted, so those sites get erms, neither vec
+# (cheaper at each fixed size below 64 bytes) nor inline; a site of one
+# class (x_thread, x_const) keeps the form cheapest there.
+$sizes tuning $t/tuning-change rep_good change ||
+	fail "writing the fixed tuning file with change costs"
+sed 's/^\(prog x_\(bounded\|fork\|hand\|mid\|small\)\) inline$/\1 erms/' \
+	$t/want > $t/want-change
+REPSTOS_TUNING=$t/tuning-change REPSTOS_PROFILE_USE=$t/prof $bin forms |
+	named > $t/use-change
+same "runtime, change costs" $t/use-change $t/want-change
+mkdir -p $t/patched-change
+for f in prog libprofdso.so; do
+	REPSTOS_TUNING=$t/tuning-change $tool patch --cpu=native --profile=$t/prof \
+		$P/$f -o $t/patched-change/$f >/dev/null ||
+		fail "patch --profile $f, change costs"
+done
+$t/patched-change/prog forms | named > $t/static-change
+same "repstos patch --profile, change costs" $t/static-change $t/want-change
 
 # ---- 3. refusing ---------------------------------------------------------------
 # one line, exit 2, nothing written, by patch and dump; ignored at run time
