@@ -253,85 +253,49 @@ unsigned long long repstos_class_hi(unsigned c)
 	return c ? (1ull << c) - 1 : 0;
 }
 
-/*
- * The set and the copy tables are one model: rows of REPSTOS_NCLASS
- * costs, one per form.  What follows reads rows, so both are read by
- * the same code.
- */
-typedef const unsigned cost_rows[][REPSTOS_NCLASS];
-
-static int cheapest(cost_rows k, int n, unsigned known, int module,
-		    unsigned lo, unsigned hi);
-
-/* Has row v of the n every class? */
-static int row_known(cost_rows k, int n, int v)
+int repstos_cost_known(const struct repstos_costs *k, int v)
 {
 	unsigned c;
 
-	if (v < 0 || v >= n)
+	if (v < 0 || v >= REPSTOS_NFORM)
 		return 0;
 	for (c = 0; c < REPSTOS_NCLASS; c++)
-		if (!k[v][c])
+		if (!k->cns[v][c])
 			return 0;
 	return 1;
 }
 
-/* The complete rows of the n, bit v for row v. */
-static unsigned rows_known(cost_rows k, int n)
+unsigned repstos_cost_forms(const struct repstos_costs *k)
 {
 	unsigned mask = 0;
 	int v;
 
-	for (v = 0; v < n; v++)
-		if (row_known(k, n, v))
+	for (v = 0; v < REPSTOS_NFORM; v++)
+		if (repstos_cost_known(k, v))
 			mask |= 1u << v;
 	return mask;
 }
 
-int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v)
-{
-	return row_known(k->cns, REPSTOS_VARIANT_COUNT, (int)v);
-}
-
-unsigned repstos_cost_forms(const struct repstos_costs *k)
-{
-	return rows_known(k->cns, REPSTOS_VARIANT_COUNT);
-}
-
-int repstos_copy_cost_known(const struct repstos_copy_costs *k,
-			    enum repstos_copy_variant v)
-{
-	return row_known(k->cns, REPSTOS_COPY_VARIANT_COUNT, (int)v);
-}
-
-unsigned repstos_copy_cost_forms(const struct repstos_copy_costs *k)
-{
-	return rows_known(k->cns, REPSTOS_COPY_VARIANT_COUNT);
-}
-
 /* Forget the costs of forms this CPU cannot run (a row measured with
- * AVX-512, used under a REPSTOS_CPU profile without it). */
-static void drop_unsupported(const struct repstos_cpu *cpu,
+ * AVX-512, used under a REPSTOS_CPU profile without it); copy: of the
+ * copy family. */
+static void drop_unsupported(const struct repstos_cpu *cpu, int copy,
 			     struct repstos_costs *k)
 {
 	int v;
 
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (!repstos_policy_supported(cpu, (enum repstos_variant)v)) {
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		int runs = copy ? repstos_policy_copy_supported(cpu,
+						(enum repstos_copy_variant)v) :
+				  repstos_policy_supported(cpu,
+						(enum repstos_variant)v);
+
+		if (!runs) {
 			memset(k->cns[v], 0, sizeof(k->cns[v]));
 			k->change[v] = 0;
 			k->change_known &= ~(1u << v);
 		}
-}
-
-static void drop_unsupported_copy(const struct repstos_cpu *cpu,
-				  struct repstos_copy_costs *k)
-{
-	int v;
-
-	for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
-		if (!repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)v))
-			memset(k->cns[v], 0, sizeof(k->cns[v]));
+	}
 }
 
 /*
@@ -384,7 +348,7 @@ struct measured {
 	unsigned long long vec_rep_min, wide_rep_min;
 	unsigned inline_min;
 	const struct repstos_costs *costs;	/* or NULL */
-	const struct repstos_copy_costs *copy_costs;	/* or NULL */
+	const struct repstos_costs *copy_costs;	/* or NULL */
 	const char *source;
 };
 
@@ -447,7 +411,7 @@ static const struct repstos_costs zen4_costs = {
  * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
  * bytes, where "avx512" takes 1.9-2.5, so no copy site of a size known
  * to be small goes inline here; from 2 KiB the forms are level. */
-static const struct repstos_copy_costs zen4_copy_costs = { .cns = {
+static const struct repstos_costs zen4_copy_costs = { .cns = {
 	[REPSTOS_COPY_VARIANT_ORIGINAL] = {
 		190, 217, 300, 379, 569, 677, 894, 948,
 		1382, 2375, 4415, 8449, 17254, 33420, 67153, 133618,
@@ -608,27 +572,6 @@ void repstos_policy_copy(const struct repstos_cpu *cpu, struct repstos_tuning *t
 	t->copy_inline_min = ~0u;
 }
 
-enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
-						   enum repstos_copy_variant module,
-						   int forced,
-						   const struct repstos_site *e)
-{
-	unsigned known = repstos_copy_cost_forms(&t->copy_costs);
-
-	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
-		return module;
-	if (!repstos_copy_inline_ok(e->op))	/* not even by its table */
-		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
-	if (known)
-		return (enum repstos_copy_variant)cheapest(t->copy_costs.cns,
-				REPSTOS_COPY_VARIANT_COUNT, known, (int)module,
-				repstos_size_class(e->size_min),
-				repstos_size_class(e->size_max));
-	if (repstos_copy_inline_ok(e->op) && e->size_min >= t->copy_inline_min)
-		return REPSTOS_COPY_VARIANT_INLINE;
-	return module;
-}
-
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
 			   struct repstos_tuning *t)
 {
@@ -648,11 +591,11 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 	t->source = m->source;
 	if (m->costs) {
 		t->costs = *m->costs;
-		drop_unsupported(cpu, &t->costs);
+		drop_unsupported(cpu, 0, &t->costs);
 	}
 	if (m->copy_costs) {
 		t->copy_costs = *m->copy_costs;
-		drop_unsupported_copy(cpu, &t->copy_costs);
+		drop_unsupported(cpu, 1, &t->copy_costs);
 	}
 }
 
@@ -662,18 +605,18 @@ struct standing {
 	unsigned long long worst, total;
 };
 
-static struct standing standing(cost_rows k, int v, const unsigned *best,
-				unsigned lo, unsigned hi)
+static struct standing standing(const struct repstos_costs *k, int v,
+				const unsigned *best, unsigned lo, unsigned hi)
 {
 	struct standing s = { 0, 0 };
 	unsigned c;
 
 	for (c = lo; c <= hi; c++) {
-		unsigned long long r = 1000ull * k[v][c] / best[c];
+		unsigned long long r = 1000ull * k->cns[v][c] / best[c];
 
 		if (r > s.worst)
 			s.worst = r;
-		s.total += k[v][c];
+		s.total += k->cns[v][c];
 	}
 	return s;
 }
@@ -683,9 +626,9 @@ static int better(struct standing a, struct standing b)
 	return a.worst != b.worst ? a.worst < b.worst : a.total < b.total;
 }
 
-/* The cheapest of the rows in `known` (of k's n) over classes lo..hi
- * (policy.h says how); module when known has none. */
-static int cheapest(cost_rows k, int n, unsigned known, int module,
+/* The cheapest of the forms in `known` over classes lo..hi (policy.h
+ * says how); module when known has none. */
+static int cheapest(const struct repstos_costs *k, unsigned known, int module,
 		    unsigned lo, unsigned hi)
 {
 	unsigned best[REPSTOS_NCLASS], c;
@@ -695,12 +638,12 @@ static int cheapest(cost_rows k, int n, unsigned known, int module,
 	for (c = lo; c <= hi; c++) {
 		unsigned b = ~0u;
 
-		for (v = 0; v < n; v++)
-			if ((known >> v & 1) && k[v][c] < b)
-				b = k[v][c];
+		for (v = 0; v < REPSTOS_NFORM; v++)
+			if ((known >> v & 1) && k->cns[v][c] < b)
+				b = k->cns[v][c];
 		best[c] = b;
 	}
-	for (v = 0; v < n; v++) {
+	for (v = 0; v < REPSTOS_NFORM; v++) {
 		if (!(known >> v & 1))
 			continue;
 		s = standing(k, v, best, lo, hi);
@@ -726,8 +669,8 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 		return module;
 	known = repstos_cost_forms(&t->costs);
 	if (known)
-		return (enum repstos_variant)cheapest(t->costs.cns,
-				REPSTOS_VARIANT_COUNT, known, (int)module,
+		return (enum repstos_variant)cheapest(&t->costs, known,
+				(int)module,
 				repstos_size_class(e->size_min),
 				repstos_size_class(e->size_max));
 	if (e->size_min >= t->inline_min)
@@ -736,8 +679,7 @@ enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
 }
 
 unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
-					   enum repstos_variant v,
-					   const unsigned long long *hist)
+					   int v, const unsigned long long *hist)
 {
 	unsigned __int128 sum = 0;
 	unsigned c;
@@ -811,33 +753,31 @@ static int has_change(const struct repstos_costs *k)
 }
 
 unsigned long long repstos_policy_expected(const struct repstos_costs *k,
-					   enum repstos_variant v,
-					   const unsigned long long *hist)
+					   int v, const unsigned long long *hist)
 {
 	unsigned long long w = repstos_policy_weighted(k, v, hist);
 	unsigned __int128 x;
 
 	if (w == ~0ull || !has_change(k))
 		return w;
-	x = w + change_term(k, (int)v, hist);
+	x = w + change_term(k, v, hist);
 	return x >= ~0ull ? ~0ull - 1 : (unsigned long long)x;
 }
 
-enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
-						  enum repstos_variant module,
-						  int forced,
-						  const struct repstos_site *e,
-						  const unsigned long long *hist)
+/* The form of the `known` ones (bit v for form v) whose expected time
+ * over the calls of hist is least, by table k; module when it is within
+ * 3% of that.  Without change costs, a site whose calls spread over
+ * classes may only keep module or take "inline" (in place). */
+static int by_profile(const struct repstos_costs *k, unsigned known,
+		      int module, const unsigned long long *hist)
 {
-	const struct repstos_costs *k = &t->costs;
 	unsigned long long best = ~0ull, w;
 	int v, pick = -1, by_change = has_change(k);
 
-	if (forced || !any_calls(hist) || !repstos_cost_forms(k))
-		return repstos_policy_site_tuned(t, module, forced, e);
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!by_change && !one_class(hist) && v != (int)module &&
-		    v != REPSTOS_VARIANT_INLINE)
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1) ||
+		    (!by_change && !one_class(hist) && v != module &&
+		     v != REPSTOS_VARIANT_INLINE))
 			continue;
 		w = repstos_policy_expected(k, v, hist);
 		if (w != ~0ull && (pick < 0 || w < best))
@@ -846,10 +786,61 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 	if (pick < 0)
 		return module;
 	w = repstos_policy_expected(k, module, hist);
-	if (w != ~0ull && (unsigned __int128)w * 100 <=
-			  (unsigned __int128)best * 103)
+	if ((known >> module & 1) && w != ~0ull &&
+	    (unsigned __int128)w * 100 <= (unsigned __int128)best * 103)
 		return module;
-	return (enum repstos_variant)pick;
+	return pick;
+}
+
+enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
+						  enum repstos_variant module,
+						  int forced,
+						  const struct repstos_site *e,
+						  const unsigned long long *hist)
+{
+	unsigned known = repstos_cost_forms(&t->costs);
+
+	if (forced || !any_calls(hist) || !known)
+		return repstos_policy_site_tuned(t, module, forced, e);
+	return (enum repstos_variant)by_profile(&t->costs, known, (int)module,
+						hist);
+}
+
+enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
+						   enum repstos_copy_variant module,
+						   int forced,
+						   const struct repstos_site *e)
+{
+	unsigned known = repstos_cost_forms(&t->copy_costs);
+
+	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
+		return module;
+	if (!repstos_copy_inline_ok(e->op))	/* not even by its table */
+		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
+	if (known)
+		return (enum repstos_copy_variant)cheapest(&t->copy_costs,
+				known, (int)module,
+				repstos_size_class(e->size_min),
+				repstos_size_class(e->size_max));
+	if (repstos_copy_inline_ok(e->op) && e->size_min >= t->copy_inline_min)
+		return REPSTOS_COPY_VARIANT_INLINE;
+	return module;
+}
+
+enum repstos_copy_variant
+repstos_policy_copy_site_profiled(const struct repstos_tuning *t,
+				  enum repstos_copy_variant module, int forced,
+				  const struct repstos_site *e,
+				  const unsigned long long *hist)
+{
+	unsigned known = repstos_cost_forms(&t->copy_costs);
+
+	if (!repstos_copy_inline_ok(e->op))
+		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
+	if (forced || !any_calls(hist) || !known)
+		return repstos_policy_copy_site(t, module, forced, e);
+	return (enum repstos_copy_variant)by_profile(&t->copy_costs, known,
+						     (int)module, hist);
 }
 
 /* ---- the tuning file -------------------------------------------------- */
@@ -906,8 +897,7 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 		r = repstos_text_put(buf, len, &at, "copy_variant %s\n",
 				     repstos_copy_variant_name(t->copy_variant));
 	for (v = 0; !r && v < REPSTOS_COPY_VARIANT_COUNT; v++) {
-		if (!repstos_copy_cost_known(&t->copy_costs,
-					     (enum repstos_copy_variant)v))
+		if (!repstos_cost_known(&t->copy_costs, v))
 			continue;
 		r = repstos_text_put(buf, len, &at, "copy_cost %s",
 				     repstos_copy_variant_names[v]);
@@ -1076,8 +1066,8 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		n.costs = t->costs;		/* the policy's table stays */
 	if (!have_copy_costs)
 		n.copy_costs = t->copy_costs;
-	drop_unsupported(cpu, &n.costs);
-	drop_unsupported_copy(cpu, &n.copy_costs);
+	drop_unsupported(cpu, 0, &n.costs);
+	drop_unsupported(cpu, 1, &n.copy_costs);
 	n.source = "tuning file";
 	*t = n;
 	return 1;

@@ -32,32 +32,31 @@ const char *repstos_cpu_profile_name(unsigned i);
 int repstos_cpu_as(struct repstos_cpu *cpu, const char *name);
 
 /*
- * The cost model.  Size class 0 is size 0; class k >= 1 holds the sizes
- * [2^(k-1), 2^k); the last class everything from 1 MiB up.  A form's
- * cost in a class is what one call took at a size fixed for the run
- * (branches predicted), the worst of the class's two ends, destination
- * aligned and not, in centi-nanoseconds; 0: not measured.  Forms are
- * variants; REPSTOS_VARIANT_INLINE stands for rep stosb in place.
+ * The cost model, one for both families of sites.  Size class 0 is
+ * size 0; class k >= 1 holds the sizes [2^(k-1), 2^k); the last class
+ * everything from 1 MiB up.  A form's cost in a class is what one call
+ * took at a size fixed for the run (branches predicted), the worst of
+ * the class's two ends, destination aligned and not (copies: source and
+ * destination aligned, and at +5 and +3), in centi-nanoseconds; 0: not
+ * measured.  Forms are the family's variants, numbered as they are (a
+ * copy table uses the first REPSTOS_COPY_VARIANT_COUNT rows);
+ * "inline", number 1 in both, stands for rep stosb (rep movsb) in place.
  */
 #define REPSTOS_NCLASS 22
+#define REPSTOS_NFORM REPSTOS_VARIANT_COUNT	/* rows: the larger family */
+_Static_assert((int)REPSTOS_COPY_VARIANT_COUNT <= (int)REPSTOS_NFORM &&
+	       (int)REPSTOS_VARIANT_INLINE == (int)REPSTOS_COPY_VARIANT_INLINE,
+	       "one table shape for both families");
 struct repstos_costs {
-	unsigned cns[REPSTOS_VARIANT_COUNT][REPSTOS_NCLASS];
+	unsigned cns[REPSTOS_NFORM][REPSTOS_NCLASS];
 	/* What one change of size class from a call to the next adds to a
 	 * form's time, in centi-ns: the mispredictions of a routine that
 	 * branches on the size, which the fixed sizes above never show
 	 * (rep stosb in place, and "avx512" below 256 bytes, have next to
 	 * none).  Measured below 256 bytes; bit v of change_known: form v's
 	 * was measured. */
-	unsigned change[REPSTOS_VARIANT_COUNT];
+	unsigned change[REPSTOS_NFORM];
 	unsigned change_known;
-};
-
-/* The same model for the copy sites: forms are copy variants, and
- * REPSTOS_COPY_VARIANT_INLINE stands for rep movsb in place; each class
- * the worst of its two ends, source and destination aligned and not
- * (+5, +3), copying forwards with no overlap. */
-struct repstos_copy_costs {
-	unsigned cns[REPSTOS_COPY_VARIANT_COUNT][REPSTOS_NCLASS];
 };
 
 /* The class of size n. */
@@ -66,13 +65,9 @@ unsigned repstos_size_class(unsigned long long n);
 unsigned long long repstos_class_lo(unsigned c);
 unsigned long long repstos_class_hi(unsigned c);
 /* Does the table have every class of form v? */
-int repstos_cost_known(const struct repstos_costs *k, enum repstos_variant v);
+int repstos_cost_known(const struct repstos_costs *k, int v);
 /* The forms it has every class of, bit v for form v; 0: no table. */
 unsigned repstos_cost_forms(const struct repstos_costs *k);
-/* The same for the copy table. */
-int repstos_copy_cost_known(const struct repstos_copy_costs *k,
-			    enum repstos_copy_variant v);
-unsigned repstos_copy_cost_forms(const struct repstos_copy_costs *k);
 
 /* Numbers the routines read at run time, per CPU. */
 struct repstos_tuning {
@@ -91,7 +86,7 @@ struct repstos_tuning {
 	unsigned copy_inline_min;
 	const char *source;		/* where the numbers come from, for reports */
 	struct repstos_costs costs;	/* per form and class; all 0: none */
-	struct repstos_copy_costs copy_costs;	/* the same for copy sites */
+	struct repstos_costs copy_costs;	/* the same for copy sites */
 };
 
 /* The tuning for this CPU from the measured table (or the conservative
@@ -133,6 +128,14 @@ enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *
 						   enum repstos_copy_variant module,
 						   int forced,
 						   const struct repstos_site *e);
+
+/* The same from a size profile, as repstos_policy_site_profiled chooses
+ * a set site's, by the copy table; inline only where the op allows it. */
+enum repstos_copy_variant
+repstos_policy_copy_site_profiled(const struct repstos_tuning *t,
+				  enum repstos_copy_variant module, int forced,
+				  const struct repstos_site *e,
+				  const unsigned long long *hist);
 
 /* May a site of this op take the inline form, rep movsb, which copies
  * forwards whatever the overlap? */
@@ -194,14 +197,12 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 /* Sum of hist[c] * cost[v][c] in centi-ns (saturated at ~0ull - 1);
  * ~0ull when the table lacks v. */
 unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
-					   enum repstos_variant v,
-					   const unsigned long long *hist);
+					   int v, const unsigned long long *hist);
 /* What repstos_policy_site_profiled compares: the weighted sum, plus,
  * where the table has the change cost of every form it has, v's change
  * cost times the expected changes of class over the calls. */
 unsigned long long repstos_policy_expected(const struct repstos_costs *k,
-					   enum repstos_variant v,
-					   const unsigned long long *hist);
+					   int v, const unsigned long long *hist);
 
 /*
  * The tuning file (REPSTOS_TUNING, default /etc/repstos/tuning): what

@@ -885,11 +885,11 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 	fputc('\n', f);
 	print_table(f, 0, t->costs.cns, repstos_cost_forms(&t->costs));
 	print_change(f, &t->costs);
-	if (repstos_copy_cost_forms(&t->copy_costs)) {
+	if (repstos_cost_forms(&t->copy_costs)) {
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");
 		print_table(f, 1, t->copy_costs.cns,
-			    repstos_copy_cost_forms(&t->copy_costs));
+			    repstos_cost_forms(&t->copy_costs));
 	}
 	fprintf(f, "runtime/policy.c: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :

@@ -101,9 +101,9 @@ static void fixed_costs(struct repstos_costs *k)
  * not take it, gets "vec" where a copy of the same sizes goes inline;
  * "original", the module routine, never.
  */
-static void fixed_copy_costs(struct repstos_copy_costs *k)
+static void fixed_copy_costs(struct repstos_costs *k)
 {
-	static const struct repstos_copy_costs none;
+	static const struct repstos_costs none;
 	unsigned c;
 
 	*k = none;
