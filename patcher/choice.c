@@ -2,9 +2,10 @@
 /*
  * choice.c - what each site gets, for `patch` and `dump --profile`: the
  * tuning for a --cpu name, and a size profile read against the file's
- * table.  The choosing itself is the runtime's own function
- * (repstos_policy_site_profiled), so ahead of time and at start-up a
- * site gets the same form from the same profile and costs.
+ * table.  The choosing itself is the runtime's own functions
+ * (repstos_policy_site_profiled, repstos_policy_copy_site_profiled), so
+ * ahead of time and at start-up a site gets the same form from the same
+ * profile and costs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -167,33 +168,43 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 	return 0;
 }
 
-bool rs_choice_costs(const struct rs_choice *c)
+const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
+					    unsigned op)
 {
-	return repstos_cost_forms(&c->tuning.costs) != 0;
+	return repstos_op_is_copy(op) ? &c->tuning.copy_costs : &c->tuning.costs;
+}
+
+int rs_choice_module(const struct rs_choice *c, unsigned op)
+{
+	return repstos_op_is_copy(op) ? (int)c->copy_module : (int)c->module;
+}
+
+bool rs_choice_costs(const struct rs_choice *c, unsigned op)
+{
+	return repstos_cost_forms(rs_choice_table(c, op)) != 0;
 }
 
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 {
+	const unsigned long long *h = c->hist ? c->hist[s->entry] : NULL;
+
+	if (repstos_op_is_copy(s->e.op))
+		return repstos_policy_copy_site_profiled(&c->tuning,
+				c->copy_module, c->copy_forced >= 0, &s->e, h);
 	if (c->forced >= 0)
 		return c->forced;
-	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e,
-					    c->hist ? c->hist[s->entry] : NULL);
+	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e, h);
 }
 
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 		    int *routine)
 {
-	int v;
+	int v = rs_choice_site(c, s);
 
-	if (!repstos_op_is_copy(s->e.op)) {
-		v = rs_choice_site(c, s);
-		*routine = rs_routine_of(s->e.op, v);
-		return v == REPSTOS_VARIANT_INLINE;
-	}
-	v = repstos_policy_copy_site(&c->tuning, c->copy_module,
-				     c->copy_forced >= 0, &s->e);
 	*routine = rs_routine_of(s->e.op, v);
-	return repstos_copy_form_inline(v, s->e.op);
+	if (repstos_op_is_copy(s->e.op))
+		return repstos_copy_form_inline(v, s->e.op);
+	return v == REPSTOS_VARIANT_INLINE;
 }
 
 void rs_choice_free(struct rs_choice *c)

@@ -422,31 +422,36 @@ static void hist_text(const unsigned long long *h, unsigned long long calls,
 		 100.0 * (double)h[t] / (double)calls, p50, p90);
 }
 
-/* Mean ns per call of form v over the profile's calls, as the choice
- * expects it (its changes of size class included); < 0: unknown. */
-static double mean_ns(const struct rs_choice *c, int v,
+/* Mean ns per call of form v over the profile's calls of a site of op,
+ * as the choice expects it (its changes of size class included); < 0:
+ * unknown. */
+static double mean_ns(const struct rs_choice *c, unsigned op, int v,
 		      const unsigned long long *h, unsigned long long calls)
 {
-	unsigned long long w = repstos_policy_expected(&c->tuning.costs, v, h);
+	unsigned long long w = repstos_policy_expected(rs_choice_table(c, op),
+						       v, h);
 
 	return w == ~0ull ? -1 : (double)w / 100.0 / (double)calls;
 }
 
-/* The chosen form against the module routine; adds to *saved (ns). */
-static void gain_text(const struct rs_choice *c, int v,
+/* The chosen form against its family's module routine; adds to *saved
+ * (ns). */
+static void gain_text(const struct rs_choice *c, unsigned op, int v,
 		      const unsigned long long *h, unsigned long long calls,
 		      double *saved, char *buf, size_t len)
 {
-	double m = mean_ns(c, c->module, h, calls), x = mean_ns(c, v, h, calls);
+	int module = rs_choice_module(c, op);
+	double m = mean_ns(c, op, module, h, calls);
+	double x = mean_ns(c, op, v, h, calls);
 
 	if (m < 0 || x < 0) {
 		snprintf(buf, len, "gain ? (no cost for %s)",
-			 rs_variant_names[m < 0 ? (int)c->module : v]);
+			 rs_variant_text(op, m < 0 ? module : v));
 		return;
 	}
 	*saved += (m - x) * (double)calls;
 	snprintf(buf, len, "gain %.2f ns/call (%s %.2f, %s %.2f)", m - x,
-		 rs_variant_names[c->module], m, rs_variant_names[v], x);
+		 rs_variant_text(op, module), m, rs_variant_text(op, v), x);
 }
 
 static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
@@ -464,16 +469,16 @@ static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		src, op_name(s->e.op), st->size, calls);
 	if (!calls) {
 		fprintf(out, "  now %s  chosen %s (no calls)\n", form_text(s),
-			rs_variant_names[v]);
+			rs_variant_text(s->e.op, v));
 		return;
 	}
 	hist_text(h, calls, sizes, sizeof(sizes));
-	if (rs_choice_costs(c))
-		gain_text(c, v, h, calls, saved, gain, sizeof(gain));
+	if (rs_choice_costs(c, s->e.op))
+		gain_text(c, s->e.op, v, h, calls, saved, gain, sizeof(gain));
 	else
 		snprintf(gain, sizeof(gain), "gain ? (no cost table)");
 	fprintf(out, "  %s  now %s  chosen %s  %s\n", sizes, form_text(s),
-		rs_variant_names[v], gain);
+		rs_variant_text(s->e.op, v), gain);
 }
 
 static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
@@ -490,10 +495,13 @@ static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
 	fprintf(out, "%s: %s, %zu sites, %s, table %016llx\n", f->path,
 		type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
 	fprintf(out, "profile %s: %u section%s, %llu calls; --cpu=%s: %s, "
-		"module routine %s%s\n", profile, c->sections,
-		c->sections == 1 ? "" : "s", calls, cpu, c->tuning.source,
-		rs_variant_names[c->module], rs_choice_costs(c) ? "" :
-		"; no cost table: forms by the policy's rule");
+		"module routine %s%s, copy routine %s%s\n", profile,
+		c->sections, c->sections == 1 ? "" : "s", calls, cpu,
+		c->tuning.source, rs_variant_names[c->module],
+		rs_choice_costs(c, REPSTOS_OP_MEMSET) ? "" : " (no cost table: "
+		"forms by the policy's rule)",
+		repstos_copy_variant_names[c->copy_module],
+		rs_choice_costs(c, REPSTOS_OP_COPY) ? "" : " (no copy cost table)");
 }
 
 int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
@@ -504,7 +512,7 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 	struct rs_lines *l;
 	struct rs_table t;
 	double saved = 0;
-	size_t i, copies = 0;
+	size_t i;
 
 	if (rs_choice_cpu(&c, f->path, cpu) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
@@ -524,22 +532,15 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 			fprintf(out, "%5zu  ?  %s\n", s->entry, s->bad);
 			continue;
 		}
-		if (repstos_op_is_copy(s->e.op)) {
-			copies++;
-			continue;
-		}
 		describe(f, l, s, &st);
 		profile_site(f, out, s, &st, &c, &saved);
 	}
-	if (copies)
-		fprintf(out, "%zu copy site%s not shown: no size profiles for "
-			"copies yet (--cpu=%s gives %s %s)\n", copies,
-			copies == 1 ? "" : "s", cpu, copies == 1 ? "it" : "them",
-			repstos_copy_variant_names[c.copy_module]);
-	if (rs_choice_costs(&c))
+	if (rs_choice_costs(&c, REPSTOS_OP_MEMSET) ||
+	    rs_choice_costs(&c, REPSTOS_OP_COPY))
 		fprintf(out, "predicted: %.0f ns saved over the profiled calls "
-			"against %s at every site\n", saved,
-			rs_variant_names[c.module]);
+			"against %s at every set site and %s at every copy "
+			"site\n", saved, rs_variant_names[c.module],
+			repstos_copy_variant_names[c.copy_module]);
 	rs_lines_close(l);
 	rs_choice_free(&c);
 	rs_table_free(&t);

@@ -369,8 +369,7 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 }
 
 /* Copy sites in the table, and the --cpu name's meaning for them, said
- * once: a set routine's name gives them this CPU's copy routine, and a
- * size profile holds nothing of them. */
+ * once: a set routine's name gives them this CPU's copy routine. */
 static void copy_notes(struct plan *p, const struct rs_table *t)
 {
 	const struct rs_choice *c = &p->choice;
@@ -386,10 +385,6 @@ static void copy_notes(struct plan *p, const struct rs_table *t)
 			"get%s this CPU's choice, %s\n", p->f->path, p->o->cpu,
 			n, n == 1 ? "" : "s", n == 1 ? "s" : "",
 			repstos_copy_variant_names[c->copy_module]);
-	if (p->o->profile)
-		fprintf(to, "%s: note: no size profiles for copies yet: %zu "
-			"copy site%s get%s --cpu=%s's choice\n", p->f->path, n,
-			n == 1 ? "" : "s", n == 1 ? "s" : "", p->o->cpu);
 }
 
 /* --profile: each site's form from the sizes it saw, by this CPU's
@@ -405,7 +400,7 @@ static int with_profile(struct plan *p, const struct rs_table *t)
 	}
 	if (rs_choice_profile(&p->choice, p->f, t, p->o->profile))
 		return -1;
-	if (!rs_choice_costs(c))
+	if (!rs_choice_costs(c, REPSTOS_OP_MEMSET))
 		fprintf(stderr, "repstos: note: no cost table for --cpu=%s "
 			"(repstos tune measures one): the profile changes "
 			"nothing\n", p->o->cpu);

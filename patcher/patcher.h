@@ -266,14 +266,18 @@ int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name);
  * (unreadable, corrupt, of another build, or one the table rules out). */
 int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 		      const struct rs_table *t, const char *path);
-/* Does the tuning have a cost table (without one a profile changes
- * nothing)? */
-bool rs_choice_costs(const struct rs_choice *c);
-/* The variant for a set site: the runtime's choice, profile and all. */
+/* The cost table, and the module routine, of op's family (set or
+ * copy); does the tuning have that table (without one a profile changes
+ * nothing for the family)? */
+const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
+					    unsigned op);
+int rs_choice_module(const struct rs_choice *c, unsigned op);
+bool rs_choice_costs(const struct rs_choice *c, unsigned op);
+/* The variant of its family a site gets: the runtime's choice, profile
+ * and all. */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
 /* The form for any site, as the runtime writes it: true for the inline
- * form, else false and *routine, the routine to call (rs_routines[]).
- * Copy sites take no profile (the runtime profiles none yet). */
+ * form, else false and *routine, the routine to call (rs_routines[]). */
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 		    int *routine);
 void rs_choice_free(struct rs_choice *c);

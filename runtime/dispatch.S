@@ -91,10 +91,14 @@ END(name)
  */
 #define COPY_MARK	xchg %ax, %ax
 
+/* The copy stub pulls in the copy sites' profiling routine as well
+ * (record_copy.S): a module without copy sites carries none. */
+#define COPY_PULLS	PULL(__repstos_copy_profile); COPY_MARK
+
 #ifndef REPSTOS_LEAN
 STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, __repstos_module_init, )
 STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, __repstos_module_init,
-     COPY_MARK)
+     COPY_PULLS)
 #ifdef REPSTOS_SHARED
 	/* What modules using the shared runtime jump to (above). */
 	.globl __repstos_shared_stub
@@ -108,7 +112,7 @@ STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, __repstos_module_init
 STUB(REPSTOS_STUB_SYMBOL, __repstos_shared_stub@GOTPCREL, __repstos_module_init, )
 #else
 STUB(REPSTOS_COPY_STUB_SYMBOL, __repstos_shared_copy_stub@GOTPCREL,
-     __repstos_copy_original, COPY_MARK)
+     __repstos_copy_original, COPY_PULLS)
 #endif
 
 #if !defined(REPSTOS_LEAN) || REPSTOS_LEAN == 1

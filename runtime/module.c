@@ -17,14 +17,15 @@
 
 /*
  * What only some links have, referred to weakly (NULL when absent): the
- * copy routines, pulled in by the copy stub where the module has copy
- * sites (dispatch.S); and the dispatch page, which a module linked with
+ * copy routines and the copy profiling routine, pulled in by the copy
+ * stub where the module has copy sites (dispatch.S); and the dispatch page, which a module linked with
  * the shared runtime does without.
  */
 #define WEAK(sym) _Pragma(REPSTOS_STR(weak sym))
 #define REPSTOS_X_WEAK(e, name, sym, needs) WEAK(sym)
 REPSTOS_COPY_VARIANTS(REPSTOS_X_WEAK)
 #undef REPSTOS_X_WEAK
+WEAK(__repstos_copy_profile)
 WEAK(REPSTOS_COPY_STUB_SYMBOL)
 WEAK(REPSTOS_TARGET_SYMBOL)
 WEAK(REPSTOS_COPY_TARGET_SYMBOL)
@@ -40,35 +41,42 @@ HIDDEN NO_PAD struct repstos_prof __repstos_prof;
 NO_PAD struct repstos_stats __repstos_module_stats = { .method = "" };
 void *__repstos_module_handle;
 
+/*
+ * Field by field, on the constructor's stack: as one compound literal,
+ * which once the description passed 256 bytes GCC built by copying an
+ * image of it from .data, every module carried that image (264 bytes)
+ * and its relocations (tests/perf/footprint.sh caught it).
+ */
 static void describe(struct repstos_module *m)
 {
-	*m = (struct repstos_module){
-		.abi = REPSTOS_MODULE_ABI,
-		.size = sizeof(*m),
-		.begin = REPSTOS_SITES_START,
-		.end = REPSTOS_SITES_STOP,
-		.info = &REPSTOS_MODULE_SYMBOL,
-		.stats = &__repstos_module_stats,
-		.prof = &__repstos_prof,
-		.profile = (void *)__repstos_profile,
-		.set_stub = (void *)REPSTOS_STUB_SYMBOL,
-		.copy_stub = (void *)REPSTOS_COPY_STUB_SYMBOL,
-#define REPSTOS_X_ADDR(e, name, sym, needs) [REPSTOS_VARIANT_##e] = (void *)sym,
-		.set_routine = { REPSTOS_VARIANTS(REPSTOS_X_ADDR) },
+	m->abi = REPSTOS_MODULE_ABI;
+	m->size = sizeof(*m);
+	m->begin = REPSTOS_SITES_START;
+	m->end = REPSTOS_SITES_STOP;
+	m->info = &REPSTOS_MODULE_SYMBOL;
+	m->stats = &__repstos_module_stats;
+	m->prof = &__repstos_prof;
+	m->profile = (void *)__repstos_profile;
+	m->copy_profile = (void *)__repstos_copy_profile;
+	m->set_stub = (void *)REPSTOS_STUB_SYMBOL;
+	m->copy_stub = (void *)REPSTOS_COPY_STUB_SYMBOL;
+#define REPSTOS_X_ADDR(e, name, sym, needs) \
+	m->set_routine[REPSTOS_VARIANT_##e] = (void *)sym;
+	REPSTOS_VARIANTS(REPSTOS_X_ADDR)
 #undef REPSTOS_X_ADDR
-#define REPSTOS_X_ADDR(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = (void *)sym,
-		.copy_routine = { REPSTOS_COPY_VARIANTS(REPSTOS_X_ADDR) },
+#define REPSTOS_X_ADDR(e, name, sym, needs) \
+	m->copy_routine[REPSTOS_COPY_VARIANT_##e] = (void *)sym;
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_ADDR)
 #undef REPSTOS_X_ADDR
-		.vec_rep_min = &__repstos_vec_rep_min,
-		.wide_rep_min = &__repstos_wide_rep_min,
-		.copy_rep_min = &__repstos_copy_rep_min,
-		.copy_nt_min = &__repstos_copy_nt_min,
-		.can_avx2 = &__repstos_can_avx2,
-		.can_avx512 = &__repstos_can_avx512,
-		.dispatch_page = __repstos_dispatch_page,
-		.set_target = &REPSTOS_TARGET_SYMBOL,
-		.copy_target = &REPSTOS_COPY_TARGET_SYMBOL,
-	};
+	m->vec_rep_min = &__repstos_vec_rep_min;
+	m->wide_rep_min = &__repstos_wide_rep_min;
+	m->copy_rep_min = &__repstos_copy_rep_min;
+	m->copy_nt_min = &__repstos_copy_nt_min;
+	m->can_avx2 = &__repstos_can_avx2;
+	m->can_avx512 = &__repstos_can_avx512;
+	m->dispatch_page = __repstos_dispatch_page;
+	m->set_target = &REPSTOS_TARGET_SYMBOL;
+	m->copy_target = &REPSTOS_COPY_TARGET_SYMBOL;
 }
 
 /* Priority 101, the first a program may use: the sites should be final

@@ -23,7 +23,7 @@
 #include "repstos.h"
 #include "profile.h"
 
-#define REPSTOS_MODULE_ABI 1
+#define REPSTOS_MODULE_ABI 2	/* 2: copy_profile, and struct repstos_prof's copy_fallback */
 
 struct repstos_module {
 	unsigned abi;			/* REPSTOS_MODULE_ABI */
@@ -33,6 +33,7 @@ struct repstos_module {
 	struct repstos_stats *stats;	/* filled by the start-up */
 	struct repstos_prof *prof;	/* what its profiling routine reads */
 	void *profile;			/* __repstos_profile */
+	void *copy_profile;		/* __repstos_copy_profile */
 	void *set_stub;
 	void *copy_stub;		/* NULL: no copy sites, and the
 					 * copy routines are not looked at */

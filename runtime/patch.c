@@ -445,38 +445,35 @@ static enum repstos_variant site_choice(const struct module *mod,
 	return (enum repstos_variant)(*pick - 1);
 }
 
-/* The bytes a site should have; 0, or -1 if the entry cannot be used.
- * While recording, every site calls the profiling routine. */
-/* A copy site's: inline rep movsb only where the op allows it (a move
- * site whose choice is "inline" calls its overlap-checking routine). */
-static int wanted_copy_bytes(const struct module *mod,
-			     const struct repstos_site *e, uintptr_t at,
-			     uint8_t *out)
+/* The policy's form for a copy site, from its installed profile if
+ * any.  Inline only where the op allows it: a move site whose choice is
+ * "inline" calls its overlap-checking routine. */
+static enum repstos_copy_variant copy_choice(const struct module *mod,
+					     const struct repstos_site *e)
 {
-	enum repstos_copy_variant v = repstos_policy_copy_site(&cfg.tuning,
-						cfg.copy_variant, cfg.copy_forced, e);
+	const unsigned long long *h = NULL;
 
-	if (repstos_copy_form_inline(v, e->op))
-		return repstos_encode_inline(out, e->len, e->op);
-	if (!routine_of(mod, e->op, v))
-		return -1;
-	return repstos_encode_call(out, e->len, at, routine_of(mod, e->op, v));
+	if (mod->hist)
+		h = mod->hist[e - mod->m.begin];
+	return repstos_policy_copy_site_profiled(&cfg.tuning, cfg.copy_variant,
+						 cfg.copy_forced, e, h);
 }
 
+/* The bytes a site should have; 0, or -1 if the entry cannot be used.
+ * While recording, every site calls its family's profiling routine. */
 static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
 			uintptr_t at, uint8_t *out)
 {
-	enum repstos_variant v;
+	int copy = repstos_op_is_copy(e->op), v;
 
-	/* Copy sites are not profiled (yet): they get their routine. */
-	if (repstos_op_is_copy(e->op))
-		return wanted_copy_bytes(mod, e, at, out);
 	if (mod->record)
-		return repstos_encode_call(out, e->len, at,
-					   (uintptr_t)mod->m.profile);
-	v = site_choice(mod, e);
-	if (v == REPSTOS_VARIANT_INLINE)
+		return repstos_encode_call(out, e->len, at, (uintptr_t)(copy ?
+				mod->m.copy_profile : mod->m.profile));
+	v = copy ? (int)copy_choice(mod, e) : (int)site_choice(mod, e);
+	if (copy ? repstos_copy_form_inline(v, e->op) : v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len, e->op);
+	if (!routine_of(mod, e->op, v))
+		return -1;
 	return repstos_encode_call(out, e->len, at, routine_of(mod, e->op, v));
 }
 
@@ -537,7 +534,7 @@ static void patch_site(struct module *mod, struct run *r,
 	 * (or the sizes it sees are being recorded). */
 	rescue = form == REPSTOS_FORM_CALL && unrunnable(mod, e->op, target);
 	mod->m.stats->lacking += rescue;
-	if (!rescue && (!mod->record || repstos_op_is_copy(e->op)) &&
+	if (!rescue && !mod->record &&
 	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, e->op))) {
 		mod->m.stats->fixed++;
 		return;
@@ -555,15 +552,19 @@ static void patch_site(struct module *mod, struct run *r,
 
 /* ---- recording sizes (REPSTOS_PROFILE) -------------------------------- */
 
-/* What a profiled site goes on to run: what it would run unprofiled. */
+/* What a profiled site goes on to run: what it would run unprofiled
+ * (for the inline form, its called form: rep stosb, or for a copy site
+ * rep movsb after the overlap check, which every copy op may take). */
 static void *profiled_routine(const struct module *mod,
 			      const struct repstos_site *e,
 			      enum repstos_form form, uintptr_t target)
 {
 	if (form == REPSTOS_FORM_INLINE)
-		return mod->m.set_routine[REPSTOS_VARIANT_INLINE];
+		return (void *)routine_of(mod, e->op, REPSTOS_VARIANT_INLINE);
 	if (target != stub_of(mod, e->op) && !unrunnable(mod, e->op, target))
 		return (void *)target;
+	if (repstos_op_is_copy(e->op))
+		return (void *)routine_of(mod, e->op, (int)copy_choice(mod, e));
 	return mod->m.set_routine[site_choice(mod, e)];
 }
 
@@ -583,13 +584,13 @@ static void start_recording(struct module *mod)
 	}
 	mod->record = 1;
 	for (e = b; e < end; e++)
-		if (!repstos_op_is_copy(e->op) &&
-		    !site_form(mod, e, &form, &target))
+		if (!site_form(mod, e, &form, &target))
 			repstos_prof_site(rec, (unsigned)(e - b),
 					  repstos_site_addr(e),
 					  profiled_routine(mod, e, form, target));
 	repstos_prof_ready(rec, mod->m.prof,
 			   mod->m.set_routine[cfg.variant],
+			   mod->m.copy_routine[cfg.copy_variant],
 			   repstos_table_hash(b, end), module_name(mod));
 }
 
@@ -755,7 +756,7 @@ static void set_routines(const struct module *mod)
 }
 
 /* The stubs' targets, on a module's own dispatch page: while recording,
- * the profiling routine.  The copy stub serves move sites too: every
+ * the profiling routines.  The copy stub serves move sites too: every
  * copy routine, "inline"'s called form included, handles overlap. */
 static void set_targets(const struct module *mod)
 {
@@ -764,7 +765,7 @@ static void set_targets(const struct module *mod)
 	__atomic_store_n(m->set_target, mod->record ? m->profile :
 			 m->set_routine[cfg.variant], __ATOMIC_RELEASE);
 	if (m->copy_target && m->copy_routine[cfg.copy_variant])
-		__atomic_store_n(m->copy_target,
+		__atomic_store_n(m->copy_target, mod->record ? m->copy_profile :
 				 m->copy_routine[cfg.copy_variant],
 				 __ATOMIC_RELEASE);
 }

@@ -106,7 +106,7 @@ static const char *head_line(const char *q, struct section *s,
 
 	if (!(q = repstos_text_number(q, 10, &v)))
 		return fail(p, "bad profile version");
-	if (v != REPSTOS_PROFILE_VERSION)
+	if (v < 1 || v > REPSTOS_PROFILE_VERSION)
 		return fail(p, "unknown profile version");
 	if (!(q = repstos_text_word(q, "table")) || !(q = hash_at(q, &s->hash)))
 		return fail(p, "bad table hash");
@@ -234,9 +234,8 @@ int repstos_profile_fits(const struct repstos_site *e,
 {
 	unsigned lo = 0, hi = REPSTOS_NCLASS - 1, c;
 
-	/* only set sites are profiled: never a copy entry (version 2),
-	 * nor one the runtime does not know */
-	if (e->version != REPSTOS_SITE_VERSION)
+	/* never an entry the runtime does not know */
+	if (e->op >= REPSTOS_OP_COUNT || e->version != repstos_op_version(e->op))
 		return repstos_profile_calls(hist) ? -1 : 0;
 	if (e->size_kind != REPSTOS_SIZE_UNKNOWN) {
 		lo = repstos_size_class(e->size_min);

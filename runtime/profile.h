@@ -9,7 +9,7 @@
  * the file at exit with one write(2) each, so every module of a process
  * and every process given the same file add to it without a lock:
  *
- *   profile 1 table HASH sites N name MODULE
+ *   profile 2 table HASH sites N name MODULE
  *   site INDEX CALLS H0 H1 .. H21
  *   ...
  *   end HASH
@@ -37,13 +37,16 @@
 #define REPSTOS_PROF_SLOTS	8	/* ... slot */
 #define REPSTOS_PROF_N		16	/* ... n */
 #define REPSTOS_PROF_FALLBACK	24	/* ... fallback */
+#define REPSTOS_PROF_COPY_FALLBACK 32	/* ... copy_fallback */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
 #include "policy.h"
 
-#define REPSTOS_PROFILE_VERSION 1
+/* 2: sections count copy sites too.  Readers take 1 and 2; a reader
+ * of 1 alone refuses 2 as an unknown version. */
+#define REPSTOS_PROFILE_VERSION 2
 
 /* Longest site line, and the longest header and end line with a name
  * of at most REPSTOS_PROFILE_NAME_MAX bytes. */
@@ -116,6 +119,7 @@ struct repstos_prof {
 	struct repstos_prof_slot *slot;	/* n slots, in the same order */
 	unsigned long n;
 	void *fallback;		/* for a call from no profiled site */
+	void *copy_fallback;	/* the same for the copy routine */
 };
 
 _Static_assert(REPSTOS_PROF_LAST_CLASS == REPSTOS_NCLASS - 1,
@@ -126,7 +130,9 @@ _Static_assert(sizeof(struct repstos_prof_slot) == REPSTOS_PROF_SLOT_SIZE &&
 _Static_assert(offsetof(struct repstos_prof, ret) == REPSTOS_PROF_RET &&
 	       offsetof(struct repstos_prof, slot) == REPSTOS_PROF_SLOTS &&
 	       offsetof(struct repstos_prof, n) == REPSTOS_PROF_N &&
-	       offsetof(struct repstos_prof, fallback) == REPSTOS_PROF_FALLBACK,
+	       offsetof(struct repstos_prof, fallback) == REPSTOS_PROF_FALLBACK &&
+	       offsetof(struct repstos_prof, copy_fallback) ==
+	       REPSTOS_PROF_COPY_FALLBACK,
 	       "variants.S's view of struct repstos_prof");
 
 #endif /* !__ASSEMBLER__ */

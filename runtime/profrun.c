@@ -2,8 +2,8 @@
 /*
  * profrun.c - size profiles in the runtime (runtime/profrun.h).
  *
- * Recording: every site of the module calls __repstos_profile
- * (variants.S), which counts the call in its site's slot and calls the
+ * Recording: every site of the module calls __repstos_profile (a copy
+ * site __repstos_copy_profile; record.S), which counts the call in its site's slot and calls the
  * routine the site would run otherwise.  The slots are set up here before
  * any site is pointed at the routine and never freed: a thread may still
  * be in a site while the process exits.  At exit the counts are read
@@ -140,7 +140,8 @@ static void child_forgets(void)
  * own destructors would run.
  */
 void repstos_prof_ready(struct repstos_recorder *rec, struct repstos_prof *prof,
-			void *fallback, uint64_t hash, const char *name)
+			void *fallback, void *copy_fallback, uint64_t hash,
+			const char *name)
 {
 	struct repstos_prof_slot *sorted;
 	uintptr_t *ret;
@@ -171,6 +172,7 @@ void repstos_prof_ready(struct repstos_recorder *rec, struct repstos_prof *prof,
 	prof->slot = sorted;
 	prof->n = rec->n;
 	prof->fallback = fallback;
+	prof->copy_fallback = copy_fallback;
 	if (!recorders)
 		__register_atfork(NULL, NULL, child_forgets, &__dso_handle);
 	rec->next = recorders;

@@ -10,17 +10,19 @@
 
 #include "profile.h"
 
-/* The profiling routine (variants.S): what every site calls while
- * recording. */
+/* The profiling routines (record.S): what every set site, and every
+ * copy site, calls while recording. */
 void __repstos_profile(void) __attribute__((visibility("hidden")));
+void __repstos_copy_profile(void) __attribute__((visibility("hidden")));
 
 /*
  * Recording, in three steps at a module's start-up: begin (room for
  * nsites sites; path is where to append at exit, made absolute now in
  * case the program changes directory), one call per site to profile, in
  * table order, with the routine it should go on to run, and ready (the
- * module's slots for its profiling routine, prof; the routine for calls
- * from anywhere else; the module's hash and name for the section).  From
+ * module's slots for its profiling routines, prof; the set and the copy
+ * routine for calls from anywhere else; the module's hash and name for
+ * the section).  From
  * ready on, the module's profiling routine may be called; every
  * module's section is written when the process exits normally (or the
  * runtime that recorded it is unloaded).  begin returns a recorder, or
@@ -31,7 +33,8 @@ struct repstos_recorder *repstos_prof_begin(const char *path, unsigned nsites);
 void repstos_prof_site(struct repstos_recorder *rec, unsigned index,
 		       uintptr_t site, void *routine);
 void repstos_prof_ready(struct repstos_recorder *rec, struct repstos_prof *prof,
-			void *fallback, uint64_t hash, const char *name);
+			void *fallback, void *copy_fallback, uint64_t hash,
+			const char *name);
 
 /*
  * The profile installed for this module, if any: the file

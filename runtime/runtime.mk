@@ -19,7 +19,8 @@ RT_CORE_ASMS := runtime/set.S runtime/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor
 # that patches a module's sites, and the size-profile recorder it starts.
 RT_START_SRCS := runtime/dispatch.S runtime/module.c runtime/api.c \
-	runtime/record.S runtime/patch.c runtime/profrun.c runtime/variants.S
+	runtime/record.S runtime/record_copy.S runtime/patch.c runtime/profrun.c \
+	runtime/variants.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
@@ -79,8 +80,8 @@ RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_SO_EXPORTING)
 RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
 	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
 	$(B)/runtime/shared/api.o \
-	$(call rt_obj,runtime/record.S runtime/set.S runtime/copy.S \
-		runtime/routines.c)
+	$(call rt_obj,runtime/record.S runtime/record_copy.S runtime/set.S \
+		runtime/copy.S runtime/routines.c)
 
 ALL += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
 CLEAN_FILES += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)

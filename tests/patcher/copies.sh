@@ -137,18 +137,25 @@ for t in $(variants copy) erms zen4 generic; do
 	fi
 done
 
-# --profile: copies have none yet (the runtime records none); said
-# once, not per site, and they get the CPU's choice as without one.
+# --profile: copy sites are profiled as set sites are.  dump shows each
+# with the calls it saw and the copy form its sizes and zen4's copy table
+# choose; patch --profile writes exactly those forms, and never rep
+# movsb in place in a move site.
 REPSTOS_PROFILE=$W/sizes "$d/exe" >/dev/null || fail "record a profile"
 expect_rc 0 "dump --profile=sizes --cpu=zen4" \
 	"$TOOL" dump --profile="$W/sizes" --cpu=zen4 "$d/exe"
-assert "dump --profile says once that copy sites have no profile" \
-	[ "$(grep -c "copy site" "$W/out")" = 1 ]
-assert "... and how many, and what they get" \
-	grep -q "^6 copy sites not shown: no size profiles for copies yet (--cpu=zen4 gives them $(runtime_copy zen4))" "$W/out"
+assert "dump --profile: the 6 copy sites, each with its calls" \
+	[ "$(grep -c '  \(copy\|move\|move_fwd\)  size=[^ ]*  calls [1-9]' "$W/out")" = 6 ]
+chosen=$(sed -n 's/.*  chosen \([a-z0-9_]*\)  gain .*/\1/p' "$W/out" | tr '\n' ' ')
 cp "$d/exe" "$W/exe.prof"
 expect_rc 0 "patch --profile=sizes --cpu=zen4" \
 	"$TOOL" patch --profile="$W/sizes" --cpu=zen4 "$W/exe.prof"
-assert "patch --profile says so once" [ "$(grep -c "no size profiles for copies" "$W/err")" = 1 ]
-assert "patch --profile: copy sites get zen4's routine" forms "$W/exe.prof" "$(runtime_copy zen4)"
+got=$("$TOOL" dump --json "$W/exe.prof" | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["sites"]:
+    if s["op"] == "move" and s["form"] == "inline":
+        print("MOVE-SITE-INLINE", end=" ")
+    print("inline" if s["form"] == "inline" else s["variant"], end=" ")')
+assert "patch --profile: every copy site in the form dump chose ($chosen)" \
+	[ -n "$chosen" ] && [ "$got" = "$chosen" ]
 finish

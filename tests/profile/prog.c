@@ -2,8 +2,9 @@
 /*
  * prog.c - the executable of tests/profile, linked with libprofdso.so:
  * sites of every kind (unknown, bounded and constant sizes, zeroing, a
- * clear, one written by hand), called a known number of times with
- * known sizes, from main, from threads and from a forked child.
+ * clear, one written by hand, a memcpy and a memmove), called a known
+ * number of times with known sizes, from main, from threads and from a
+ * forked child.
  *
  *   prog calls    make the planned calls
  *   prog expect   what a profile of `calls` must hold: per site function
@@ -39,19 +40,25 @@ SITE_FN void x_hand(void *p, int c, size_t n) { REPSTOS_MEMSET(p, c, n); }
 SITE_FN void x_thread(void *p, int c, size_t n) { memset(p, c, n); }
 SITE_FN void x_fork(void *p, int c, size_t n) { memset(p, c, n); }
 SITE_FN void x_never(void *p, int c, size_t n) { memset(p, c, n); }
+SITE_FN void x_copy(void *p, int c, size_t n) { OTHER(); memcpy(p, profsrc, n); }
+/* p may be anywhere, profsrc too as far as GCC knows: a move site */
+SITE_FN void x_move(void *p, int c, size_t n) { memmove(p, profsrc, n); }
 
-/* What each stores: the byte c (fill -1) or `fill`, over n bytes (fixed
- * 0) or `fixed`; sem gives it sizes up to max. */
+/* What each stores: the byte c (fill -1) or `fill`, or (copy) profsrc's
+ * bytes, over n bytes (fixed 0) or `fixed`; sem gives it sizes up to
+ * max. */
 struct site {
 	const char *module, *name;
 	site_fn *fn;
 	int fill;
 	size_t fixed, max;
+	int copy;
 };
 
 #define ANY ((size_t)-1)
 enum { X_SMALL, X_MID, X_BIG, X_CONST, X_BOUNDED, X_HAND, X_THREAD, X_FORK,
-       X_NEVER, L_MEMSET, L_CLEAR, L_CONST, L_NEVER, NSITES };
+       X_NEVER, X_COPY, X_MOVE, L_MEMSET, L_CLEAR, L_CONST, L_NEVER, L_COPY,
+       NSITES };
 
 static const struct site sites[NSITES] = {
 	[X_SMALL] = { "prog", "x_small", x_small, -1, 0, ANY },
@@ -63,10 +70,13 @@ static const struct site sites[NSITES] = {
 	[X_THREAD] = { "prog", "x_thread", x_thread, -1, 0, ANY },
 	[X_FORK] = { "prog", "x_fork", x_fork, -1, 0, ANY },
 	[X_NEVER] = { "prog", "x_never", x_never, -1, 0, ANY },
+	[X_COPY] = { "prog", "x_copy", x_copy, -1, 0, ANY, 1 },
+	[X_MOVE] = { "prog", "x_move", x_move, -1, 0, ANY, 1 },
 	[L_MEMSET] = { "lib", "l_memset", l_memset, -1, 0, ANY },
 	[L_CLEAR] = { "lib", "l_clear", l_clear, 0, 0, ANY },
 	[L_CONST] = { "lib", "l_const", l_const, 0, 20000, ANY },
 	[L_NEVER] = { "lib", "l_never", l_never, -1, 0, ANY },
+	[L_COPY] = { "lib", "l_copy", l_copy, -1, 0, ANY, 1 },
 };
 
 /* The calls main makes: site, size, times.  Sizes were picked so that
@@ -86,6 +96,9 @@ static const struct step {
 	{ L_MEMSET, 64, 10 }, { L_MEMSET, 65536, 10 },
 	{ L_CLEAR, 32, 12 },
 	{ L_CONST, 20000, 4 },
+	{ X_COPY, 16, 5 }, { X_COPY, 200, 3 },
+	{ X_MOVE, 40, 4 },
+	{ L_COPY, 100, 6 }, { L_COPY, 3000, 2 },
 };
 
 /* x_thread: THREADS threads at once, PER_THREAD calls of 24 bytes each
@@ -205,7 +218,8 @@ static int check(const struct site *s, size_t n, size_t off, int c)
 	bytes(big, bg, start + len + GUARD);
 	s->fn(big + start, c, n);
 	for (i = 0; i < start + len + GUARD; i++)
-		if (big[i] != (i >= start && i < start + len ? want : bg)) {
+		if (big[i] != (i < start || i >= start + len ? bg :
+			       s->copy ? PROFSRC_BYTE(i - start) : want)) {
 			printf("MISMATCH %s: size %zu offset %zu byte 0x%02x: "
 			       "first bad byte at %+ld\n", s->name, len, off, c,
 			       (long)i - (long)start);
@@ -259,6 +273,10 @@ static int sem(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 2 ? argv[1] : "";
+	size_t i;
+
+	for (i = 0; i < PROFSRC_SIZE; i++)
+		profsrc[i] = PROFSRC_BYTE(i);
 
 	if (!strcmp(mode, "calls"))
 		return calls();

@@ -15,9 +15,13 @@
 
 typedef void site_fn(void *p, int c, size_t n);
 
-/* libprofdso.so's */
-site_fn l_memset, l_clear, l_const, l_never;
+/* libprofdso.so's; its copy sites copy from profsrc, which holds
+ * PROFSRC_BYTE(i) at i once prog has called fill_profsrc() */
+site_fn l_memset, l_clear, l_const, l_never, l_copy;
 void lib_forms(void);
+#define PROFSRC_SIZE ((2u << 20) + 256)
+#define PROFSRC_BYTE(i) ((unsigned char)((i) * 7 % 251))
+extern unsigned char profsrc[PROFSRC_SIZE];
 
 /* "MODULE INDEX FORM" for every site of the calling module. */
 static inline void print_forms(const char *module)
@@ -29,6 +33,13 @@ static inline void print_forms(const char *module)
 		enum repstos_form f;
 
 		f = repstos_decode((const uint8_t *)at, e->len, at, e->op, &target);
+		if (f == REPSTOS_FORM_CALL && repstos_op_is_copy(e->op)) {
+			int v = repstos_copy_variant_by_routine((const void *)target);
+
+			printf("%s %ld %s\n", module, (long)(e - b),
+			       v >= 0 ? repstos_copy_variant_name(v) : "?");
+			continue;
+		}
 		printf("%s %ld %s\n", module, (long)(e - b),
 		       f == REPSTOS_FORM_BAD ? "garbage" :
 		       sitecheck_name(f == REPSTOS_FORM_INLINE ? 0 : target));

@@ -6,7 +6,7 @@
 PRT := $(B)/tests/profile
 PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
-	-fplugin-arg-repstos-min-const=1 $(DEPFLAGS)
+	-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy $(DEPFLAGS)
 PRT_DEPS := $(PLUGIN_SO) $(RT_LIB)
 DEPS += $(PRT)/libprofdso.d $(PRT)/prog.d $(PRT)/prog-other.d
 

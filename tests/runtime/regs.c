@@ -5,7 +5,8 @@
  * xmm0 (the whole ymm0/zmm0) and k1.  Every other GPR, every other
  * vector register at the widest width the CPU has, the other AVX-512
  * mask registers and MXCSR must come back as they went in.  The same
- * for the profiling routine in front of each routine.
+ * for the profiling routine in front of each routine, and for the copy
+ * profiling routine in front of each copy routine.
  *
  * Copy routines and the copy stub by their contract (repstos_site.h,
  * "Copy sites"): rdi and rsi to their ends, rcx to 0, the destination
@@ -217,7 +218,12 @@ static void run_profiled(int v)
 	static struct repstos_prof_slot slot;
 	static uintptr_t ret;
 	unsigned long long want[REPSTOS_NCLASS] = { 0 };
-	void *fn = repstos_variant_routine(v);
+	void *fn = copying ? repstos_copy_variant_routine(v) :
+			     repstos_variant_routine(v);
+	void (*profile)(void) = copying ? __repstos_copy_profile :
+					  __repstos_profile;
+	const char *name = copying ? repstos_copy_variant_name(v) :
+				     repstos_variant_name(v);
 	char who[64];
 	size_t i;
 
@@ -225,17 +231,20 @@ static void run_profiled(int v)
 			  call_with == regs_call_ymm ? regs_ret_ymm : regs_ret_xmm);
 	memset(&slot, 0, sizeof(slot));
 	slot.routine = fn;
-	__repstos_prof = (struct repstos_prof){ &ret, &slot, 1, NULL };
-	snprintf(who, sizeof(who), "profile -> %s", repstos_variant_name(v));
-	run_sizes(who, __repstos_profile);
+	__repstos_prof = (struct repstos_prof){ &ret, &slot, 1, NULL, NULL };
+	snprintf(who, sizeof(who), "%sprofile -> %s", copying ? "copy " : "", name);
+	run_sizes(who, profile);
 	for (i = 0; i < NSIZES; i++)
 		want[repstos_size_class(sizes[i])] += 4;
 	if (memcmp(want, slot.hist, sizeof(want)))
 		fail(who, 0, "calls counted in the wrong size classes");
-	__repstos_prof = (struct repstos_prof){ &ret, &slot, 0, fn };
-	snprintf(who, sizeof(who), "profile (no site) -> %s",
-		 repstos_variant_name(v));
-	run_sizes(who, __repstos_profile);
+	/* no site: every call to its family's fallback, never the other's */
+	__repstos_prof = (struct repstos_prof){ &ret, &slot, 0,
+						copying ? NULL : fn,
+						copying ? fn : NULL };
+	snprintf(who, sizeof(who), "%sprofile (no site) -> %s",
+		 copying ? "copy " : "", name);
+	run_sizes(who, profile);
 	memset(&__repstos_prof, 0, sizeof(__repstos_prof));
 }
 
@@ -276,6 +285,7 @@ static void run_copies(void)
 			__repstos_copy_target = (void *)fn;
 			run_sizes(who, stub ? __repstos_copy_stub : fn);
 		}
+		run_profiled(v);
 	}
 	copying = 0;
 }
