@@ -126,7 +126,7 @@ END(__repstos_rep_good)
  *   on (set from ERMS and measurement), rep stosb.
  * SSE2 only, so it is correct on every x86-64.
  */
-ENTRY(__repstos_vec)
+ENTRY_ALIGN(__repstos_vec, 64)
 	SET_BODY vec, 16, 128, __repstos_vec_rep_min
 END(__repstos_vec)
 
@@ -140,7 +140,7 @@ END(__repstos_vec)
  * Needs AVX2; the policy chooses it only where the CPU has it, and on
  * another CPU it runs "vec" (REQUIRE).
  */
-ENTRY(__repstos_avx2)
+ENTRY_ALIGN(__repstos_avx2, 64)
 	REQUIRE(__repstos_can_avx2, __repstos_vec)
 	SET_BODY avx2, 32, 384, __repstos_wide_rep_min
 END(__repstos_avx2)
@@ -176,7 +176,7 @@ END(__repstos_avx2)
  * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi);
  * on a CPU without them it runs "vec" (REQUIRE).
  */
-ENTRY(__repstos_avx512)
+ENTRY_ALIGN(__repstos_avx512, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_vec)
 	vpbroadcastb %eax, %zmm0
 	cmp	$255, %rcx
@@ -295,7 +295,7 @@ END(__repstos_avx512)
  *     changes from call to call, so the test is well predicted.
  * Needs what "avx512" needs.
  */
-ENTRY(__repstos_avx512_split)
+ENTRY_ALIGN(__repstos_avx512_split, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_vec)
 	vpbroadcastb %eax, %zmm0
 	cmp	$256, %rcx
@@ -367,7 +367,7 @@ END(__repstos_avx512_split)
  * misprediction below the threshold, where the store routines pay one
  * per change of size class.
  */
-ENTRY(__repstos_stosb_avx2)
+ENTRY_ALIGN(__repstos_stosb_avx2, 64)
 	/* no REQUIRE: rep stosb runs everywhere, and "avx2" has its own */
 	cmp	__repstos_short_rep_max(%rip), %rcx
 	jae	__repstos_avx2
