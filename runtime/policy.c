@@ -411,7 +411,8 @@ static const struct repstos_costs zen4_costs = {
  * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
  * bytes, where "avx512" takes 1.9-2.5, so no copy site of a size known
  * to be small goes inline here; from 2 KiB the forms are level. */
-static const struct repstos_costs zen4_copy_costs = { .cns = {
+static const struct repstos_costs zen4_copy_costs = {
+	.cns = {
 	[REPSTOS_COPY_VARIANT_ORIGINAL] = {
 		190, 217, 300, 379, 569, 677, 894, 948,
 		1382, 2375, 4415, 8449, 17254, 33420, 67153, 133618,
@@ -432,7 +433,18 @@ static const struct repstos_costs zen4_copy_costs = { .cns = {
 		190, 190, 191, 190, 190, 190, 190, 249,
 		449, 757, 1105, 2034, 4488, 8499, 17785, 57796,
 		114297, 236250, 478436, 1070767, 2214275, 2210800 },
-} };
+	},
+	/* tune's change costs there, the median of three runs: "avx512"
+	 * branches once at 64 bytes and climbs a ladder above */
+	.change = {
+		[REPSTOS_COPY_VARIANT_ORIGINAL] = 1204,
+		[REPSTOS_COPY_VARIANT_INLINE] = 8,
+		[REPSTOS_COPY_VARIANT_VEC] = 1045,
+		[REPSTOS_COPY_VARIANT_AVX2] = 944,
+		[REPSTOS_COPY_VARIANT_AVX512] = 268,
+	},
+	.change_known = (1u << REPSTOS_COPY_VARIANT_COUNT) - 1,
+};
 
 #define F(x) REPSTOS_CPU_##x
 #define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }

@@ -537,15 +537,16 @@ static void fill_classes(void)
  * over that; the worse of aligned and +3, and never below 0 (a form
  * faster on varying sizes than at fixed ones is noise).
  */
-static int tune_change(FILE *rep, const struct repstos_cpu *cpu,
+static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
 	static const unsigned offs[2] = { 0, 3 };
+	struct repstos_costs *k = copy ? &out->copy_costs : &out->costs;
 	double m[2][NFORM];
 	struct forms s;
 	unsigned a, c, f;
 
-	if (site_forms(cpu, 0, &s))
+	if (site_forms(cpu, copy, &s))
 		return -1;
 	fill_classes();
 	for (a = 0; a < 2; a++)
@@ -564,13 +565,13 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu,
 				worst = m[a][f] - fixed;
 		}
 		cns = worst / (1 - 1.0 / NCHANGE) * 100 + 0.5;
-		out->costs.change[v] = (unsigned)(cns > 4e9 ? 4e9 : cns);
-		out->costs.change_known |= 1u << v;
+		k->change[v] = (unsigned)(cns > 4e9 ? 4e9 : cns);
+		k->change_known |= 1u << v;
 		if (rep)
-			fprintf(rep, "  %-13s sizes below 256 changing class: %.2f ns "
-				"aligned, %.2f at +3; a change of class %.2f ns\n",
-				form_name(0, v), m[0][f], m[1][f],
-				out->costs.change[v] / 100.0);
+			fprintf(rep, "  %s%-13s sizes below 256 changing class: "
+				"%.2f ns aligned, %.2f at +3; a change of class "
+				"%.2f ns\n", copy ? "copy " : "", form_name(copy, v),
+				m[0][f], m[1][f], k->change[v] / 100.0);
 	}
 	return 0;
 }
@@ -796,12 +797,14 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 	tune_thresholds(rep, cpu, out);
 	r = tune_costs(cpu, 0, &tb, out);
 	if (!r)
-		r = tune_change(rep, cpu, &tb, out);
+		r = tune_change(rep, cpu, 0, &tb, out);
 	if (!r)
 		r = tune_module(rep, cpu, 0, &tb, out);
 	/* the copy routines with the policy's thresholds, which stay */
 	if (!r)
 		r = tune_costs(cpu, 1, &tb, out);
+	if (!r)
+		r = tune_change(rep, cpu, 1, &tb, out);
 	if (!r)
 		r = tune_module(rep, cpu, 1, &tb, out);
 	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
@@ -853,22 +856,23 @@ static void print_table(FILE *f, int copy, const unsigned (*cns)[REPSTOS_NCLASS]
 	}
 }
 
-/* The change costs: in ns, and as C for the same row. */
-static void print_change(FILE *f, const struct repstos_costs *k)
+/* A family's change costs: in ns, and as C for the same row. */
+static void print_change(FILE *f, int copy, const struct repstos_costs *k)
 {
-	int v;
+	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
 
 	if (!k->change_known)
 		return;
 	fprintf(f, "a change of size class below 256 bytes, ns:");
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+	for (v = 0; v < n; v++)
 		if (k->change_known >> v & 1)
-			fprintf(f, " %s %.2f", form_name(0, (unsigned)v),
+			fprintf(f, " %s %.2f", form_name(copy, (unsigned)v),
 				k->change[v] / 100.0);
 	fprintf(f, "\nas C:\n\t.change = {");
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+	for (v = 0; v < n; v++)
 		if (k->change_known >> v & 1)
-			fprintf(f, "\n\t\t[REPSTOS_VARIANT_%s] = %u,",
+			fprintf(f, "\n\t\t[REPSTOS_%sVARIANT_%s] = %u,",
+				copy ? "COPY_" : "", copy ? copy_enum_names[v] :
 				variant_enum_names[v], k->change[v]);
 	fprintf(f, " },\n\t.change_known = %#x,\n", k->change_known);
 }
@@ -884,12 +888,13 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		fprintf(f, " %6llu", repstos_class_lo(c));
 	fputc('\n', f);
 	print_table(f, 0, t->costs.cns, repstos_cost_forms(&t->costs));
-	print_change(f, &t->costs);
+	print_change(f, 0, &t->costs);
 	if (repstos_cost_forms(&t->copy_costs)) {
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");
 		print_table(f, 1, t->copy_costs.cns,
 			    repstos_cost_forms(&t->copy_costs));
+		print_change(f, 1, &t->copy_costs);
 	}
 	fprintf(f, "runtime/policy.c: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :

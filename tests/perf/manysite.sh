@@ -7,7 +7,7 @@
 # per call (median of R runs, each the best of its rounds) and the speedup
 # over the plain build.  -c: the copy program (manysite.c -DOP_COPY, built
 # with -fplugin-arg-repstos-copy): glibc's memcpy against the copy sites,
-# auto and each copy routine this CPU runs (REPSTOS_VARIANT=name).
+# auto, profiled and each copy routine this CPU runs (REPSTOS_VARIANT=name).
 #   tests/perf/manysite.sh [-c] [R]
 . "$(dirname "$0")/../lib.sh"	# for variants
 op=set name=manysite cflags="-O2 -Iruntime" plugin=""
@@ -26,10 +26,9 @@ cpu=$(($(nproc) - 1))
 sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
 
 t=$(mktemp -d)
+# a size profile of the program's own sites, then the sites chosen from it
+REPSTOS_PROFILE=$t/profile $dir/$name-repstos 1 >/dev/null || exit 1
 if [ $op = set ]; then
-	# a size profile of the program's own sites, then the sites chosen
-	# from it
-	REPSTOS_PROFILE=$t/profile $dir/$name-repstos 1 >/dev/null || exit 1
 	configs="plain auto profiled"
 	for v in $(variants); do
 		out=$(REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null)
@@ -37,7 +36,7 @@ if [ $op = set ]; then
 	done
 else
 	# the copy routines the runtime takes here: it says "(forced)"
-	configs="plain auto"
+	configs="plain auto profiled"
 	for v in $(variants copy); do
 		REPSTOS_DEBUG=1 REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null |
 			grep -q "copy $v (forced)" && configs="$configs $v"
