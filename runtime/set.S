@@ -313,9 +313,28 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_split_64_256:
+	/* 32-byte stores, two from each end to 128 bytes, four above, in
+	 * address order: one size branch */
+	cmp	$128, %rcx
+	ja	1f
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, 32(%rdi)
+	vmovdqu	%ymm0, -64(%rdi,%rcx)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
 	vmovd	%xmm0, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	jmp	.Lavx2_32_64		/* ymm0 is zmm0's low half */
+	FINISH
+1:	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, 32(%rdi)
+	vmovdqu	%ymm0, 64(%rdi)
+	vmovdqu	%ymm0, 96(%rdi)
+	vmovdqu	%ymm0, -128(%rdi,%rcx)
+	vmovdqu	%ymm0, -96(%rdi,%rcx)
+	vmovdqu	%ymm0, -64(%rdi,%rcx)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	vmovd	%xmm0, %eax
+	movzbl	%al, %eax
+	FINISH
 .Lavx512_split_257_up:
 	test	$63, %dil
 	jnz	.Lavx2_257_384		/* not 64-byte aligned: "avx2"'s */
