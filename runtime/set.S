@@ -353,12 +353,12 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	vmovdqa64 %zmm0, 192(%rdi)
 	lea	-1(%rcx), %rax
 	and	$-64, %rax		/* P: 256..448 */
-	cmp	$256, %rax		/* 257..320: P = 256, [0, P) done */
-	je	1f
+	/* no branch for 257..320, where P = 256 and these store again
+	 * inside [0, 256) */
 	vmovdqa64 %zmm0, -64(%rdi,%rax)
 	vmovdqa64 %zmm0, -128(%rdi,%rax)
 	vmovdqa64 %zmm0, -192(%rdi,%rax)
-1:	sub	%rax, %rcx		/* n - P: 1..64 */
+	sub	%rax, %rcx		/* n - P: 1..64 */
 	add	%rax, %rdi
 	bzhi	%rcx, .Lones(%rip), %rax	/* all 64 bits at 64 */
 	kmovq	%rax, %k1
