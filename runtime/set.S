@@ -388,9 +388,22 @@ END(__repstos_avx512_split)
  */
 ENTRY_ALIGN(__repstos_stosb_avx2, 64)
 	/* no REQUIRE: rep stosb runs everywhere, and "avx2" has its own */
-	cmp	__repstos_short_rep_max(%rip), %rcx
+	cmp	$64, %rcx
+	ja	1f
+	cmp	$32, %rcx
+	jb	2f
+	/* 32..64: two 32-byte stores where rep stosb took 2.7 ns and
+	 * glibc's avx2 memset 2.4 */
+	cmpb	$0, __repstos_can_avx2(%rip)
+	je	2f
+	vmovd	%eax, %xmm0
+	vpbroadcastb %xmm0, %ymm0
+	vmovdqu	%ymm0, (%rdi)
+	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	FINISH
+1:	cmp	__repstos_short_rep_max(%rip), %rcx
 	jae	__repstos_avx2
-	rep stosb
+2:	rep stosb
 	ret
 END(__repstos_stosb_avx2)
 
