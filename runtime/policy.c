@@ -324,19 +324,20 @@ static void drop_unsupported(const struct repstos_cpu *cpu, int copy,
  * branches wins, as sizes vary from call to call; at one fixed size a
  * branchy one does.  Against glibc's memset at one site:
  *  - with AVX-512, "avx512_split" (one masked store below 64 bytes,
- *    32-byte stores to 256, 64-byte ones above where aligned): 1.12x
- *    geometric mean over the distributions (0.95-1.29x), 0.89-1.6x at
- *    fixed sizes, 1.27x on the many-site program (1.11x in an earlier
- *    build).  "avx512", all masked stores below 256, is faster on the
- *    distributions (1.24x) but 0.69x at fixed sizes below 128 on a
- *    destination not 64-byte aligned (a 64-byte store crossing a cache
- *    line is split; three masked-off ones still cost): the goals put
- *    "never slower" first.
+ *    32-byte stores with one size test to 256, 64-byte ones above where
+ *    aligned): 1.17-1.18x geometric mean over the distributions
+ *    (0.98-1.34x), at least 0.99x at every fixed size, 1.32x on the
+ *    many-site program.  "avx512", all masked stores below 256, is
+ *    faster on some distributions but 0.69x at fixed sizes below 128 on
+ *    a destination not 64-byte aligned (a 64-byte store crossing a
+ *    cache line is split; three masked-off ones still cost): the goals
+ *    put "never slower" first.
  *  - without it, "stosb_avx2": Zen 4 starts a rep stosb below 128 bytes
- *    in 2.5 ns flat with no size branch, and above that "avx2"'s 32-byte
- *    stores are as fast as glibc's.  1.48x on the distributions against
- *    glibc's avx2 memset, 1.54x on the many-site program, 0.87-1.4x at
- *    fixed sizes.
+ *    in 2.5 ns flat, 32..64 bytes take two 32-byte stores (rep stosb was
+ *    0.87x glibc there), and above 128 "avx2"'s 32-byte stores.  1.20x
+ *    on the distributions against glibc's avx2 memset, 1.29x on the
+ *    many-site program (1.55x from profiles), 0.90-0.96x at some fixed
+ *    sizes from 65 bytes up.
  * The cost table is `repstos tune --report`'s on that machine, with
  * AVX-512; the forms a CPU cannot run are dropped at run time.
  */
