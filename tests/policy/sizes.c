@@ -71,28 +71,34 @@ __attribute__((noinline)) void copy_unknown(size_t n)
 	memcpy(buf, from, n);
 }
 
+/* Row v of k: `small` centi-ns below 64 bytes, `mid` to 2047, `large`
+ * from 2048 on. */
+static void fixed_row(struct repstos_costs *k, int v, unsigned small,
+		      unsigned mid, unsigned large)
+{
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		k->cns[v][c] = c <= repstos_size_class(63) ? small :
+			       c <= repstos_size_class(2047) ? mid : large;
+}
+
 /*
- * The fixed table, centi-ns by class: "vec" cheapest below 64 bytes,
- * "erms" from 64 to 2047, rep stosb in place from 2048; "original" and
- * "rep_good" never.  Only routines every x86-64 runs, so the expected
- * forms hold on any CI machine.
+ * The fixed table: "vec" cheapest below 64 bytes, "erms" from 64 to
+ * 2047, rep stosb in place from 2048; "original" and "rep_good" never.
+ * Only routines every x86-64 runs, so the expected forms hold on any CI
+ * machine.
  */
 static void fixed_costs(struct repstos_costs *k)
 {
 	static const struct repstos_costs none;	/* not memset: no site */
-	unsigned c;
 
 	*k = none;
-	for (c = 0; c < REPSTOS_NCLASS; c++) {
-		int small = c <= repstos_size_class(63);
-		int mid = !small && c <= repstos_size_class(2047);
-
-		k->cns[REPSTOS_VARIANT_VEC][c] = small ? 100 : mid ? 500 : 10000;
-		k->cns[REPSTOS_VARIANT_ERMS][c] = small ? 300 : mid ? 200 : 5000;
-		k->cns[REPSTOS_VARIANT_INLINE][c] = 1000;
-		k->cns[REPSTOS_VARIANT_ORIGINAL][c] = 9999;
-		k->cns[REPSTOS_VARIANT_REP_GOOD][c] = 9999;
-	}
+	fixed_row(k, REPSTOS_VARIANT_VEC, 100, 500, 10000);
+	fixed_row(k, REPSTOS_VARIANT_ERMS, 300, 200, 5000);
+	fixed_row(k, REPSTOS_VARIANT_INLINE, 1000, 1000, 1000);
+	fixed_row(k, REPSTOS_VARIANT_ORIGINAL, 9999, 9999, 9999);
+	fixed_row(k, REPSTOS_VARIANT_REP_GOOD, 9999, 9999, 9999);
 }
 
 /*
@@ -104,17 +110,11 @@ static void fixed_costs(struct repstos_costs *k)
 static void fixed_copy_costs(struct repstos_costs *k)
 {
 	static const struct repstos_costs none;
-	unsigned c;
 
 	*k = none;
-	for (c = 0; c < REPSTOS_NCLASS; c++) {
-		int small = c <= repstos_size_class(63);
-		int mid = !small && c <= repstos_size_class(2047);
-
-		k->cns[REPSTOS_COPY_VARIANT_VEC][c] = small ? 100 : mid ? 500 : 10000;
-		k->cns[REPSTOS_COPY_VARIANT_INLINE][c] = small ? 1000 : mid ? 200 : 5000;
-		k->cns[REPSTOS_COPY_VARIANT_ORIGINAL][c] = 99999;
-	}
+	fixed_row(k, REPSTOS_COPY_VARIANT_VEC, 100, 500, 10000);
+	fixed_row(k, REPSTOS_COPY_VARIANT_INLINE, 1000, 200, 5000);
+	fixed_row(k, REPSTOS_COPY_VARIANT_ORIGINAL, 99999, 99999, 99999);
 }
 
 /*
