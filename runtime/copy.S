@@ -112,7 +112,9 @@ END(__repstos_copy_vec)
 /*
  * "avx2": "vec" with 32-byte VEX moves (no loop to 256 bytes), VEX
  * throughout.  ymm0..7's upper halves are left as they are: no
- * vzeroupper, which would clear every other ymm's too.  Needs AVX2
+ * vzeroupper, which would clear every other ymm's too.  The dirty upper
+ * state this leaves costs the caller's later SSE code on Zen 4 (zlib
+ * -6: 0.95x; policy.c says more).  Needs AVX2
  * (AVX would do; the can byte is the set routines'); else "vec".
  */
 ENTRY_ALIGN(__repstos_copy_avx2, 64)

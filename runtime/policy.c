@@ -499,11 +499,15 @@ int repstos_policy_has_row(const struct repstos_cpu *cpu)
  * The conservative rule, for CPUs no row describes.  It must not be
  * slower than glibc's memset anywhere, on CPUs nobody here measured:
  *
- *  - AMD from family 0x17 (Zen) with AVX2: "avx2".  AMD keeps no
- *    upper-half state, so leaving ymm0's upper half dirty (the contract
- *    forbids vzeroupper: it would clear every ymm register's upper half)
- *    costs later SSE code nothing; glibc chooses its own AVX2 memset
- *    there.  Measured on Zen 4 with AVX-512 hidden, against glibc's
+ *  - AMD from family 0x17 (Zen) with AVX2: "avx2"; glibc chooses its
+ *    own AVX2 memset there.  The contract forbids vzeroupper (it would
+ *    clear every ymm register's upper half), so the routine leaves the
+ *    upper state dirty; that was thought free on AMD, but on Zen 4 a
+ *    real program's later SSE code pays for it (zlib's minigzip -6 with
+ *    copy sites: 0.95x, 1.00x with a vzeroupper added; zeroing the
+ *    used registers with VEX instead did not help: the state is global,
+ *    as on Intel; tests/perf/results/README.md).  Calls of a routine
+ *    that are rare, as memset's in zlib, did not show it.  Measured on Zen 4 with AVX-512 hidden, against glibc's
  *    avx2 memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the
  *    published distributions, where "vec" was 0.45-0.6x from 256 bytes
  *    to 2 KiB (16-byte stores: half the store width).

@@ -170,8 +170,10 @@ END(__repstos_avx2)
  *   321..512: eight; above, 256-byte blocks of aligned 64-byte
  *     stores and a last unaligned 256; from __repstos_wide_rep_min on,
  *     rep stosb.
- * zmm0's upper part is left non-zero: harmless on AMD (measured: Zen 5);
- * on Intel a dirty zmm0-15 upper half keeps the core in 512-bit mode, so
+ * zmm0's upper part is left non-zero: harmless to the routine's own
+ * time on AMD (measured: Zen 5), but on Zen 4 later SSE code pays for
+ * the dirty upper state, as copies in zlib showed (policy.c); on Intel
+ * a dirty zmm0-15 upper half also keeps the core in 512-bit mode, so
  * the policy gives this routine to AMD CPUs only.  Needs AVX512F,
  * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi);
  * on a CPU without them it runs "vec" (REQUIRE).
