@@ -886,12 +886,49 @@ int repstos_text_put(char *buf, unsigned len, unsigned *at,
 	return 0;
 }
 
+/* The line words of a family's table: its costs and its change costs. */
+static const char *const table_words[2][2] = {
+	{ "cost", "change" }, { "copy_cost", "copy_change" },
+};
+
+static const char *form_name(int copy, int v)
+{
+	return copy ? repstos_copy_variant_name((enum repstos_copy_variant)v) :
+		      repstos_variant_name((enum repstos_variant)v);
+}
+
+/* A family's table as tuning-file lines: a cost line per form it has,
+ * then a change line per form whose change cost it has. */
+static int put_table(char *buf, unsigned len, unsigned *at, int copy,
+		     const struct repstos_costs *k)
+{
+	unsigned c;
+	int v, r = 0;
+
+	for (v = 0; !r && v < REPSTOS_NFORM; v++) {
+		if (!repstos_cost_known(k, v))
+			continue;
+		r = repstos_text_put(buf, len, at, "%s %s",
+				     table_words[copy][0], form_name(copy, v));
+		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
+			r = repstos_text_put(buf, len, at, " %u", k->cns[v][c]);
+		if (!r)
+			r = repstos_text_put(buf, len, at, "\n");
+	}
+	for (v = 0; !r && v < REPSTOS_NFORM; v++)
+		if (k->change_known >> v & 1)
+			r = repstos_text_put(buf, len, at, "%s %s %u\n",
+					     table_words[copy][1],
+					     form_name(copy, v), k->change[v]);
+	return r;
+}
+
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
 			  const struct repstos_tuning *t)
 {
 	const char *module = repstos_variant_name(t->variant);
-	unsigned at = 0, c;
-	int v, r;
+	unsigned at = 0;
+	int r;
 
 	if (!module)	/* not a variant: vec, correct on every x86-64 */
 		module = repstos_variant_name(REPSTOS_VARIANT_VEC);
@@ -903,36 +940,13 @@ int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu
 		cpu->vendor, cpu->family, cpu->model, cpu->stepping,
 		cpu->features, module, t->vec_rep_min, t->wide_rep_min,
 		t->short_rep_max, t->inline_min);
-	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++) {
-		if (!repstos_cost_known(&t->costs, (enum repstos_variant)v))
-			continue;
-		r = repstos_text_put(buf, len, &at, "cost %s",
-				     repstos_variant_names[v]);
-		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
-			r = repstos_text_put(buf, len, &at, " %u",
-					     t->costs.cns[v][c]);
-		if (!r)
-			r = repstos_text_put(buf, len, &at, "\n");
-	}
-	for (v = 0; !r && v < REPSTOS_VARIANT_COUNT; v++)
-		if (t->costs.change_known >> v & 1)
-			r = repstos_text_put(buf, len, &at, "change %s %u\n",
-					     repstos_variant_names[v],
-					     t->costs.change[v]);
+	if (!r)
+		r = put_table(buf, len, &at, 0, &t->costs);
 	if (!r && repstos_copy_variant_name(t->copy_variant))
 		r = repstos_text_put(buf, len, &at, "copy_variant %s\n",
 				     repstos_copy_variant_name(t->copy_variant));
-	for (v = 0; !r && v < REPSTOS_COPY_VARIANT_COUNT; v++) {
-		if (!repstos_cost_known(&t->copy_costs, v))
-			continue;
-		r = repstos_text_put(buf, len, &at, "copy_cost %s",
-				     repstos_copy_variant_names[v]);
-		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
-			r = repstos_text_put(buf, len, &at, " %u",
-					     t->copy_costs.cns[v][c]);
-		if (!r)
-			r = repstos_text_put(buf, len, &at, "\n");
-	}
+	if (!r)
+		r = put_table(buf, len, &at, 1, &t->copy_costs);
 	return r ? -1 : (int)at;
 }
 
@@ -1004,6 +1018,45 @@ static const char *costs_at(const char *p, unsigned (*cns)[REPSTOS_NCLASS])
 	return p;
 }
 
+/* A change line's number after the name, 0..2^32-1. */
+static const char *change_at(const char *p, unsigned *change)
+{
+	unsigned long long v;
+
+	p = repstos_text_blank(p + strcspn(p, " \t\n"));
+	if (!(p = repstos_text_number(p, 10, &v)) || v > 0xffffffffu)
+		return NULL;
+	*change = (unsigned)v;
+	return p;
+}
+
+/*
+ * A line of a family's table at p ([copy_]cost or [copy_]change) into
+ * n's table of that family: the family (1 copy, 0 set) and *q past the
+ * line's numbers, or NULL when they are malformed; -1 when p starts no
+ * table line.
+ */
+static int table_line(const char *p, struct repstos_tuning *n, const char **q)
+{
+	int copy, what, v;
+
+	for (copy = 0; copy < 2; copy++)
+		for (what = 0; what < 2; what++) {
+			struct repstos_costs *k = repstos_tuning_costs(n, copy);
+
+			if (!(*q = repstos_text_word(p, table_words[copy][what])))
+				continue;
+			if ((v = name_at(*q, copy)) < 0)
+				*q = NULL;
+			else if (!what)
+				*q = costs_at(*q, &k->cns[v]);
+			else if ((*q = change_at(*q, &k->change[v])))
+				k->change_known |= 1u << v;
+			return copy;
+		}
+	return -1;
+}
+
 int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 			 struct repstos_tuning *t)
 {
@@ -1011,7 +1064,7 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 				   cpu->stepping, cpu->features };
 	struct repstos_tuning n = *t;
 	const char *p = text, *q;
-	int have_cpu = 0, have_costs = 0, have_copy_costs = 0;
+	int have_cpu = 0, have_table[2] = { 0, 0 };
 
 	memset(&n.costs, 0, sizeof(n.costs));
 	memset(&n.copy_costs, 0, sizeof(n.copy_costs));
@@ -1034,29 +1087,15 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 				return -1;
 			n.variant = i;
 			q += strlen(repstos_variant_names[i]);
-		} else if ((q = repstos_text_word(p, "cost"))) {
-			if ((i = name_at(q, 0)) < 0 || !(q = costs_at(q, &n.costs.cns[i])))
+		} else if ((i = table_line(p, &n, &q)) >= 0) {
+			if (!q)
 				return -1;
-			have_costs = 1;
-		} else if ((q = repstos_text_word(p, "change"))) {
-			if ((i = name_at(q, 0)) < 0)
-				return -1;
-			q = repstos_text_blank(q + strlen(repstos_variant_names[i]));
-			if (!(q = repstos_text_number(q, 10, &v)) || v > ~0u)
-				return -1;
-			n.costs.change[i] = (unsigned)v;
-			n.costs.change_known |= 1u << i;
-			have_costs = 1;
+			have_table[i] = 1;
 		} else if ((q = repstos_text_word(p, "copy_variant"))) {
 			if ((i = name_at(q, 1)) < 0)
 				return -1;
 			n.copy_variant = i;
 			q += strlen(repstos_copy_variant_names[i]);
-		} else if ((q = repstos_text_word(p, "copy_cost"))) {
-			if ((i = name_at(q, 1)) < 0 ||
-			    !(q = costs_at(q, &n.copy_costs.cns[i])))
-				return -1;
-			have_copy_costs = 1;
 		} else if ((q = repstos_text_word(p, "vec_rep_min"))) {
 			if (!(q = repstos_text_number(q, 10, &v)))
 				return -1;
@@ -1088,9 +1127,9 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 	if (!repstos_policy_copy_supported(cpu,
 			(enum repstos_copy_variant)n.copy_variant))
 		return -1;
-	if (!have_costs)
+	if (!have_table[0])
 		n.costs = t->costs;		/* the policy's table stays */
-	if (!have_copy_costs)
+	if (!have_table[1])
 		n.copy_costs = t->copy_costs;
 	drop_unsupported(cpu, 0, &n.costs);
 	drop_unsupported(cpu, 1, &n.copy_costs);

@@ -89,6 +89,13 @@ struct repstos_tuning {
 	struct repstos_costs copy_costs;	/* the same for copy sites */
 };
 
+/* A family's cost table in *t: the copy sites' (copy), or the set's. */
+static inline struct repstos_costs *repstos_tuning_costs(struct repstos_tuning *t,
+							 int copy)
+{
+	return copy ? &t->copy_costs : &t->costs;
+}
+
 /* The tuning for this CPU from the measured table (or the conservative
  * rule for CPUs not in it). */
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
@@ -215,12 +222,12 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
  *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
  *   change NAME C   (centi-ns per change of size class; part of the table)
  *   copy_variant NAME
- *   copy_cost NAME C0 C1 .. C21   (the copy forms' table)
+ *   copy_cost NAME C0 C1 .. C21, copy_change NAME C   (the copy table)
  * repstos_tuning_format writes one into buf (returns its length, or -1
  * if it does not fit); repstos_tuning_parse reads one: 1 when it applies
  * to cpu and *t was set (fields it lacks keep the policy's value; a file
- * with cost lines replaces the policy's whole table, and one with
- * copy_cost lines the whole copy table), 0 when it is for
+ * with cost or change lines replaces the policy's whole table, and one
+ * with copy_cost or copy_change lines the whole copy table), 0 when it is for
  * another CPU, -1 when malformed.
  */
 /* Room for any tuning file's text. */

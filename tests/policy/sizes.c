@@ -118,23 +118,25 @@ static void fixed_copy_costs(struct repstos_costs *k)
 }
 
 /*
- * With `change`: what a change of size class costs each form, for
- * tests/profile: "vec" pays 20 ns a change, the others nothing, so a
- * site whose sizes spread over classes below 64 bytes does better with
- * "erms" than with "vec", cheaper at each fixed size.
+ * With `change`, for tests/profile: what a change of size class costs
+ * each form table k has, nothing but `vec_cost` for its "vec".  The set
+ * table's "vec" pays 20 ns a change, so a site whose sizes spread over
+ * classes below 64 bytes does better with "erms" than with "vec",
+ * cheaper at each fixed size; the copy table's forms pay nothing, so a
+ * copy site whose sizes spread takes "vec", cheapest at its sizes, where
+ * without change costs it could only keep the module routine or take
+ * rep movsb in place.
  */
-static void fixed_change(struct repstos_costs *k)
+static void fixed_change(struct repstos_costs *k, int vec, unsigned vec_cost)
 {
-	static const int forms[] = {
-		REPSTOS_VARIANT_VEC, REPSTOS_VARIANT_ERMS, REPSTOS_VARIANT_INLINE,
-		REPSTOS_VARIANT_ORIGINAL, REPSTOS_VARIANT_REP_GOOD,
-	};
-	unsigned i;
+	unsigned forms = repstos_cost_forms(k);
+	int v;
 
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		k->change[forms[i]] = forms[i] == REPSTOS_VARIANT_VEC ? 2000 : 0;
-		k->change_known |= 1u << forms[i];
-	}
+	for (v = 0; v < REPSTOS_NFORM; v++)
+		if (forms >> v & 1) {
+			k->change[v] = v == vec ? vec_cost : 0;
+			k->change_known |= 1u << v;
+		}
 }
 
 static int write_tuning(const char *path, const char *module, int change)
@@ -150,9 +152,11 @@ static int write_tuning(const char *path, const char *module, int change)
 	t.variant = repstos_variant_by_name(module);
 	t.copy_variant = REPSTOS_COPY_VARIANT_ORIGINAL;
 	fixed_costs(&t.costs);
-	if (change)
-		fixed_change(&t.costs);
 	fixed_copy_costs(&t.copy_costs);
+	if (change) {
+		fixed_change(&t.costs, REPSTOS_VARIANT_VEC, 2000);
+		fixed_change(&t.copy_costs, REPSTOS_COPY_VARIANT_VEC, 0);
+	}
 	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
 	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
 		perror(path);

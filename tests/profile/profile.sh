@@ -149,15 +149,17 @@ grep -q ' x_small+0x[0-9a-f]* .* calls 15  top .*chosen inline  gain [0-9.]* ns/
 	ok "dump --profile: calls, sizes, form and gain per site" ||
 	{ fail "dump --profile:"; cat $t/dump; }
 
-# The same table with what a change of size class costs (vec 20 ns, the
-# others nothing): every form now competes for a site whose sizes spread
-# over classes, its changes counted, so those sites get erms, neither vec
-# (cheaper at each fixed size below 64 bytes) nor inline; a site of one
-# class (x_thread, x_const) keeps the form cheapest there.
+# The same tables with what a change of size class costs (set: vec 20
+# ns, the others nothing; copy: nothing), through the tuning file: every
+# form now competes for a site whose sizes spread over classes, its
+# changes counted, so those set sites get erms, neither vec (cheaper at
+# each fixed size below 64 bytes) nor inline, and x_copy vec, not inline;
+# a site of one class (x_thread, x_const, x_move) keeps the form
+# cheapest there.
 $sizes tuning $t/tuning-change rep_good change ||
 	fail "writing the fixed tuning file with change costs"
-sed 's/^\(prog x_\(bounded\|fork\|hand\|mid\|small\)\) inline$/\1 erms/' \
-	$t/want > $t/want-change
+sed -e 's/^\(prog x_\(bounded\|fork\|hand\|mid\|small\)\) inline$/\1 erms/' \
+	-e 's/^prog x_copy inline$/prog x_copy vec/' $t/want > $t/want-change
 REPSTOS_TUNING=$t/tuning-change REPSTOS_PROFILE_USE=$t/prof $bin forms |
 	named > $t/use-change
 same "runtime, change costs" $t/use-change $t/want-change
