@@ -171,7 +171,7 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
 					    unsigned op)
 {
-	return repstos_op_is_copy(op) ? &c->tuning.copy_costs : &c->tuning.costs;
+	return REPSTOS_TUNING_COSTS(&c->tuning, repstos_op_is_copy(op));
 }
 
 int rs_choice_module(const struct rs_choice *c, unsigned op)

@@ -1042,7 +1042,7 @@ static int table_line(const char *p, struct repstos_tuning *n, const char **q)
 
 	for (copy = 0; copy < 2; copy++)
 		for (what = 0; what < 2; what++) {
-			struct repstos_costs *k = repstos_tuning_costs(n, copy);
+			struct repstos_costs *k = REPSTOS_TUNING_COSTS(n, copy);
 
 			if (!(*q = repstos_text_word(p, table_words[copy][what])))
 				continue;

@@ -89,12 +89,9 @@ struct repstos_tuning {
 	struct repstos_costs copy_costs;	/* the same for copy sites */
 };
 
-/* A family's cost table in *t: the copy sites' (copy), or the set's. */
-static inline struct repstos_costs *repstos_tuning_costs(struct repstos_tuning *t,
-							 int copy)
-{
-	return copy ? &t->copy_costs : &t->costs;
-}
+/* A family's cost table in *t: the copy sites' (copy), or the set's;
+ * a macro, so that it is as const as t. */
+#define REPSTOS_TUNING_COSTS(t, copy) ((copy) ? &(t)->copy_costs : &(t)->costs)
 
 /* The tuning for this CPU from the measured table (or the conservative
  * rule for CPUs not in it). */

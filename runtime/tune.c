@@ -45,9 +45,8 @@
 #define NDIST (NSETDIST > NCOPYDIST ? NSETDIST : NCOPYDIST)
 #define BUF_SIZE ((1u << 20) + 8192)
 /* A form number for the reference, glibc's memset or memcpy: past both
- * families' variants. */
-#define GLIBC ((int)REPSTOS_VARIANT_COUNT > (int)REPSTOS_COPY_VARIANT_COUNT ? \
-	       (int)REPSTOS_VARIANT_COUNT : (int)REPSTOS_COPY_VARIANT_COUNT)
+ * families' variants (policy.h's table rows). */
+#define GLIBC REPSTOS_NFORM
 #define NFORM (GLIBC + 1)
 
 static unsigned char *buf;
@@ -455,15 +454,17 @@ static unsigned class_cost(const struct table *tb, unsigned f, unsigned c)
 	return (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
 }
 
-/* The rows of s's forms in a cost table (set or copy: the same model). */
+/* s's forms' rows of a cost table k, which has no others (set or copy:
+ * the same model). */
 static void set_costs(const struct forms *s, const struct table *tb,
-		      unsigned (*cns)[REPSTOS_NCLASS])
+		      struct repstos_costs *k)
 {
 	unsigned c, f;
 
+	memset(k, 0, sizeof(*k));
 	for (f = 0; f < s->n; f++)
 		for (c = 0; c < REPSTOS_NCLASS; c++)
-			cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
+			k->cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
 }
 
 /* The variants of a family this CPU runs, by number: "inline" stands
@@ -499,13 +500,7 @@ static int tune_costs(const struct repstos_cpu *cpu, int copy,
 	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
 		return -1;
 	measure_costs(&s, tb);
-	if (copy) {
-		memset(&out->copy_costs, 0, sizeof(out->copy_costs));
-		set_costs(&sites, tb, out->copy_costs.cns);
-	} else {
-		memset(&out->costs, 0, sizeof(out->costs));
-		set_costs(&sites, tb, out->costs.cns);
-	}
+	set_costs(&sites, tb, REPSTOS_TUNING_COSTS(out, copy));
 	return 0;
 }
 
@@ -541,7 +536,7 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
 	static const unsigned offs[2] = { 0, 3 };
-	struct repstos_costs *k = copy ? &out->copy_costs : &out->costs;
+	struct repstos_costs *k = REPSTOS_TUNING_COSTS(out, copy);
 	double m[2][NFORM];
 	struct forms s;
 	unsigned a, c, f;
@@ -826,55 +821,50 @@ static const char *const copy_enum_names[REPSTOS_COPY_VARIANT_COUNT] = {
 #undef REPSTOS_X_ENUM_NAME
 };
 
-/* One family's table, the rows in known: in ns, and as C for
- * runtime/policy.c. */
-static void print_table(FILE *f, int copy, const unsigned (*cns)[REPSTOS_NCLASS],
-			unsigned known)
+static const char *enum_name(int copy, int v)
 {
-	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
-	unsigned c;
+	return copy ? copy_enum_names[v] : variant_enum_names[v];
+}
 
-	for (v = 0; v < n; v++) {
+/* A family's table k: in ns, and as the C of a row for runtime/policy.c
+ * (costs, change costs and which forms have one). */
+static void print_table(FILE *f, int copy, const struct repstos_costs *k)
+{
+	unsigned known = repstos_cost_forms(k), c;
+	const char *family = copy ? "COPY_" : "";
+	int v;
+
+	for (v = 0; v < REPSTOS_NFORM; v++) {
 		if (!(known >> v & 1))
 			continue;
 		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
 			form_name(copy, (unsigned)v));
 		for (c = 0; c < REPSTOS_NCLASS; c++)
-			fprintf(f, " %6.2f", cns[v][c] / 100.0);
+			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
 		fputc('\n', f);
 	}
-	fprintf(f, "as a cost table for runtime/policy.c:\n");
-	for (v = 0; v < n; v++) {
-		if (!(known >> v & 1))
-			continue;
-		fprintf(f, "\t[REPSTOS_%sVARIANT_%s] = {", copy ? "COPY_" : "",
-			copy ? copy_enum_names[v] : variant_enum_names[v]);
-		for (c = 0; c < REPSTOS_NCLASS; c++)
-			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t", cns[v][c],
-				c + 1 < REPSTOS_NCLASS ? "," : "");
-		fprintf(f, " },\n");
-	}
-}
-
-/* A family's change costs: in ns, and as C for the same row. */
-static void print_change(FILE *f, int copy, const struct repstos_costs *k)
-{
-	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
-
-	if (!k->change_known)
-		return;
 	fprintf(f, "a change of size class below 256 bytes, ns:");
-	for (v = 0; v < n; v++)
+	for (v = 0; v < REPSTOS_NFORM; v++)
 		if (k->change_known >> v & 1)
 			fprintf(f, " %s %.2f", form_name(copy, (unsigned)v),
 				k->change[v] / 100.0);
-	fprintf(f, "\nas C:\n\t.change = {");
-	for (v = 0; v < n; v++)
+	fprintf(f, "\nas a row's table for runtime/policy.c:\n\t.cns = {\n");
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1))
+			continue;
+		fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = {", family,
+			enum_name(copy, v));
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t\t", k->cns[v][c],
+				c + 1 < REPSTOS_NCLASS ? "," : "");
+		fprintf(f, " },\n");
+	}
+	fprintf(f, "\t},\n\t.change = {\n");
+	for (v = 0; v < REPSTOS_NFORM; v++)
 		if (k->change_known >> v & 1)
-			fprintf(f, "\n\t\t[REPSTOS_%sVARIANT_%s] = %u,",
-				copy ? "COPY_" : "", copy ? copy_enum_names[v] :
-				variant_enum_names[v], k->change[v]);
-	fprintf(f, " },\n\t.change_known = %#x,\n", k->change_known);
+			fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = %u,\n", family,
+				enum_name(copy, v), k->change[v]);
+	fprintf(f, "\t},\n\t.change_known = %#x,\n", k->change_known);
 }
 
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
@@ -887,14 +877,11 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 	for (c = 0; c < REPSTOS_NCLASS; c++)
 		fprintf(f, " %6llu", repstos_class_lo(c));
 	fputc('\n', f);
-	print_table(f, 0, t->costs.cns, repstos_cost_forms(&t->costs));
-	print_change(f, 0, &t->costs);
+	print_table(f, 0, &t->costs);
 	if (repstos_cost_forms(&t->copy_costs)) {
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");
-		print_table(f, 1, t->copy_costs.cns,
-			    repstos_cost_forms(&t->copy_costs));
-		print_change(f, 1, &t->copy_costs);
+		print_table(f, 1, &t->copy_costs);
 	}
 	fprintf(f, "runtime/policy.c: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :
