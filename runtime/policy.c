@@ -507,8 +507,8 @@ int repstos_policy_has_row(const struct repstos_cpu *cpu)
  *    copy sites: 0.95x, 1.00x with a vzeroupper added; zeroing the
  *    used registers with VEX instead did not help: the state is global,
  *    as on Intel; tests/perf/results/README.md).  Calls of a routine
- *    that are rare, as memset's in zlib, did not show it.  Measured on Zen 4 with AVX-512 hidden, against glibc's
- *    avx2 memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the
+ *    that are rare, as memset's in zlib, did not show it.  Measured on
+ *    Zen 4 with AVX-512 hidden, against glibc's avx2 memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the
  *    published distributions, where "vec" was 0.45-0.6x from 256 bytes
  *    to 2 KiB (16-byte stores: half the store width).
  *  - AMD with AVX-512 (a Zen after 5): "avx512_split".  Where glibc has
@@ -749,19 +749,6 @@ static int one_class(const unsigned long long *hist)
 	return (unsigned __int128)top * 100 >= (unsigned __int128)total * 95;
 }
 
-/*
- * From a profile (policy.h): the least expected time over the sizes seen.
- * The module routine keeps the site unless another form saves more than
- * 3% of it: the table's figures move by that much from run to run, and
- * a choice made on noise would differ from one tuning file to the next.
- * The table's figures are for one size at a time, branches predicted:
- * where a site's sizes spread over classes, a routine that branches on
- * the size mispredicts at a rate the table does not show (measured on
- * the many-site program, Zen 4: choosing by the table alone made it 1.06x
- * glibc where the module routine made it 1.27x).  Such a site keeps the
- * module routine, chosen on varying sizes, unless rep stosb in place,
- * which does not branch on the size, is cheaper.
- */
 /* Does the table say what a change of class costs every form it has? */
 static int has_change(const struct repstos_costs *k)
 {
@@ -782,10 +769,21 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
 	return x >= ~0ull ? ~0ull - 1 : (unsigned long long)x;
 }
 
-/* The form of the `known` ones (bit v for form v) whose expected time
- * over the calls of hist is least, by table k; module when it is within
- * 3% of that.  Without change costs, a site whose calls spread over
- * classes may only keep module or take "inline" (in place). */
+/*
+ * From a profile (policy.h), either family: of the `known` forms (bit v
+ * for form v), the one whose expected time over the calls of hist is
+ * least by table k.  The module routine keeps the site unless another
+ * form saves more than 3% of it: the table's figures move by that much
+ * from run to run, and a choice made on noise would differ from one
+ * tuning file to the next.  The table's figures are for one size at a
+ * time, branches predicted; where a site's sizes spread over classes, a
+ * routine that branches on the size mispredicts.  Where the table has
+ * every form's change cost, the expected time counts them; where it has
+ * not, such a site keeps the module routine, chosen on varying sizes,
+ * unless rep stosb (rep movsb) in place, which does not branch on the
+ * size, is cheaper (choosing by the fixed sizes alone made the many-site
+ * program 1.06x glibc on Zen 4 where the module routine made it 1.27x).
+ */
 static int by_profile(const struct repstos_costs *k, unsigned known,
 		      int module, const unsigned long long *hist)
 {
