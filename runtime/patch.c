@@ -71,7 +71,8 @@ struct config {
 	int copy_forced;		/* REPSTOS_VARIANT named a copy variant */
 	const char *why;
 	const char *record;		/* REPSTOS_PROFILE: recording to it */
-	unsigned cost_forms;		/* repstos_cost_forms(&tuning.costs) */
+	unsigned cost_forms[2];		/* repstos_cost_forms() of the set
+					 * and the copy table */
 };
 
 /* Where the sites of one run go: the mem file, or the mprotect route. */
@@ -237,7 +238,8 @@ static void read_config(struct config *c)
 	c->debug = d && *d && strcmp(d, "0");
 	read_cpu();
 	read_tuning(c);
-	c->cost_forms = repstos_cost_forms(&c->tuning.costs);
+	c->cost_forms[0] = repstos_cost_forms(&c->tuning.costs);
+	c->cost_forms[1] = repstos_cost_forms(&c->tuning.copy_costs);
 	read_variant(c);
 	read_route(c);
 	c->record = r && *r ? r : NULL;
@@ -416,47 +418,40 @@ static uintptr_t stub_of(const struct module *mod, unsigned op)
 
 /*
  * With a cost table, the policy's form for a site of known size depends
- * only on the size classes its range spans, and finding it weighs every
- * form over those classes: 10,000 bounded sites took 4.5 ms at start-up
- * on the Zen 4.  A program has many sites and few ranges, so each range
- * is asked once, for every module of the process.  0: not asked yet,
- * else the variant + 1.
+ * only on its family and the size classes its range spans, and finding
+ * it weighs every form over those classes: 10,000 bounded sites took
+ * 4.5 ms at start-up on the Zen 4.  A program has many sites and few
+ * ranges, so each range is asked once per family (set; copy; move,
+ * which may not take rep movsb in place), for every module of the
+ * process.  0: not asked yet, else the variant + 1.
  */
-static unsigned char picks[REPSTOS_NCLASS][REPSTOS_NCLASS];
+static unsigned char picks[3][REPSTOS_NCLASS][REPSTOS_NCLASS];
 
-/* The policy's form for a site, from its installed profile if any. */
-static enum repstos_variant site_choice(const struct module *mod,
-					const struct repstos_site *e)
+/* The policy's form for a site, a variant of its family (set or copy),
+ * from its installed profile if any.  A copy site's "inline" is rep
+ * movsb in place only where its op allows it (wanted_bytes); elsewhere
+ * it calls the overlap-checking routine. */
+static int choice(const struct module *mod, const struct repstos_site *e)
 {
-	const unsigned long long *h = NULL;
+	int copy = repstos_op_is_copy(e->op);
+	const unsigned long long *h = mod->hist ? mod->hist[e - mod->m.begin] :
+						  NULL;
 	unsigned char *pick;
 
-	if (mod->hist)
-		h = mod->hist[e - mod->m.begin];
-	if (h || cfg.forced || e->size_kind == REPSTOS_SIZE_UNKNOWN ||
-	    !cfg.cost_forms)
-		return repstos_policy_site_profiled(&cfg.tuning, cfg.variant,
-						    cfg.forced, e, h);
-	pick = &picks[repstos_size_class(e->size_min)]
+	if (h || (copy ? cfg.copy_forced : cfg.forced) ||
+	    e->size_kind == REPSTOS_SIZE_UNKNOWN || !cfg.cost_forms[copy])
+		return copy ? (int)repstos_policy_copy_site_profiled(&cfg.tuning,
+					cfg.copy_variant, cfg.copy_forced, e, h) :
+			      (int)repstos_policy_site_profiled(&cfg.tuning,
+					cfg.variant, cfg.forced, e, h);
+	pick = &picks[!copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2]
+		     [repstos_size_class(e->size_min)]
 		     [repstos_size_class(e->size_max)];
 	if (!*pick)
-		*pick = 1 + (unsigned char)repstos_policy_site_tuned(&cfg.tuning,
-						cfg.variant, 0, e);
-	return (enum repstos_variant)(*pick - 1);
-}
-
-/* The policy's form for a copy site, from its installed profile if
- * any.  Inline only where the op allows it: a move site whose choice is
- * "inline" calls its overlap-checking routine. */
-static enum repstos_copy_variant copy_choice(const struct module *mod,
-					     const struct repstos_site *e)
-{
-	const unsigned long long *h = NULL;
-
-	if (mod->hist)
-		h = mod->hist[e - mod->m.begin];
-	return repstos_policy_copy_site_profiled(&cfg.tuning, cfg.copy_variant,
-						 cfg.copy_forced, e, h);
+		*pick = 1 + (unsigned char)(copy ?
+			repstos_policy_copy_site(&cfg.tuning, cfg.copy_variant, 0, e) :
+			repstos_policy_site_tuned(&cfg.tuning, cfg.variant, 0, e));
+	return *pick - 1;
 }
 
 /* The bytes a site should have; 0, or -1 if the entry cannot be used.
@@ -465,16 +460,16 @@ static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
 			uintptr_t at, uint8_t *out)
 {
 	int copy = repstos_op_is_copy(e->op), v;
+	uintptr_t target;
 
 	if (mod->record)
 		return repstos_encode_call(out, e->len, at, (uintptr_t)(copy ?
 				mod->m.copy_profile : mod->m.profile));
-	v = copy ? (int)copy_choice(mod, e) : (int)site_choice(mod, e);
+	v = choice(mod, e);
 	if (copy ? repstos_copy_form_inline(v, e->op) : v == REPSTOS_VARIANT_INLINE)
 		return repstos_encode_inline(out, e->len, e->op);
-	if (!routine_of(mod, e->op, v))
-		return -1;
-	return repstos_encode_call(out, e->len, at, routine_of(mod, e->op, v));
+	target = routine_of(mod, e->op, v);
+	return target ? repstos_encode_call(out, e->len, at, target) : -1;
 }
 
 /* A call of a routine this CPU cannot run: a file patched ahead of time
@@ -563,9 +558,7 @@ static void *profiled_routine(const struct module *mod,
 		return (void *)routine_of(mod, e->op, REPSTOS_VARIANT_INLINE);
 	if (target != stub_of(mod, e->op) && !unrunnable(mod, e->op, target))
 		return (void *)target;
-	if (repstos_op_is_copy(e->op))
-		return (void *)routine_of(mod, e->op, (int)copy_choice(mod, e));
-	return mod->m.set_routine[site_choice(mod, e)];
+	return (void *)routine_of(mod, e->op, choice(mod, e));
 }
 
 /* Give every site the runtime may rewrite a slot, before any calls the
@@ -886,5 +879,5 @@ enum repstos_variant __repstos_module_site_variant(void *handle,
 	struct module none = { .hist = NULL };
 
 	configure();
-	return site_choice(handle ? handle : &none, e);
+	return (enum repstos_variant)choice(handle ? handle : &none, e);
 }

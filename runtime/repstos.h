@@ -101,7 +101,8 @@ REPSTOS_HIDDEN const struct repstos_cpu *repstos_cpu(void);
 REPSTOS_HIDDEN char *repstos_feature_names(unsigned features, char *buf, size_t len);
 /* The variant this module's stub dispatches to and unknown sites use. */
 REPSTOS_HIDDEN enum repstos_variant repstos_variant(void);
-/* The variant a site with this table entry gets. */
+/* The variant a site with this table entry gets: of its family, so a
+ * copy entry's is an enum repstos_copy_variant. */
 REPSTOS_HIDDEN enum repstos_variant repstos_site_variant(const struct repstos_site *e);
 /* Name of a variant ("erms", ...), or NULL. */
 REPSTOS_HIDDEN const char *repstos_variant_name(enum repstos_variant v);
