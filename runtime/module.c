@@ -18,8 +18,8 @@
 /*
  * What only some links have, referred to weakly (NULL when absent): the
  * copy routines and the copy profiling routine, pulled in by the copy
- * stub where the module has copy sites (dispatch.S); and the dispatch page, which a module linked with
- * the shared runtime does without.
+ * stub where the module has copy sites (dispatch.S); and the dispatch
+ * page, which a module linked with the shared runtime does without.
  */
 #define WEAK(sym) _Pragma(REPSTOS_STR(weak sym))
 #define REPSTOS_X_WEAK(e, name, sym, needs) WEAK(sym)

@@ -23,7 +23,8 @@
 #include "repstos.h"
 #include "profile.h"
 
-#define REPSTOS_MODULE_ABI 2	/* 2: copy_profile, and struct repstos_prof's copy_fallback */
+/* 2: copy_profile, and struct repstos_prof's copy_fallback */
+#define REPSTOS_MODULE_ABI 2
 
 struct repstos_module {
 	unsigned abi;			/* REPSTOS_MODULE_ABI */

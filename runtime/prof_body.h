@@ -22,6 +22,10 @@
  * Uses rax, rdx, r8, r9 and \tbl; leaves rcx, rdi and rsi as they were
  * (unless one is \tbl or \dst).
  */
+#if REPSTOS_PROF_SLOT_SIZE != 3 << 6
+#error "prof_count multiplies by 3 << 6"
+#endif
+
 .macro prof_count ret_at, tbl, dst, fallback
 	mov	\ret_at(%rsp), %r9			/* the return address */
 	mov	__repstos_prof+REPSTOS_PROF_RET(%rip), \tbl

@@ -3,10 +3,11 @@
  * profrun.c - size profiles in the runtime (runtime/profrun.h).
  *
  * Recording: every site of the module calls __repstos_profile (a copy
- * site __repstos_copy_profile; record.S), which counts the call in its site's slot and calls the
- * routine the site would run otherwise.  The slots are set up here before
- * any site is pointed at the routine and never freed: a thread may still
- * be in a site while the process exits.  At exit the counts are read
+ * site __repstos_copy_profile; record.S, record_copy.S), which counts
+ * the call in its site's slot and calls the routine the site would run
+ * otherwise.  The slots are set up here before any site is pointed at
+ * the routine and never freed: a thread may still be in a site while
+ * the process exits.  At exit the counts are read
  * (relaxed: each is exact, the set is as of that moment) and appended to
  * the file as one section with one write(), so the modules of a process,
  * and processes sharing the file, never interleave their lines.

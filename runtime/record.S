@@ -3,7 +3,8 @@
  * record.S - the module's own assembler besides its stubs and routines:
  * its record, which `repstos patch` fills in, and its profiling routine,
  * which its set sites call while REPSTOS_PROFILE records their sizes
- * (the copy sites' is in copy.S, linked only where there are some).  In
+ * (the copy sites' is in record_copy.S, linked only where there are
+ * some).  In
  * every module with sites (module.c pulls it in), whether the start-up
  * is linked into the module or shared.
  */
@@ -57,8 +58,5 @@ ENTRY(__repstos_profile)
 	ret
 END(__repstos_profile)
 
-#if REPSTOS_PROF_SLOT_SIZE != 3 << 6
-#error "__repstos_profile multiplies by 3 << 6"
-#endif
 
 	OBJECT_NOTES
