@@ -130,11 +130,7 @@ RTS_LINK := $(RT_SHARED_LDFLAGS) $(RT_CORE_LIB)
 RTS_DEPS := $(RT_SHARED_DEPS) $(RT_CORE_LIB)
 DEPS += $(patsubst %,$(RTS)/%.d,sites copysites libdso dlopen_main)
 
-$(RTS)/sites: tests/runtime/sites.c $(RTS_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTS_LINK)
-
-$(RTS)/copysites: tests/runtime/copysites.c $(RTS_DEPS)
+$(RTS)/sites $(RTS)/copysites: $(RTS)/%: tests/runtime/%.c $(RTS_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTS_LINK)
 
