@@ -65,10 +65,9 @@ int rs_routine_by_sym(const char *name)
 
 const char *rs_variant_text(unsigned op, int v)
 {
-	if (v < 0)
-		return "routine?";
-	return repstos_op_is_copy(op) ? repstos_copy_variant_names[v] :
-					repstos_variant_names[v];
+	const char *name = repstos_family_variant_name(repstos_op_is_copy(op), v);
+
+	return name ? name : "routine?";
 }
 
 /*

@@ -889,7 +889,7 @@ static const char *const table_words[2][2] = {
 	{ "cost", "change" }, { "copy_cost", "copy_change" },
 };
 
-static const char *form_name(int copy, int v)
+const char *repstos_family_variant_name(int copy, int v)
 {
 	return copy ? repstos_copy_variant_name((enum repstos_copy_variant)v) :
 		      repstos_variant_name((enum repstos_variant)v);
@@ -907,7 +907,7 @@ static int put_table(char *buf, unsigned len, unsigned *at, int copy,
 		if (!repstos_cost_known(k, v))
 			continue;
 		r = repstos_text_put(buf, len, at, "%s %s",
-				     table_words[copy][0], form_name(copy, v));
+				     table_words[copy][0], repstos_family_variant_name(copy, v));
 		for (c = 0; !r && c < REPSTOS_NCLASS; c++)
 			r = repstos_text_put(buf, len, at, " %u", k->cns[v][c]);
 		if (!r)
@@ -917,7 +917,7 @@ static int put_table(char *buf, unsigned len, unsigned *at, int copy,
 		if (k->change_known >> v & 1)
 			r = repstos_text_put(buf, len, at, "%s %s %u\n",
 					     table_words[copy][1],
-					     form_name(copy, v), k->change[v]);
+					     repstos_family_variant_name(copy, v), k->change[v]);
 	return r;
 }
 

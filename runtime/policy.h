@@ -89,6 +89,9 @@ struct repstos_tuning {
 	struct repstos_costs copy_costs;	/* the same for copy sites */
 };
 
+/* The name of variant v of a family (copy: a copy variant), or NULL. */
+const char *repstos_family_variant_name(int copy, int v);
+
 /* A family's cost table in *t: the copy sites' (copy), or the set's;
  * a macro, so that it is as const as t. */
 #define REPSTOS_TUNING_COSTS(t, copy) ((copy) ? &(t)->copy_costs : &(t)->costs)

@@ -484,12 +484,6 @@ static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
 	return 0;
 }
 
-static const char *form_name(int copy, unsigned f)
-{
-	return copy ? repstos_copy_variant_name((enum repstos_copy_variant)f) :
-		      repstos_variant_name((enum repstos_variant)f);
-}
-
 /* Step 2: the cost of every site form of a family, into *tb and out's
  * table. */
 static int tune_costs(const struct repstos_cpu *cpu, int copy,
@@ -565,7 +559,7 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		if (rep)
 			fprintf(rep, "  %s%-13s sizes below 256 changing class: "
 				"%.2f ns aligned, %.2f at +3; a change of class "
-				"%.2f ns\n", copy ? "copy " : "", form_name(copy, v),
+				"%.2f ns\n", copy ? "copy " : "", repstos_family_variant_name(copy, (int)v),
 				m[0][f], m[1][f], k->change[v] / 100.0);
 	}
 	return 0;
@@ -692,7 +686,7 @@ static void report_verdicts(FILE *rep, const struct forms *rt,
 		"aligned and +3):\n", rt->copy ? "copy" : "module");
 	for (i = 0; i < rt->n; i++) {
 		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
-			i == pick ? '*' : ' ', form_name(rt->copy, rt->f[i]),
+			i == pick ? '*' : ' ', repstos_family_variant_name(rt->copy, (int)rt->f[i]),
 			v[i].worst, repstos_class_lo(v[i].worst_class),
 			repstos_class_hi(v[i].worst_class));
 		for (d = 0; d < nd; d++)
@@ -838,7 +832,7 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 		if (!(known >> v & 1))
 			continue;
 		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
-			form_name(copy, (unsigned)v));
+			repstos_family_variant_name(copy, v));
 		for (c = 0; c < REPSTOS_NCLASS; c++)
 			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
 		fputc('\n', f);
@@ -846,7 +840,7 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 	fprintf(f, "a change of size class below 256 bytes, ns:");
 	for (v = 0; v < REPSTOS_NFORM; v++)
 		if (k->change_known >> v & 1)
-			fprintf(f, " %s %.2f", form_name(copy, (unsigned)v),
+			fprintf(f, " %s %.2f", repstos_family_variant_name(copy, v),
 				k->change[v] / 100.0);
 	fprintf(f, "\nas a row's table for runtime/policy.c:\n\t.cns = {\n");
 	for (v = 0; v < REPSTOS_NFORM; v++) {
