@@ -165,28 +165,6 @@ static int write_tuning(const char *path, const char *module, int change)
 	return 0;
 }
 
-static const char *copy_name(uintptr_t target)
-{
-	int v = repstos_copy_variant_by_routine((const void *)target);
-
-	return v >= 0 ? repstos_copy_variant_name(v) : "?";
-}
-
-static const char *form_name(const struct repstos_site *e)
-{
-	uintptr_t at = repstos_site_addr(e), target = 0;
-
-	switch (repstos_decode((const uint8_t *)at, e->len, at, e->op, &target)) {
-	case REPSTOS_FORM_INLINE:
-		return sitecheck_name(0);
-	case REPSTOS_FORM_CALL:
-		return repstos_op_is_copy(e->op) ? copy_name(target) :
-						  sitecheck_name(target);
-	default:
-		return "garbage";
-	}
-}
-
 static int print_forms(void)
 {
 	static const char *const kind[] = { "unknown", "bounded", "const" };
@@ -197,7 +175,7 @@ static int print_forms(void)
 		       e->op == REPSTOS_OP_MOVE ? "move" :
 		       repstos_op_is_copy(e->op) ? "copy" : "set",
 		       kind[e->size_kind % 3], e->size_min, e->size_max,
-		       form_name(e));
+		       sitecheck_form(e));
 	return 0;
 }
 

@@ -28,22 +28,8 @@ static inline void print_forms(const char *module)
 {
 	const struct repstos_site *b = repstos_sites_begin(), *e;
 
-	for (e = b; e < repstos_sites_end(); e++) {
-		uintptr_t at = repstos_site_addr(e), target = 0;
-		enum repstos_form f;
-
-		f = repstos_decode((const uint8_t *)at, e->len, at, e->op, &target);
-		if (f == REPSTOS_FORM_CALL && repstos_op_is_copy(e->op)) {
-			int v = repstos_copy_variant_by_routine((const void *)target);
-
-			printf("%s %ld %s\n", module, (long)(e - b),
-			       v >= 0 ? repstos_copy_variant_name(v) : "?");
-			continue;
-		}
-		printf("%s %ld %s\n", module, (long)(e - b),
-		       f == REPSTOS_FORM_BAD ? "garbage" :
-		       sitecheck_name(f == REPSTOS_FORM_INLINE ? 0 : target));
-	}
+	for (e = b; e < repstos_sites_end(); e++)
+		printf("%s %ld %s\n", module, (long)(e - b), sitecheck_form(e));
 }
 
 #endif

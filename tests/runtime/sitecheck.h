@@ -53,6 +53,34 @@ static inline const char *sitecheck_name(uintptr_t target)
 	return v >= 0 ? repstos_variant_name(v) : "?";
 }
 
+/* The copy stub.  Not weak: a weak reference in the object that holds
+ * the copy sites would make theirs weak too, and the linker would not
+ * pull the stub from librepstos_nonshared.a (calls of address 0). */
+REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
+
+/* What an entry's site holds now, by name: "inline", "stub", the variant
+ * of its family whose routine it calls, "garbage", or "?". */
+static inline const char *sitecheck_form(const struct repstos_site *e)
+{
+	uintptr_t at = repstos_site_addr(e), target = 0;
+	int v;
+
+	switch (repstos_decode((const uint8_t *)at, e->len, at, e->op, &target)) {
+	case REPSTOS_FORM_INLINE:
+		return "inline";
+	case REPSTOS_FORM_CALL:
+		break;
+	default:
+		return "garbage";
+	}
+	if (!repstos_op_is_copy(e->op))
+		return sitecheck_name(target);
+	if (target == (uintptr_t)REPSTOS_COPY_STUB_SYMBOL)
+		return "stub";
+	v = repstos_copy_variant_by_routine((const void *)target);
+	return v >= 0 ? repstos_copy_variant_name(v) : "?";
+}
+
 /* The number of sites whose bytes are not what the runtime reports; also
  * checks that REPSTOS_VARIANT, when set, is what the runtime chose. */
 static inline unsigned sitecheck_forms(FILE *out)
