@@ -123,6 +123,15 @@ static void check_form(struct ctx *c, const struct rs_site *s)
 	    !repstos_copy_inline_ok(s->e.op))
 		problem(c, s, "entry %zu: a move site is rep movsb inline, "
 			"but its regions may overlap backwards", s->entry);
+	/* A narrow site keeps every vector register but its declared ones
+	 * (repstos_site.h, "The vector state"). */
+	if (s->form == REPSTOS_FORM_CALL && s->variant >= 0 &&
+	    repstos_version_narrow(s->e.version) &&
+	    repstos_form_narrow(repstos_op_is_copy(s->e.op), s->variant) !=
+	    s->variant)
+		problem(c, s, "entry %zu: a version %u site calls %s, which "
+			"may change vector registers it keeps", s->entry,
+			s->e.version, rs_variant_text(s->e.op, s->variant));
 	if (s->form != REPSTOS_FORM_BAD)
 		return;
 	p = rs_sec_bytes(c->f, s->sec, s->off, s->e.len);

@@ -184,7 +184,7 @@ bool rs_choice_costs(const struct rs_choice *c, unsigned op)
 	return repstos_cost_forms(rs_choice_table(c, op)) != 0;
 }
 
-int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
+static int policy_site(const struct rs_choice *c, const struct rs_site *s)
 {
 	const unsigned long long *h = c->hist ? c->hist[s->entry] : NULL;
 
@@ -194,6 +194,16 @@ int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 	if (c->forced >= 0)
 		return c->forced;
 	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e, h);
+}
+
+/* The runtime's choice() too: a narrow entry gets a narrow form. */
+int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
+{
+	int v = policy_site(c, s);
+
+	if (repstos_version_narrow(s->e.version))
+		return repstos_form_narrow(repstos_op_is_copy(s->e.op), v);
+	return v;
 }
 
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,

@@ -201,7 +201,7 @@ static int resolve(struct rs_elf *f, struct rs_site *s,
 	}
 	/* (an op unknown to both is check's to report) */
 	if (s->e.op < REPSTOS_OP_COUNT &&
-	    repstos_op_version(s->e.op) != s->e.version) {
+	    !repstos_version_fits(s->e.version, s->e.op)) {
 		s->bad = "op of the other entry version";
 		return 0;
 	}

@@ -23,7 +23,9 @@
  * REPSTOS_SITE_ASM in runtime/repstos.h emits: `call __repstos_stub` plus
  * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
  * in/out operands, the asm clobbers memory, the flags and
- * REPSTOS_SITE_CLOBBERS, and inherits the call's virtual operands.
+ * REPSTOS_SITE_CLOBBERS (in AVX code the vector file as well: the
+ * vector-state rule of repstos_site.h), and inherits the call's virtual
+ * operands.
  *
  * Which calls become sites, by default:
  *  - every non-constant size (max-size=N: not when its proven maximum
@@ -61,6 +63,8 @@ PLUGIN_EXPORT int plugin_is_GPL_compatible;
  * REPSTOS_COPY_CLOBBERS too. */
 static const char *const site_clobbers[] = { REPSTOS_SITE_CLOBBERS };
 static const char *const copy_clobbers[] = { REPSTOS_COPY_CLOBBERS };
+static const char *const avx_clobbers[] = { REPSTOS_SITE_CLOBBERS_AVX };
+static const char *const avx512_clobbers[] = { REPSTOS_SITE_CLOBBERS_AVX512 };
 
 /* Functions the checks call, built once per unit; GC roots so they
  * survive collections. */
@@ -636,6 +640,15 @@ static tree asm_clobber(const char *reg)
 	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
 }
 
+/* Clobbers from a list; repeats (xmm0..7 of a copy site in AVX code)
+ * are harmless to GCC. */
+static void push_clobbers(vec<tree, va_gc> **clob, const char *const *regs,
+			  size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		vec_safe_push(*clob, asm_clobber(regs[i]));
+}
+
 /* The fill byte zero-extended to 64 bits, as the site wants it in rax
  * (a 32-bit operand would leave the upper half undefined). */
 static tree fill_value(gimple_seq *seq, location_t loc, tree fill)
@@ -681,15 +694,18 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 	vec_safe_push(clob, asm_clobber("memory"));
 	vec_safe_push(clob, asm_clobber("cc"));
 	if (copy)
-		for (size_t i = 0; i < ARRAY_SIZE(copy_clobbers); i++)
-			vec_safe_push(clob, asm_clobber(copy_clobbers[i]));
+		push_clobbers(&clob, copy_clobbers, ARRAY_SIZE(copy_clobbers));
 	else
-		for (size_t i = 0; i < ARRAY_SIZE(site_clobbers); i++)
-			vec_safe_push(clob, asm_clobber(site_clobbers[i]));
-	/* k1 only where this function may use mask registers: GCC rejects
-	 * the clobber elsewhere, and keeps nothing in k1 there. */
+		push_clobbers(&clob, site_clobbers, ARRAY_SIZE(site_clobbers));
+	/* The vector state (repstos_site.h): only where this function may
+	 * keep upper halves, xmm16-31 or mask registers, which GCC refuses
+	 * to hear of elsewhere.  Both TARGET_ tests follow the function's
+	 * own target attribute. */
+	if (TARGET_AVX)
+		push_clobbers(&clob, avx_clobbers, ARRAY_SIZE(avx_clobbers));
 	if (TARGET_AVX512F)
-		vec_safe_push(clob, asm_clobber(REPSTOS_SITE_CLOBBERS_AVX512));
+		push_clobbers(&clob, avx512_clobbers,
+			      ARRAY_SIZE(avx512_clobbers));
 	as = gimple_build_asm_vec(text, in, out, clob, NULL);
 	free(text);
 	gimple_asm_set_volatile(as, true);

@@ -94,6 +94,8 @@ static unsigned leaf7_features(unsigned max_leaf, unsigned os)
 		f |= REPSTOS_CPU_AVX512F;
 		if (r7.b & (1u << 30))
 			f |= REPSTOS_CPU_AVX512BW;
+		if (r7.b & (1u << 31))
+			f |= REPSTOS_CPU_AVX512VL;
 	}
 	if (r7.b & (1u << 8))
 		f |= REPSTOS_CPU_BMI2;

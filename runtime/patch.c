@@ -97,6 +97,8 @@ struct module {
 	int record;			/* its sites call the profiling routine */
 	int seal_errno;			/* why its dispatch page stayed
 					 * writable, or 0 */
+	unsigned char narrow[2];	/* it has set (0) or copy (1) sites
+					 * of a narrow entry version */
 	struct writer writer;
 };
 
@@ -431,7 +433,8 @@ static unsigned char picks[3][REPSTOS_NCLASS][REPSTOS_NCLASS];
  * from its installed profile if any.  A copy site's "inline" is rep
  * movsb in place only where its op allows it (wanted_bytes); elsewhere
  * it calls the overlap-checking routine. */
-static int choice(const struct module *mod, const struct repstos_site *e)
+static int policy_choice(const struct module *mod,
+			 const struct repstos_site *e)
 {
 	int copy = repstos_op_is_copy(e->op);
 	const unsigned long long *h = mod->hist ? mod->hist[e - mod->m.begin] :
@@ -452,6 +455,36 @@ static int choice(const struct module *mod, const struct repstos_site *e)
 			repstos_policy_copy_site(&cfg.tuning, cfg.copy_variant, 0, e) :
 			repstos_policy_site_tuned(&cfg.tuning, cfg.variant, 0, e));
 	return *pick - 1;
+}
+
+/* The policy's form for a site, within what its entry version allows. */
+static int choice(const struct module *mod, const struct repstos_site *e)
+{
+	int v = policy_choice(mod, e);
+
+	if (repstos_version_narrow(e->version))
+		return repstos_form_narrow(repstos_op_is_copy(e->op), v);
+	return v;
+}
+
+/* The process's routine for sites of unknown size, as this module's
+ * stubs may call it: a stub serves every site of its family, narrow
+ * ones too. */
+static int module_variant(const struct module *mod, int copy)
+{
+	int v = copy ? (int)cfg.copy_variant : (int)cfg.variant;
+
+	return mod->narrow[copy] ? repstos_form_narrow(copy, v) : v;
+}
+
+/* Note which families have sites of a narrow entry version. */
+static void find_narrow(struct module *mod)
+{
+	const struct repstos_site *e;
+
+	for (e = mod->m.begin; e < mod->m.end; e++)
+		if (repstos_version_narrow(e->version))
+			mod->narrow[repstos_op_is_copy(e->op)] = 1;
 }
 
 /* The bytes a site should have; 0, or -1 if the entry cannot be used.
@@ -493,7 +526,7 @@ static int site_form(const struct module *mod, const struct repstos_site *e,
 {
 	uintptr_t at = repstos_site_addr(e);
 
-	if (e->op >= REPSTOS_OP_COUNT || e->version != repstos_op_version(e->op))
+	if (e->op >= REPSTOS_OP_COUNT || !repstos_version_fits(e->version, e->op))
 		return -1;
 	/* a copy site in a module without copy routines: not ours */
 	if (!stub_of(mod, e->op))
@@ -582,8 +615,8 @@ static void start_recording(struct module *mod)
 					  repstos_site_addr(e),
 					  profiled_routine(mod, e, form, target));
 	repstos_prof_ready(rec, mod->m.prof,
-			   mod->m.set_routine[cfg.variant],
-			   mod->m.copy_routine[cfg.copy_variant],
+			   mod->m.set_routine[module_variant(mod, 0)],
+			   mod->m.copy_routine[module_variant(mod, 1)],
 			   repstos_table_hash(b, end), module_name(mod));
 }
 
@@ -754,13 +787,14 @@ static void set_routines(const struct module *mod)
 static void set_targets(const struct module *mod)
 {
 	const struct repstos_module *m = &mod->m;
+	void *copy = m->copy_routine[module_variant(mod, 1)];
 
 	__atomic_store_n(m->set_target, mod->record ? m->profile :
-			 m->set_routine[cfg.variant], __ATOMIC_RELEASE);
-	if (m->copy_target && m->copy_routine[cfg.copy_variant])
+			 m->set_routine[module_variant(mod, 0)],
+			 __ATOMIC_RELEASE);
+	if (m->copy_target && copy)
 		__atomic_store_n(m->copy_target, mod->record ? m->copy_profile :
-				 m->copy_routine[cfg.copy_variant],
-				 __ATOMIC_RELEASE);
+				 copy, __ATOMIC_RELEASE);
 }
 
 /* Nothing may write the dispatch page again: as RELRO does for a
@@ -808,6 +842,7 @@ static void start(struct module *mod)
 
 	configure();
 	mod->m.stats->sites = (unsigned)(mod->m.end - mod->m.begin);
+	find_narrow(mod);
 	read_profile(mod);
 	if (cfg.record && mod->m.stats->sites) /* something to count */
 		start_recording(mod);

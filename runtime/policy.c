@@ -45,14 +45,14 @@ static const struct profile profiles[] = {
 	{ "generic", { REPSTOS_VENDOR_OTHER, 0, 0, 0, 0 } },
 	{ "skylake", { REPSTOS_VENDOR_INTEL, 6, 0x55, 0,
 		       F(ERMS) | F(REP_GOOD) | F(AVX) | F(AVX2) | F(AVX512F) |
-		       F(AVX512BW) | F(BMI2) } },
+		       F(AVX512BW) | F(AVX512VL) | F(BMI2) } },
 	{ "icelake", { REPSTOS_VENDOR_INTEL, 6, 0x6a, 0,
 		       F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
-		       F(AVX512F) | F(AVX512BW) | F(BMI2) } },
+		       F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2) } },
 	{ "sapphirerapids", { REPSTOS_VENDOR_INTEL, 6, 0x8f, 0,
 			      F(ERMS) | F(FSRM) | F(FZRM) | F(FSRS) | F(FSRC) |
 			      F(REP_GOOD) | F(AVX) | F(AVX2) | F(AVX512F) |
-			      F(AVX512BW) | F(BMI2) } },
+			      F(AVX512BW) | F(AVX512VL) | F(BMI2) } },
 	{ "zen2", { REPSTOS_VENDOR_AMD, 0x17, 0x31, 0,
 		    F(REP_GOOD) | F(AVX) | F(AVX2) | F(BMI2) } },
 	{ "zen3", { REPSTOS_VENDOR_AMD, 0x19, 0x01, 0,
@@ -60,14 +60,14 @@ static const struct profile profiles[] = {
 		    F(BMI2) } },
 	{ "zen4", { REPSTOS_VENDOR_AMD, 0x19, 0x11, 0,
 		    F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
-		    F(AVX512F) | F(AVX512BW) | F(BMI2) } },
+		    F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2) } },
 	/* Zen 4 as KVM guests often see it: AVX-512 not exposed. */
 	{ "zen4-noavx512", { REPSTOS_VENDOR_AMD, 0x19, 0x11, 0,
 			     F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
 			     F(BMI2) } },
 	{ "zen5", { REPSTOS_VENDOR_AMD, 0x1a, 0x02, 0,
 		    F(ERMS) | F(FSRM) | F(REP_GOOD) | F(AVX) | F(AVX2) |
-		    F(AVX512F) | F(AVX512BW) | F(BMI2) } },
+		    F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2) } },
 };
 #undef F
 
@@ -212,6 +212,21 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 			     enum repstos_variant v)
 {
 	return runs(cpu, variants, REPSTOS_VARIANT_COUNT, (int)v);
+}
+
+/* A routine that needs no AVX feature runs on every x86-64, so it can
+ * touch no ymm, zmm or xmm16-31: the one test of what a narrow site
+ * (repstos_site.h, "The vector state") may call.  "vec" is both
+ * families' SSE-only routine. */
+int repstos_form_narrow(int copy, int v)
+{
+	const unsigned avx = REPSTOS_CPU_AVX | REPSTOS_CPU_AVX2 |
+			     REPSTOS_CPU_AVX512F;
+	unsigned needs = copy ? copy_variants[v].needs : variants[v].needs;
+
+	if (!(needs & avx))
+		return v;
+	return copy ? (int)REPSTOS_COPY_VARIANT_VEC : (int)REPSTOS_VARIANT_VEC;
 }
 
 int repstos_cpu_as(struct repstos_cpu *cpu, const char *name)
@@ -452,7 +467,7 @@ static const struct repstos_costs zen4_copy_costs = {
 #define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }
 static const struct measured table[] = {
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS,
-	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(BMI2),
+	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 4 * KIB, 4 * KIB, &zen4_costs,
 	  &zen4_copy_costs, "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS, F(ERMS) | F(AVX2),
@@ -460,7 +475,7 @@ static const struct measured table[] = {
 	  &zen4_copy_costs,
 	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512" },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
-	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(BMI2),
+	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512, 2 * KIB, 512 * KIB, 512 * KIB, NULL,
 	  NULL, "measured: AMD family 0x1a (EPYC model 2)" },
 };

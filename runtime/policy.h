@@ -117,6 +117,11 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
 				  enum repstos_copy_variant v);
 
+/* v itself where a site of a narrow entry version may call it (a form
+ * that touches no ymm, zmm or xmm16-31), else the family's SSE-only
+ * "vec".  copy: v is a copy variant. */
+int repstos_form_narrow(int copy, int v);
+
 /*
  * The form for one copy site (an entry of a copy op), chosen as
  * repstos_policy_site_tuned chooses a set site's, from the copy cost

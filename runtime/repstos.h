@@ -35,7 +35,8 @@ extern "C" {
 	X(AVX2, "avx2")		/* CPUID.7.0:EBX[5], with AVX */	\
 	X(AVX512F, "avx512f")	/* CPUID.7.0:EBX[16] and OS saves zmm */ \
 	X(AVX512BW, "avx512bw")	/* CPUID.7.0:EBX[30], with AVX512F */	\
-	X(BMI2, "bmi2")		/* CPUID.7.0:EBX[8] */
+	X(BMI2, "bmi2")		/* CPUID.7.0:EBX[8] */			\
+	X(AVX512VL, "avx512vl")	/* CPUID.7.0:EBX[31], with AVX512F */
 
 /* Bit numbers, by place in the list. */
 enum repstos_feature_bit {
@@ -149,13 +150,19 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 #define REPSTOS_RED_ZONE_ENTER	"lea -128(%%rsp), %%rsp\n\t"
 #define REPSTOS_RED_ZONE_LEAVE	"\n\tlea 128(%%rsp), %%rsp"
 
-/* k1 where this unit may keep values in mask registers (repstos_site.h).
- * A function with target("avx512f") in a unit built without -mavx512f
- * should not inline a REPSTOS_* site from elsewhere. */
-#ifdef __AVX512F__
-#define REPSTOS_MACRO_K1	, REPSTOS_SITE_CLOBBERS_AVX512
+/* The vector state (repstos_site.h): xmm0-15 whole where this unit may
+ * keep upper halves (AVX), and k1 and xmm16-31 where it may keep values
+ * there (AVX-512F).  A function with target("avx") in a unit built
+ * without -mavx should not inline a REPSTOS_* site from elsewhere. */
+#ifdef __AVX__
+#define REPSTOS_MACRO_AVX	, REPSTOS_SITE_CLOBBERS_AVX
 #else
-#define REPSTOS_MACRO_K1
+#define REPSTOS_MACRO_AVX
+#endif
+#ifdef __AVX512F__
+#define REPSTOS_MACRO_VECTOR	REPSTOS_MACRO_AVX, REPSTOS_SITE_CLOBBERS_AVX512
+#else
+#define REPSTOS_MACRO_VECTOR	REPSTOS_MACRO_AVX
 #endif
 
 #define REPSTOS_SITE_CALL(d, c, n, op)					\
@@ -169,7 +176,7 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__rs_d), "+c" (__rs_n), "+a" (__rs_a)	\
 			: : "memory", "cc", REPSTOS_SITE_CLOBBERS	\
-			REPSTOS_MACRO_K1);				\
+			REPSTOS_MACRO_VECTOR);				\
 		__rs_dst;						\
 	})
 
@@ -191,7 +198,7 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__rs_d), "+S" (__rs_s), "+c" (__rs_n)	\
 			: : "memory", "cc", REPSTOS_COPY_CLOBBERS	\
-			REPSTOS_MACRO_K1);				\
+			REPSTOS_MACRO_VECTOR);				\
 		__rs_dst;						\
 	})
 

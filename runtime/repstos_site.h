@@ -43,9 +43,37 @@
  * keeps a value in a mask register (and rejects a "k1" clobber), and the
  * ABI makes k1 call-clobbered, so there a site needs no clobber at all.
  *
+ * The vector state (entry versions 3 and 4, REPSTOS_SITE_VERSION and
+ * REPSTOS_COPY_VERSION).  A site also lets its routine change the upper
+ * part (bits 128 and up) of every ymm0-15/zmm0-15 and the whole of
+ * xmm16-31, as the call it replaces may.  Why: a routine that leaves a
+ * ymm or zmm upper half non-zero leaves the core's "dirty upper" state
+ * on, and every later SSE instruction that writes an xmm register then
+ * waits on that register's old value (it must keep the upper part).
+ * Measured on Zen 4 (AMD EPYC 0x19/0x11): zlib's minigzip -6 took 422 ms
+ * with copy sites against 404 ms plain, and 407 ms when the routines
+ * left the state clean.  Only vzeroupper (or vzeroall) ends the state,
+ * and it clears every upper half, not a declared register's: so the
+ * AVX2 routines end with vzeroupper, and the AVX-512 ones keep their
+ * vectors in zmm16-31, which the state does not cover (zlib: 407 ms;
+ * vzeroupper costs them 0.1-0.2 ns a call).
+ *   What the site declares for it depends on the code around it.  Code
+ * compiled without AVX has no upper halves and no xmm16-31 to keep (its
+ * vector registers are the 128-bit xmm0-15; the ABI makes every vector
+ * register call-clobbered, so no caller keeps one across a call into
+ * it): there the site declares REPSTOS_SITE_CLOBBERS as before.  Code
+ * compiled with AVX may keep 256-bit values: there the site declares
+ * xmm0-15 whole (REPSTOS_SITE_CLOBBERS_AVX), and with AVX-512F also
+ * xmm16-31 and k1 (REPSTOS_SITE_CLOBBERS_AVX512) - the vector file a
+ * libc call clobbers, while every GPR but the site's own still survives.
+ *   Sites of the narrow versions 1 and 2 (from before this rule) keep
+ * every vector register but the declared ones, whole: the runtime and
+ * `repstos patch` give them only forms that touch no ymm, zmm or
+ * xmm16-31 (a routine whose needs include no AVX; repstos_form_narrow()),
+ * and a module that has any calls its stub's routine in that form too.
+ *
  * Routines are leaf code reached by `call` with an unaligned stack: no
- * aligned spills, no calls, no vzeroupper (that would clear the upper
- * halves of every ymm register, not only the declared one).
+ * aligned spills, no calls.
  *
  * Site forms, all exactly REPSTOS_SITE_LEN (5) bytes in what the plugin
  * and REPSTOS_MEMSET emit (the table records the length, >= 5):
@@ -96,14 +124,20 @@
 #define REPSTOS_SITES_STOP	__stop_repstos_sites
 
 /*
- * Entry versions.  Set sites (memset, bzero, clears) are version 1, as
- * before copies existed; copy sites are version 2, so that a reader from
+ * Entry versions.  Set sites (memset, bzero, clears) were version 1, as
+ * before copies existed; copy sites version 2, so that a reader from
  * before copies skips them (the runtime: the site keeps calling its stub)
  * or reports them (the tool: "unknown entry version") rather than take a
- * copy for a memset.  Readers now take both.
+ * copy for a memset.  Versions 3 (set) and 4 (copy) are the same sites
+ * under the vector-state rule above, which producers now write; a reader
+ * from before it skips them as it did copies, and its routines keep more
+ * than they declare, so the site stays correct.  Readers take all four,
+ * and give versions 1 and 2 only the narrow forms.
  */
-#define REPSTOS_SITE_VERSION	1
-#define REPSTOS_COPY_VERSION	2
+#define REPSTOS_SITE_VERSION	3
+#define REPSTOS_COPY_VERSION	4
+#define REPSTOS_SITE_VERSION_NARROW	1
+#define REPSTOS_COPY_VERSION_NARROW	2
 #define REPSTOS_SITE_ENTRY_SIZE	16	/* bytes in one table entry */
 #define REPSTOS_SITE_ALIGN	4
 
@@ -212,8 +246,15 @@ REPSTOS_MODULE_SYMBOL:							\
 /* Registers a site declares clobbered, besides rdi, rcx and the flags.
  * As a list of strings for GCC asm clobbers (the plugin and the macro). */
 #define REPSTOS_SITE_CLOBBERS	"xmm0"
-/* Added where the code is compiled with AVX-512F (see above). */
-#define REPSTOS_SITE_CLOBBERS_AVX512	"k1"
+/* Added where the code is compiled with AVX (see "The vector state"):
+ * xmm0-15 whole, for sites of either family; with AVX-512F xmm16-31 and
+ * k1 too. */
+#define REPSTOS_SITE_CLOBBERS_AVX	"xmm0", "xmm1", "xmm2", "xmm3",	\
+	"xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",	\
+	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#define REPSTOS_SITE_CLOBBERS_AVX512	"k1", "xmm16", "xmm17", "xmm18", \
+	"xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",	\
+	"xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31"
 
 /*
  * Copy sites behave like `rep movsb`:
@@ -296,9 +337,12 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(AVX2, "avx2", __repstos_copy_avx2, REPSTOS_CPU_AVX2)		\
 	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512)
 
-/* The masked-store routines: byte masks (AVX512BW) built with bzhi (BMI2). */
+/* The masked-store routines: byte masks (AVX512BW) built with bzhi
+ * (BMI2), their vectors in zmm16-31 and, 32 bytes wide, ymm16-31
+ * (AVX512VL). */
 #define REPSTOS_NEEDS_AVX512						\
-	(REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW | REPSTOS_CPU_BMI2)
+	(REPSTOS_CPU_AVX512F | REPSTOS_CPU_AVX512BW | REPSTOS_CPU_BMI2 | \
+	 REPSTOS_CPU_AVX512VL)
 
 #ifndef __ASSEMBLER__
 
@@ -332,8 +376,22 @@ static inline unsigned repstos_op_version(unsigned op)
 /* Is this an entry version a reader of this header knows? */
 static inline int repstos_version_known(unsigned version)
 {
-	return version == REPSTOS_SITE_VERSION ||
-	       version == REPSTOS_COPY_VERSION;
+	return version >= REPSTOS_SITE_VERSION_NARROW &&
+	       version <= REPSTOS_COPY_VERSION;
+}
+
+/* Is it one of the narrow versions, from before the vector-state rule? */
+static inline int repstos_version_narrow(unsigned version)
+{
+	return version == REPSTOS_SITE_VERSION_NARROW ||
+	       version == REPSTOS_COPY_VERSION_NARROW;
+}
+
+/* Does an entry of this version describe a site of op's family? */
+static inline int repstos_version_fits(unsigned version, unsigned op)
+{
+	return version == repstos_op_version(op) ||
+	       version + 2 == repstos_op_version(op);
 }
 
 /* What the compiler knew of the size at the site. */

@@ -30,14 +30,14 @@ f:
 	.balign 4
 #endif
 	.long	.Ls - .
-#if BAD == 3		/* another version */
-	.byte	2, 5, 0, 0
-#elif BAD == 7		/* a copy op in a version-1 entry */
-	.byte	1, 5, 3, 0
+#if BAD == 3		/* a version from before the vector-state rule */
+	.byte	REPSTOS_SITE_VERSION_NARROW, 5, 0, 0
+#elif BAD == 7		/* a copy op in a set entry */
+	.byte	REPSTOS_SITE_VERSION, 5, 3, 0
 #elif BAD == 8		/* a copy entry whose site calls the set stub */
-	.byte	2, 5, 3, 0
+	.byte	REPSTOS_COPY_VERSION, 5, 3, 0
 #else
-	.byte	1, 5, 0, 0
+	.byte	REPSTOS_SITE_VERSION, 5, 0, 0
 #endif
 	.long	0, 0xffffffff
 #if BAD == 4		/* a 17-byte entry */

@@ -26,7 +26,7 @@
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__d), "+S" (__s), "+c" (__n)		\
 			: : "memory", "cc", REPSTOS_COPY_CLOBBERS	\
-			REPSTOS_MACRO_K1);				\
+			REPSTOS_MACRO_VECTOR);				\
 	})
 
 static uint8_t buf[3][8192];

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Proves: vectors live across a site in AVX and AVX-512 code survive every routine, and a narrow (older) site gets only forms that keep them.
+# The vector-state rule (runtime/repstos_site.h): routines may change
+# ymm0-15's upper halves and xmm16-31, which the plugin declares where
+# the code is built with AVX (xmm0-15) or AVX-512F (and xmm16-31).
+# tests/plugin/vector/vector.c keeps 14 (AVX) or 28 (AVX-512) vectors
+# live across a memset site, a memcpy site and a hand-written site of
+# the narrow entry version; it runs under every variant, with patching
+# off, and as `repstos patch --cpu=avx2` wrote it.  The control claims
+# the current version for the narrow site: the routines that use the
+# rule must corrupt its vectors, so the check can fail.
+. "$(dirname "$0")/lib.sh"
+S=tests/plugin/vector/vector.c
+O=$T/vector
+mkdir -p $O
+
+has() { for f; do grep -qw "$f" /proc/cpuinfo || return 1; done; }
+
+# build TAG FLAGS...: $O/TAG and its control $O/TAG-control
+build() {
+	tag=$1; shift
+	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iruntime -o $O/$tag $S \
+		$RTLIB 2>$O/$tag.notes &&
+	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iruntime \
+		-o $O/$tag-control $S $RTLIB 2>>$O/$tag.notes ||
+		{ fail "$tag: build"; cat $O/$tag.notes; return 1; }
+}
+
+# control TAG ROUTINE: the control, whose narrow site is written as current,
+# is corrupted when ROUTINE runs there
+control() {
+	out=$(REPSTOS_VARIANT=$2 $O/$1-control)
+	case $out in
+	*"narrow site"*"vectors changed"*)
+		ok "$1 control: a current-version site declaring xmm0 only loses its vectors to $2" ;;
+	*)	fail "$1 control: no corruption seen under $2 ($out)" ;;
+	esac
+}
+
+check() {
+	tag=$1 routine=$2
+	n=$(objdump -d $O/$tag | grep -c 'call.*<__repstos_\(copy_\)\?stub>')
+	[ "$n" -eq 3 ] || { fail "$tag: $n site calls, want 3"; return; }
+	run_variants $O/$tag ok &&
+		ok "$tag: vectors and bytes intact under every variant and the stub"
+	$CLI patch --cpu=avx2 $O/$tag -o $O/$tag.p >/dev/null &&
+		[ "$($O/$tag.p)" = ok ] && $CLI check $O/$tag.p >/dev/null &&
+		$CLI dump $O/$tag.p | grep narrow | grep -q ' vec __repstos_vec$' &&
+		ok "$tag: patch --cpu=avx2 gives the narrow site vec, and check passes" ||
+		fail "$tag: patch --cpu=avx2"
+	control $tag $routine
+}
+
+CLI=patcher/repstos
+if has avx2; then
+	build avx2 -mavx2 && check avx2 avx2
+else
+	skipped "avx2: this CPU has no AVX2"
+fi
+if has avx512f avx512bw avx512vl bmi2; then
+	build avx512 -mavx2 -mavx512f -mavx512bw && check avx512 avx512
+else
+	skipped "avx512: this CPU has no AVX-512"
+fi
+finish
