@@ -5,9 +5,11 @@
  * Every routine keeps the copy contract (repstos_site.h, "Copy sites"):
  *   in  rdi dest, rsi source, rcx count
  *   out rdi dest + count, rsi source + count, rcx 0
- *   may change rax, xmm0..xmm7 (whole registers: ymm, zmm), k1 (only
- *   "avx512", which needs AVX-512F: k1 is declared where code may use
- *   mask registers), the flags; the direction flag stays clear.
+ *   may change rax, xmm0..xmm7 (whole registers: ymm, zmm), the flags,
+ *   and, under the vector-state rule (repstos_site.h), the upper halves
+ *   of ymm0-15 and xmm16-31 and k1, which "avx2" ends with vzeroupper and
+ *   "avx512" uses; the direction flag stays clear.  No routine leaves
+ *   the upper state dirty.
  * Every routine is a move: correct for any overlap, in either direction,
  * since the copy stub serves copy and move sites alike.  Leaf code,
  * reached by `call` with the stack 8 bytes off alignment; the only
@@ -111,10 +113,9 @@ END(__repstos_copy_vec)
 
 /*
  * "avx2": "vec" with 32-byte VEX moves (no loop to 256 bytes), VEX
- * throughout.  ymm0..7's upper halves are left as they are: no
- * vzeroupper, which would clear every other ymm's too.  The dirty upper
- * state this leaves costs the caller's later SSE code on Zen 4 (zlib
- * -6: 0.95x; policy.c says more).  Needs AVX2
+ * throughout, and vzeroupper after every path that wrote a ymm register:
+ * the dirty upper state it would leave costs the caller's later SSE code
+ * (Zen 4, zlib -6: 0.95x without it).  Needs AVX2
  * (AVX would do; the can byte is the set routines'); else "vec".
  */
 ENTRY_ALIGN(__repstos_copy_avx2, 64)
@@ -126,8 +127,10 @@ END(__repstos_copy_avx2)
  * "avx512": 0..64 bytes as one masked 64-byte load and store, with no
  * size branch, unless the source or the destination is within 64 bytes
  * of a page end (a masked-off byte on the next page costs an assist, or
- * may be unmapped); then, and above 64, 64-byte moves of zmm0..7 (no
- * loop to 512 bytes), 32-byte ones and smaller below 64.  The masked
+ * may be unmapped); then, and above 64, 64-byte moves of zmm20..27 (no
+ * loop to 512 bytes), 32-byte ones and smaller below 64.  Its vectors
+ * are zmm16-31 and VEX xmm, which leave the upper state clean with no
+ * vzeroupper (zlib -6 on Zen 4: 407 ms, as plain; zmm0..7 took 424).  The masked
  * pair loads before it stores, so it is a move too.  Most copies are
  * short and their sizes vary call to call (60-90% of the published
  * distributions are below 64 bytes), where the ladder's branches
@@ -135,7 +138,7 @@ END(__repstos_copy_avx2)
  * runs interleaved with the ladder's build), the five distributions
  * went from 0.88-1.09x glibc to 1.61-3.15x; fixed sizes to 64 bytes
  * stayed at 1.4-1.7x, 65..128 went from 1.2 to 1.1x (one more compare).
- * Needs AVX512F, AVX512BW and BMI2 (the can byte is the set
+ * Needs AVX512F, AVX512BW, AVX512VL and BMI2 (the can byte is the set
  * "avx512"'s, which needs the same); else "vec".
  */
 ENTRY_ALIGN(__repstos_copy_avx512, 64)
@@ -149,8 +152,8 @@ ENTRY_ALIGN(__repstos_copy_avx512, 64)
 	ja	.Lcopy_avx512_body
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
-	vmovdqu8 (%rsi), %zmm0{%k1}{z}
-	vmovdqu8 %zmm0, (%rdi){%k1}
+	vmovdqu8 (%rsi), %zmm16{%k1}{z}
+	vmovdqu8 %zmm16, (%rdi){%k1}
 	copy_finish
 .Lcopy_avx512_body:
 	COPY_BODY copy_avx512, 64

@@ -49,8 +49,14 @@
  * destination is below the source, all of them already read; backwards
  * the mirror image.  So four registers are enough for the loops.
  *
- * Scratch: rax, vector registers 0..7 (the whole zmm), the flags; no
- * mask register.  Labels say which sizes reach them: .L<name>_<lo>_<hi>.
+ * Scratch: rax, the flags, no mask register, and vector registers: w 16
+ * and 32 xmm0..7 and ymm0..7; w 64 zmm20..27 and ymm20..27, EVEX-encoded,
+ * where they leave the upper state clean (repstos_site.h, "The vector
+ * state"), and for its small sizes VEX xmm0..1, which zero their upper
+ * halves.  w 32 ends every path that wrote a ymm register with
+ * vzeroupper (copy_clean), and only those: a copy below 33 bytes pays
+ * nothing for it.  Labels say which sizes reach them:
+ * .L<name>_<lo>_<hi>.
  */
 #ifndef REPSTOS_COPY_BODY_H
 #define REPSTOS_COPY_BODY_H
@@ -65,10 +71,18 @@
 	ret
 .endm
 
+/* End the dirty upper state a width's registers began: w 32's ymm0..7.
+ * (w 64's live in zmm20..27, which the state does not cover.) */
+.macro copy_clean w
+	.if \w == 32
+	vzeroupper
+	.endif
+.endm
+
 /* Vector register r (0..7) of a width: loaded (ld), stored (st), stored
- * non-temporally (nt).  Unaligned instructions even where the address is
- * aligned: as fast there on every CPU since 2008, and one loop serves
- * both. */
+ * non-temporally (nt); 64 bytes wide it is zmm20+r.  Unaligned
+ * instructions even where the address is aligned: as fast there on
+ * every CPU since 2008, and one loop serves both. */
 .macro copy_ld16 r, addr:vararg
 	movdqu	\addr, %xmm\r
 .endm
@@ -88,13 +102,20 @@
 	vmovntdq %ymm\r, \addr
 .endm
 .macro copy_ld64 r, addr:vararg
-	vmovdqu64 \addr, %zmm\r
+	vmovdqu64 \addr, %zmm2\r
 .endm
 .macro copy_st64 r, addr:vararg
-	vmovdqu64 %zmm\r, \addr
+	vmovdqu64 %zmm2\r, \addr
 .endm
 .macro copy_nt64 r, addr:vararg
-	vmovntdq %zmm\r, \addr
+	vmovntdq %zmm2\r, \addr
+.endm
+/* 32 bytes in the 64-byte routine: ymm20+r, EVEX (AVX512VL). */
+.macro copy_ld32e r, addr:vararg
+	vmovdqu64 \addr, %ymm2\r
+.endm
+.macro copy_st32e r, addr:vararg
+	vmovdqu64 %ymm2\r, \addr
 .endm
 
 /* 16-byte moves in the VEX encoding, for the wider routines' small
@@ -194,10 +215,13 @@
 	copy_ends_v 16, 16, \a/16, \a/16
 	.elseif \a == 16
 	copy_ends_v 16v, 16, 1, 1
-	.elseif \a < \w
-	copy_ends_v \a, \a, 1, 1
+	.elseif \a < \w			/* 33..64 in the 64-byte routine */
+	copy_ends_v 32e, 32, 1, 1
 	.else
 	copy_ends_v \w, \w, \a/\w, \a/\w
+	.ifb \back			/* (the backward path's exit cleans) */
+	copy_clean \w
+	.endif
 	.endif
 	copy_exit \back
 .endm
@@ -298,6 +322,7 @@
 	sub	$4*\w, %rcx
 	jae	1b
 2:	add	$4*\w, %rcx
+	copy_clean \w			/* the rest may take no vector */
 	jmp	.L\name\()_small	/* the rest, below 4w */
 
 .L\name\()_big:				/* forwards or no overlap, rax = dst - src */
@@ -331,6 +356,7 @@
 	jae	1b
 	sfence
 	add	$4*\w, %rcx
+	copy_clean \w
 	jmp	.L\name\()_small
 
 .L\name\()_backward:			/* 0 <= dst - src < n, n > 4w */
@@ -354,6 +380,7 @@
 2:	add	$4*\w, %rcx
 	copy_small \name\()_back, \w, 2*\w, , \name
 .L\name\()_back_done:
+	copy_clean \w
 	pop	%rcx
 	.cfi_adjust_cfa_offset -8
 .L\name\()_same:

@@ -6,8 +6,11 @@
  *   in  rdi dest, rcx count, rax fill byte zero-extended
  *   out rdi dest + count, rcx 0, rax unchanged
  *   may change rdi, rcx, flags, xmm0 (the whole register: ymm0, zmm0)
- *   and, in avx512 and avx512_split only, k1 (REPSTOS_SITE_CLOBBERS_AVX512:
- *   a site compiled with AVX-512F declares it); nothing else.
+ *   and, under the vector-state rule (repstos_site.h), the upper halves
+ *   of ymm0-15, xmm16-31 and k1; nothing else.  None leaves the upper
+ *   state dirty: "avx2" and "stosb_avx2" end with vzeroupper where they
+ *   wrote ymm0, "avx512" and "avx512_split" keep their vectors in
+ *   zmm16 (and ymm16), which the state does not cover.
  * They are reached by `call` with the stack 8 bytes off alignment, so
  * they spill nothing aligned and call nothing.  Each starts with endbr64
  * because the stub reaches it by an indirect jump (a NOP without CET).
@@ -170,17 +173,17 @@ END(__repstos_avx2)
  *   321..512: eight; above, 256-byte blocks of aligned 64-byte
  *     stores and a last unaligned 256; from __repstos_wide_rep_min on,
  *     rep stosb.
- * zmm0's upper part is left non-zero: harmless to the routine's own
- * time on AMD (measured: Zen 5), but on Zen 4 later SSE code pays for
- * the dirty upper state, as copies in zlib showed (policy.c); on Intel
- * a dirty zmm0-15 upper half also keeps the core in 512-bit mode, so
- * the policy gives this routine to AMD CPUs only.  Needs AVX512F,
- * AVX512BW (byte masks, vpbroadcastb from a GPR, kmovq) and BMI2 (bzhi);
- * on a CPU without them it runs "vec" (REQUIRE).
+ * The fill lives in zmm16, EVEX-encoded, so the routine leaves the
+ * upper state clean with no vzeroupper (which cost 0.1-0.2 ns a call on
+ * Zen 4); near a page end it copies the fill to xmm0 for "avx2"'s
+ * 16-byte stores.  On Intel 512-bit stores may lower the clock, so the
+ * policy gives this routine to AMD CPUs only.  Needs AVX512F, AVX512BW
+ * (byte masks, vpbroadcastb from a GPR, kmovq), AVX512VL (ymm16) and
+ * BMI2 (bzhi); on a CPU without them it runs "vec" (REQUIRE).
  */
 ENTRY_ALIGN(__repstos_avx512, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_vec)
-	vpbroadcastb %eax, %zmm0
+	vpbroadcastb %eax, %zmm16
 	cmp	$255, %rcx
 	ja	.Lavx512_256_512
 	mov	%edi, %eax
@@ -190,7 +193,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 .Lavx512_0_255:
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, min(n, 64)) */
 	kmovq	%rax, %k1
-	vmovdqu8 %zmm0, (%rdi){%k1}
+	vmovdqu8 %zmm16, (%rdi){%k1}
 	cmp	$64, %rcx
 	sbb	%rax, %rax
 	not	%rax			/* n >= 64: all bytes, else none */
@@ -198,22 +201,23 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	lea	-64(%rcx), %rax
 	cmp	$64, %rcx
 	cmovb	.Lzero(%rip), %rax	/* q = max(n - 64, 0) */
-	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
+	vmovdqu8 %zmm16, (%rdi,%rax){%k1}
 	cmp	$64, %rax
 	cmova	.Lsixtyfour(%rip), %rax	/* min(q, 64) */
-	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
+	vmovdqu8 %zmm16, (%rdi,%rax){%k1}
 	lea	-128(%rcx), %rax
 	cmp	$128, %rcx
 	cmovb	.Lzero(%rip), %rax	/* max(n - 128, 0) */
-	vmovdqu8 %zmm0, (%rdi,%rax){%k1}
-	vmovd	%xmm0, %eax
+	vmovdqu8 %zmm16, (%rdi,%rax){%k1}
+	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_0_255_page_end:
 	cmp	$64, %rcx
 	jae	.Lavx512_0_255		/* every mask full: no byte off [S, E) */
-	vmovd	%xmm0, %eax		/* the fill byte back in rax */
+	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
+	vmovdqa64 %xmm16, %xmm0		/* EVEX.128: ymm0's upper half zero */
 	cmp	$16, %rcx
 	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
 	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
@@ -232,22 +236,22 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	cmovg	.Lminus16(%rip), %rcx
 	vmovdqu	%xmm0, (%rdi,%rcx)
 	xor	%ecx, %ecx
-	vmovd	%xmm0, %eax
+	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	ret
 .Lavx512_256_512:
 	cmp	$512, %rcx
 	ja	.Lavx512_513_up
-	vmovdqu64 %zmm0, (%rdi)
-	vmovdqu64 %zmm0, 64(%rdi)
-	vmovdqu64 %zmm0, 128(%rdi)
-	vmovdqu64 %zmm0, 192(%rdi)
-	vmovdqu64 %zmm0, -64(%rdi,%rcx)
+	vmovdqu64 %zmm16, (%rdi)
+	vmovdqu64 %zmm16, 64(%rdi)
+	vmovdqu64 %zmm16, 128(%rdi)
+	vmovdqu64 %zmm16, 192(%rdi)
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)
 	cmp	$320, %rcx		/* [0, 256) and the last 64 cover it */
 	jbe	1f
-	vmovdqu64 %zmm0, -256(%rdi,%rcx)
-	vmovdqu64 %zmm0, -192(%rdi,%rcx)
-	vmovdqu64 %zmm0, -128(%rdi,%rcx)
+	vmovdqu64 %zmm16, -256(%rdi,%rcx)
+	vmovdqu64 %zmm16, -192(%rdi,%rcx)
+	vmovdqu64 %zmm16, -128(%rdi,%rcx)
 1:	FINISH
 .Lavx512_513_up:
 	cmp	__repstos_wide_rep_min(%rip), %rcx
@@ -256,25 +260,25 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	 * rcx = end - 256, the last block's start, stored unaligned.  At
 	 * least one aligned block fits, as n > 512. */
 	lea	(%rdi,%rcx), %rax
-	vmovdqu64 %zmm0, (%rdi)
+	vmovdqu64 %zmm16, (%rdi)
 	add	$64, %rdi
 	and	$-64, %rdi
 	lea	-256(%rax), %rcx
 .Lavx512_loop:
-	vmovdqa64 %zmm0, (%rdi)
-	vmovdqa64 %zmm0, 64(%rdi)
-	vmovdqa64 %zmm0, 128(%rdi)
-	vmovdqa64 %zmm0, 192(%rdi)
+	vmovdqa64 %zmm16, (%rdi)
+	vmovdqa64 %zmm16, 64(%rdi)
+	vmovdqa64 %zmm16, 128(%rdi)
+	vmovdqa64 %zmm16, 192(%rdi)
 	add	$256, %rdi
 	cmp	%rcx, %rdi
 	jb	.Lavx512_loop
-	vmovdqu64 %zmm0, (%rcx)
-	vmovdqu64 %zmm0, 64(%rcx)
-	vmovdqu64 %zmm0, 128(%rcx)
-	vmovdqu64 %zmm0, 192(%rcx)
+	vmovdqu64 %zmm16, (%rcx)
+	vmovdqu64 %zmm16, 64(%rcx)
+	vmovdqu64 %zmm16, 128(%rcx)
+	vmovdqu64 %zmm16, 192(%rcx)
 	mov	%rax, %rdi
 	xor	%ecx, %ecx
-	vmovd	%xmm0, %eax
+	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	ret
 .Lavx512_rep:
@@ -299,7 +303,7 @@ END(__repstos_avx512)
  */
 ENTRY_ALIGN(__repstos_avx512_split, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_vec)
-	vpbroadcastb %eax, %zmm0
+	vpbroadcastb %eax, %zmm16
 	cmp	$256, %rcx
 	ja	.Lavx512_split_257_up
 	mov	%edi, %eax
@@ -310,8 +314,8 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	jae	.Lavx512_split_64_256
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
-	vmovdqu8 %zmm0, (%rdi){%k1}
-	vmovd	%xmm0, %eax
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_split_64_256:
@@ -323,27 +327,27 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	 * six runs side by side). */
 	cmp	$128, %rcx
 	ja	1f
-	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, 32(%rdi)
-	vmovdqu	%ymm0, -64(%rdi,%rcx)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	vmovd	%xmm0, %eax		/* the fill byte back in rax */
+	vmovdqu64 %ymm16, (%rdi)
+	vmovdqu64 %ymm16, 32(%rdi)
+	vmovdqu64 %ymm16, -64(%rdi,%rcx)
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)
+	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	FINISH
-1:	vmovdqu	%ymm0, (%rdi)
-	vmovdqu	%ymm0, 32(%rdi)
-	vmovdqu	%ymm0, 64(%rdi)
-	vmovdqu	%ymm0, 96(%rdi)
-	vmovdqu	%ymm0, -128(%rdi,%rcx)
-	vmovdqu	%ymm0, -96(%rdi,%rcx)
-	vmovdqu	%ymm0, -64(%rdi,%rcx)
-	vmovdqu	%ymm0, -32(%rdi,%rcx)
-	vmovd	%xmm0, %eax
+1:	vmovdqu64 %ymm16, (%rdi)
+	vmovdqu64 %ymm16, 32(%rdi)
+	vmovdqu64 %ymm16, 64(%rdi)
+	vmovdqu64 %ymm16, 96(%rdi)
+	vmovdqu64 %ymm16, -128(%rdi,%rcx)
+	vmovdqu64 %ymm16, -96(%rdi,%rcx)
+	vmovdqu64 %ymm16, -64(%rdi,%rcx)
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)
+	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_split_257_up:
 	test	$63, %dil
-	jnz	.Lavx2_257_384		/* not 64-byte aligned: "avx2"'s */
+	jnz	.Lavx512_split_257_up_mis
 	cmp	$512, %rcx
 	ja	.Lavx512_split_513_up
 	/* S aligned, 257..512: every store aligned, none crossing a line.
@@ -353,23 +357,23 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	 * the three blocks below P, which with the first four cover [0, P).
 	 * "avx512"'s last four stores, at E - 256, all crossed a line
 	 * where n is not a multiple of 64: 5.2 ns at 511 bytes, glibc 4.6. */
-	vmovdqa64 %zmm0, (%rdi)
-	vmovdqa64 %zmm0, 64(%rdi)
-	vmovdqa64 %zmm0, 128(%rdi)
-	vmovdqa64 %zmm0, 192(%rdi)
+	vmovdqa64 %zmm16, (%rdi)
+	vmovdqa64 %zmm16, 64(%rdi)
+	vmovdqa64 %zmm16, 128(%rdi)
+	vmovdqa64 %zmm16, 192(%rdi)
 	lea	-1(%rcx), %rax
 	and	$-64, %rax		/* P: 256..448 */
 	/* no branch for 257..320, where P = 256 and these store again
 	 * inside [0, 256) */
-	vmovdqa64 %zmm0, -64(%rdi,%rax)
-	vmovdqa64 %zmm0, -128(%rdi,%rax)
-	vmovdqa64 %zmm0, -192(%rdi,%rax)
+	vmovdqa64 %zmm16, -64(%rdi,%rax)
+	vmovdqa64 %zmm16, -128(%rdi,%rax)
+	vmovdqa64 %zmm16, -192(%rdi,%rax)
 	sub	%rax, %rcx		/* n - P: 1..64 */
 	add	%rax, %rdi
 	bzhi	%rcx, .Lones(%rip), %rax	/* all 64 bits at 64 */
 	kmovq	%rax, %k1
-	vmovdqu8 %zmm0, (%rdi){%k1}
-	vmovd	%xmm0, %eax		/* the fill byte back in rax */
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	FINISH				/* rdi: S + P + (n - P) */
 .Lavx512_split_513_up:
@@ -380,6 +384,11 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	lea	(%rdi,%rcx), %rax
 	lea	-256(%rax), %rcx
 	jmp	.Lavx512_loop		/* from S: no head store */
+.Lavx512_split_257_up_mis:
+	/* not 64-byte aligned: "avx2"'s 32-byte stores of ymm0, which end
+	 * with vzeroupper */
+	vmovdqa64 %ymm16, %ymm0
+	jmp	.Lavx2_257_384
 END(__repstos_avx512_split)
 
 /*
@@ -406,6 +415,7 @@ ENTRY_ALIGN(__repstos_stosb_avx2, 64)
 	vpbroadcastb %xmm0, %ymm0
 	vmovdqu	%ymm0, (%rdi)
 	vmovdqu	%ymm0, -32(%rdi,%rcx)
+	vzeroupper			/* "avx2"'s set_clean */
 	FINISH
 1:	cmp	__repstos_short_rep_max(%rip), %rcx
 	jae	__repstos_avx2

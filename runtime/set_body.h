@@ -35,8 +35,10 @@
  *    xmm0 first thing (two instructions) and stores from it.
  *  - 32 is VEX-encoded throughout: no SSE/AVX transition on Intel
  *    whatever state the caller's upper halves are in.  From 32 bytes on
- *    ymm0's upper half is left non-zero: no vzeroupper, which would
- *    clear every other ymm's upper half too.
+ *    it writes ymm0, and every way out from there ends the dirty upper
+ *    state with vzeroupper (set_clean; repstos_site.h, "The vector
+ *    state"); below 32 bytes it writes only xmm0 (VEX.128 zeroes the
+ *    upper half) and pays nothing for it.
  */
 #ifndef REPSTOS_SET_BODY_H
 #define REPSTOS_SET_BODY_H
@@ -55,6 +57,13 @@
 .endm
 .macro set_fill32			/* xmm0 holds it already */
 	vpbroadcastb %xmm0, %ymm0
+.endm
+
+/* End the dirty upper state the width's ymm0 began. */
+.macro set_clean w
+	.if \w == 32
+	vzeroupper
+	.endif
 .endm
 
 /* One store of the fill, unaligned (u) or aligned (a), of a width. */
@@ -96,6 +105,7 @@
 	.if \w == 8
 	movzbl	%al, %eax		/* the fill was broadcast in rax */
 	.endif
+	set_clean \w
 	FINISH
 .endm
 
@@ -187,9 +197,11 @@
 	vmovd	%xmm0, %eax
 	.endif
 	movzbl	%al, %eax
+	set_clean \w
 	ret
 	.endif
 .L\name\()_rep:
+	set_clean \w
 	rep stosb
 	.if \w == 8
 	movzbl	%al, %eax

@@ -2,11 +2,15 @@
 /*
  * regs.c - every routine and the stub change only what the contract
  * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear),
- * xmm0 (the whole ymm0/zmm0) and k1.  Every other GPR, every other
- * vector register at the widest width the CPU has, the other AVX-512
- * mask registers and MXCSR must come back as they went in.  The same
- * for the profiling routine in front of each routine, and for the copy
- * profiling routine in front of each copy routine.
+ * xmm0 (the whole ymm0/zmm0) and k1; under the vector-state rule
+ * (repstos_site.h) also the upper halves of ymm0-15 and xmm16-31.
+ * Every other GPR, every other vector register at the widest width the
+ * CPU has (whole, for a form a narrow site may call), the other AVX-512
+ * mask registers and MXCSR must come back as they went in.  And every
+ * routine leaves the upper state clean: called with ymm0-15's upper
+ * halves zero, it leaves them zero.  The same for the profiling routine
+ * in front of each routine, and for the copy profiling routine in front
+ * of each copy routine.
  *
  * Copy routines and the copy stub by their contract (repstos_site.h,
  * "Copy sites"): rdi and rsi to their ends, rcx to 0, the destination
@@ -59,6 +63,10 @@ static int near_page;
 static unsigned failures, calls;
 static unsigned nvec, vec_bytes, nk;
 static int copying;		/* checking a copy routine */
+static int narrow;		/* ... one a narrow site may call: it keeps
+				 * every vector register whole */
+static int clean_uppers;	/* ymm0-15's upper halves go in zero and
+				 * must come out so */
 
 /* The vector registers a set (copy 0) or copy (1) routine may change, as
  * a mask: the "xmmN" of REPSTOS_SITE_CLOBBERS or REPSTOS_COPY_CLOBBERS
@@ -104,6 +112,9 @@ static void setup(struct regfile *in, size_t n, int fill)
 
 		memcpy((uint8_t *)in->vec + i, &r, 8);
 	}
+	if (clean_uppers)
+		for (i = 0; i < 16; i++)
+			memset(in->vec[i] + 16, 0, sizeof(in->vec[i]) - 16);
 	in->mxcsr = 0x1f80 | (rnd() & 0x6000);	/* random rounding mode */
 	area = near_page && n < 4096 ? area_mem + 8192 - 3 - 3 - n : area_mem;
 	in->gpr[RDI] = (uint64_t)(uintptr_t)(area + 3);
@@ -148,13 +159,27 @@ static void compare(const char *who, size_t n, const struct regfile *in,
 		fail(who, n, "direction flag set");
 	if (out->mxcsr != in->mxcsr)
 		fail(who, n, "mxcsr changed");
-	/* the vector registers the header declares (declared_vec) */
-	for (i = 0; i < nvec; i++)
+	/* the vector registers the header declares (declared_vec); the
+	 * vector-state rule lets the rest change above their xmm, and
+	 * xmm16-31 whole */
+	for (i = 0; i < nvec; i++) {
+		unsigned kept = narrow ? vec_bytes : i < 16 ? 16 : 0;
+
 		if (!(declared_vec(copying) >> i & 1) &&
-		    memcmp(in->vec[i], out->vec[i], vec_bytes)) {
+		    memcmp(in->vec[i], out->vec[i], kept)) {
 			snprintf(msg, sizeof(msg), "vector register %u changed", i);
 			fail(who, n, msg);
 		}
+	}
+	for (i = 0; clean_uppers && i < 16; i++) {
+		static const uint8_t zero[64];
+
+		if (memcmp(out->vec[i] + 16, zero, vec_bytes - 16)) {
+			snprintf(msg, sizeof(msg), "upper half of vector "
+				 "register %u left non-zero (dirty upper state)", i);
+			fail(who, n, msg);
+		}
+	}
 	for (i = 0; i < nk; i++)	/* k1 is declared (REPSTOS_SITE_CLOBBERS_AVX512) */
 		if (i != 1 && in->k[i] != out->k[i])
 		fail(who, n, "mask register changed");
@@ -194,7 +219,8 @@ static const size_t sizes[] = {
 
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-/* Every size, near a page end and not, fill 0 and not: 4 calls each. */
+/* Every size, near a page end and not, fill 0 and not: 4 calls each;
+ * and where the CPU has upper halves, 2 more each with them zero. */
 static void run_sizes(const char *who, void (*fn)(void))
 {
 	size_t i;
@@ -204,6 +230,10 @@ static void run_sizes(const char *who, void (*fn)(void))
 			run(who, fn, sizes[i], 0xa7);
 			run(who, fn, sizes[i], 0);
 		}
+		clean_uppers = vec_bytes > 16;
+		for (near_page = 0; clean_uppers && near_page < 2; near_page++)
+			run(who, fn, sizes[i], 0xa7);
+		clean_uppers = 0;
 	}
 }
 
@@ -211,7 +241,8 @@ static void run_sizes(const char *who, void (*fn)(void))
  * The profiling routine in front of routine v, as while recording: the
  * harness's call is the one site, so every call counts in its size
  * class and goes on to v; then with no site at all, every call goes to
- * the fallback, v too.  The counts must be 4 a size, in the size's class.
+ * the fallback, v too.  The counts must be what run_sizes() made, in
+ * the size's class.
  */
 static void run_profiled(int v)
 {
@@ -235,7 +266,7 @@ static void run_profiled(int v)
 	snprintf(who, sizeof(who), "%sprofile -> %s", copying ? "copy " : "", name);
 	run_sizes(who, profile);
 	for (i = 0; i < NSIZES; i++)
-		want[repstos_size_class(sizes[i])] += 4;
+		want[repstos_size_class(sizes[i])] += vec_bytes > 16 ? 6 : 4;
 	if (memcmp(want, slot.hist, sizeof(want)))
 		fail(who, 0, "calls counted in the wrong size classes");
 	/* no site: every call to its family's fallback, never the other's */
@@ -277,6 +308,7 @@ static void run_copies(void)
 
 		if (!repstos_policy_copy_supported(repstos_cpu(), v))
 			continue;
+		narrow = repstos_form_narrow(1, v) == v;
 		for (stub = 0; stub < 2; stub++) {
 			char who[64];
 
@@ -310,7 +342,7 @@ int main(void)
 			       repstos_variant_name(v));
 			continue;
 		}
-
+		narrow = repstos_form_narrow(0, v) == v;
 		for (stub = 0; stub < 2; stub++) {
 			char who[64];
 
