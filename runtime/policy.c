@@ -514,33 +514,26 @@ int repstos_policy_has_row(const struct repstos_cpu *cpu)
  * The conservative rule, for CPUs no row describes.  It must not be
  * slower than glibc's memset anywhere, on CPUs nobody here measured:
  *
- *  - AMD from family 0x17 (Zen) with AVX2: "avx2"; glibc chooses its
- *    own AVX2 memset there.  The contract forbids vzeroupper (it would
- *    clear every ymm register's upper half), so the routine leaves the
- *    upper state dirty; that was thought free on AMD, but on Zen 4 a
- *    real program's later SSE code pays for it (zlib's minigzip -6 with
- *    copy sites: 0.95x, 1.00x with a vzeroupper added; zeroing the
- *    used registers with VEX instead did not help: the state is global,
- *    as on Intel; tests/perf/results/README.md).  Calls of a routine
- *    that are rare, as memset's in zlib, did not show it.  Measured on
- *    Zen 4 with AVX-512 hidden, against glibc's avx2 memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the
- *    published distributions, where "vec" was 0.45-0.6x from 256 bytes
- *    to 2 KiB (16-byte stores: half the store width).
+ *  - AMD from family 0x17 (Zen) and Intel, with AVX2: "avx2", the shape
+ *    of glibc's own AVX2 memset, which glibc chooses there, down to the
+ *    vzeroupper on the way out of every path that wrote a ymm register.
+ *    A dirty upper half would cost the caller's later SSE code: a state
+ *    transition on Intel's Haswell and Broadwell, a false dependency on
+ *    every SSE write from Skylake on and on Zen 4 (zlib's minigzip -6
+ *    with copy sites: 0.95x while the routines left it dirty;
+ *    tests/perf/results/README.md), where no memset benchmark sees it.
+ *    Measured on Zen 4 with AVX-512 hidden, against glibc's avx2
+ *    memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the published
+ *    distributions, where "vec" was 0.45-0.6x from 256 bytes to 2 KiB
+ *    (16-byte stores: half the store width).  Not measured on Intel.
  *  - AMD with AVX-512 (a Zen after 5): "avx512_split".  Where glibc has
  *    AVX-512 it stores small sizes with one masked store and no size
  *    branch, and "avx2" was 0.69x of it on the distributions on Zen 4;
  *    "avx512_split" was 1.1x there and no worse than 0.9x at any fixed
  *    size, where "avx512" (Zen 5's) was 0.69x at small misaligned ones.
- *  - Every other CPU, Intel included: "vec" (SSE2, correct on every
- *    x86-64).  On Intel a dirty ymm upper half costs every later non-VEX
- *    SSE instruction (a state transition on Haswell and Broadwell, a
- *    false dependency from Skylake on) until some code runs vzeroupper,
- *    and that cost lands in the caller's code, where no memset benchmark
- *    sees it; glibc's avx2 memset pays a vzeroupper instead, which the
- *    contract does not allow.  "vec" stores 16 bytes at a time, so from
- *    256 bytes to 4 KiB it may trail glibc's 32-byte stores where the
- *    CPU stores 32 bytes a cycle: `repstos tune` measures that, and a
- *    row is the fix.
+ *  - Every other CPU: "vec" (SSE2, correct on every x86-64).  Before the
+ *    vector-state rule (repstos_site.h) let routines run vzeroupper,
+ *    Intel got "vec" too, for want of a clean way out of "avx2".
  *  - rep stosb from 4 KiB, and only with ERMS: glibc's own threshold is
  *    2 KiB (rep_stosb_threshold), but on the Zen 3 measured first rep
  *    stosb at 2 KiB took 42.8 ns against glibc's 21.6, and matched it
@@ -563,6 +556,9 @@ static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t
 	    (cpu->features & REPSTOS_CPU_AVX2))
 		r = repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX512_SPLIT) ?
 		    2 : 1;
+	else if (cpu->vendor == REPSTOS_VENDOR_INTEL &&
+		 (cpu->features & REPSTOS_CPU_AVX2))
+		r = 1;
 	t->variant = r == 2 ? REPSTOS_VARIANT_AVX512_SPLIT :
 		     r == 1 ? REPSTOS_VARIANT_AVX2 : REPSTOS_VARIANT_VEC;
 	t->vec_rep_min = t->wide_rep_min = erms ? 4 * KIB : ~0ull;
