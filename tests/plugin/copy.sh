@@ -142,7 +142,7 @@ for lvl in -O0 -Og -O2; do
 	$CC $lvl $CF -o $d/fwd.ref $S/fwd.c || { fail "fwd $lvl: build"; cat $d/notes; continue; }
 	python3 $S/entries.py $d/fwd >$d/entries
 	# _5: MOVE_FWD, or COPY where GCC itself made the memmove a memcpy
-	bad=$(awk '$2 != 2 || !($1 ~ /_4$/ && $3 == 4 || $1 ~ /_5$/ && ($3 == 5 || $3 == 3))' $d/entries)
+	bad=$(awk -v v=$COPY_VERSION '$2 != v || !($1 ~ /_4$/ && $3 == 4 || $1 ~ /_5$/ && ($3 == 5 || $3 == 3))' $d/entries)
 	want=$($d/fwd.ref)
 	got=$($d/fwd)
 	[ -z "$bad" ] && [ "$got" = "$want" ] &&
@@ -151,7 +151,7 @@ for lvl in -O0 -Og -O2; do
 done
 # -O0: GCC leaves the global arrays' memmove to the plugin, whose
 # distinct-objects rule must take it; at -O2 GCC makes it a memcpy.
-grep -qx 'distinct_5 2 5 .*' $O/fwd-O0/entries &&
+grep -qx "distinct_5 $COPY_VERSION 5 .*" $O/fwd-O0/entries &&
 	[ "$(awk '$3 == 5' $O/fwd-O0/entries | wc -l)" -eq 4 ] &&
 	[ "$(awk '$3 == 4' $O/fwd-O0/entries | wc -l)" -eq 4 ] &&
 	ok "fwd -O0: distinct objects, one object downwards or in place: MOVE_FWD; the 4 others MOVE" ||
