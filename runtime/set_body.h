@@ -20,8 +20,9 @@
  *		unaligned where it ends
  *
  * Labels say which sizes reach them: .L<name>_<lo>_<hi>.  "avx512" and
- * "avx512_split" jump into avx2's at .Lavx2_0_15, .Lavx2_32_64 and
- * .Lavx2_257_384; what each expects is said there.
+ * "avx512_split" jump into avx2's at .Lavx2_0_15; what it expects is
+ * said there.  "avx512_split" has its own copy of the sizes from 257 up
+ * (set_big, in ymm16).
  *
  * What the width changes is the instructions, each for a reason:
  *  - w 8 has no vector register: the fill is broadcast in rax itself
@@ -59,11 +60,31 @@
 	vpbroadcastb %xmm0, %ymm0
 .endm
 
+/*
+ * 32 bytes wide the fill is in ymm0 (VEX), or, between `.set
+ * .Lset_evex, 1` and `.set .Lset_evex, 0`, in ymm16 (EVEX, AVX512VL):
+ * avx512_split's own copy of the large sizes (set_big), which then needs
+ * no vzeroupper.
+ */
+	.set	.Lset_evex, 0
+
 /* End the dirty upper state the width's ymm0 began. */
 .macro set_clean w
-	.if \w == 32
+	.if \w == 32 && !.Lset_evex
 	vzeroupper
 	.endif
+.endm
+
+/* rax back to the fill byte, from the vector register that holds it. */
+.macro set_rax w
+	.if \w == 16
+	movd	%xmm0, %eax
+	.elseif .Lset_evex
+	vmovd	%xmm16, %eax
+	.else
+	vmovd	%xmm0, %eax
+	.endif
+	movzbl	%al, %eax
 .endm
 
 /* One store of the fill, unaligned (u) or aligned (a), of a width. */
@@ -77,10 +98,18 @@
 	movdqa	%xmm0, \addr
 .endm
 .macro set_u32 addr:vararg
+	.if .Lset_evex
+	vmovdqu64 %ymm16, \addr
+	.else
 	vmovdqu	%ymm0, \addr
+	.endif
 .endm
 .macro set_a32 addr:vararg
+	.if .Lset_evex
+	vmovdqa64 %ymm16, \addr
+	.else
 	vmovdqa	%ymm0, \addr
+	.endif
 .endm
 
 /* n stores of w bytes, of kind u or a, at base + first and on up. */
@@ -136,27 +165,16 @@
 	ret
 .endm
 
-.macro SET_BODY name, w, top, rep_min
-	.if \top != 8*\w && \top != 12*\w
-	.error "SET_BODY: top is 8 or 12 widths"
-	.endif
-	.if \w == 32
-	vmovd	%eax, %xmm0
-	vpbroadcastb %xmm0, %xmm0
-	.endif
-	cmp	$\w, %rcx
-	size_jump jb, \name, 0, \w-1
-	set_fill\w
-	/* in avx2, where avx512_split's 64..256 enter: ymm0 and rax ready */
-	set_class \name, \w, \w, 2*\w, 1, 1, 4*\w
-	set_class \name, \w, 2*\w+1, 4*\w, 2, 2, 8*\w
+/*
+ * Sizes from 4w+1 (top 8w) or 8w+1 (top 12w) up: the classes left, the
+ * loop, rep stosb.  The fill is ready in the width's register.
+ */
+.macro set_big name, w, top, rep_min
 	.if \top == 8*\w
 	set_class \name, \w, 4*\w+1, 8*\w, 4, 4, up
 	.else
-	set_class \name, \w, 4*\w+1, 8*\w, 4, 4, 12*\w
-	/* in avx2, 257..384 with no loop: the loop's overlapping last block
-	 * cost 0.3 ns at 300 B on Zen 4.  avx512_split enters here too for a
-	 * destination that is not 64-byte aligned, with ymm0 ready. */
+	/* 8w+1..12w with no loop: the loop's overlapping last block cost
+	 * 0.3 ns at 300 B in avx2 on Zen 4 */
 	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, up
 	.endif
 
@@ -191,12 +209,7 @@
 	set_run	u, \w, 4, 0, %rcx
 	mov	%rax, %rdi
 	xor	%ecx, %ecx
-	.if \w == 16
-	movd	%xmm0, %eax
-	.else
-	vmovd	%xmm0, %eax
-	.endif
-	movzbl	%al, %eax
+	set_rax \w
 	set_clean \w
 	ret
 	.endif
@@ -207,6 +220,25 @@
 	movzbl	%al, %eax
 	.endif
 	ret
+.endm
+
+.macro SET_BODY name, w, top, rep_min
+	.if \top != 8*\w && \top != 12*\w
+	.error "SET_BODY: top is 8 or 12 widths"
+	.endif
+	.if \w == 32
+	vmovd	%eax, %xmm0
+	vpbroadcastb %xmm0, %xmm0
+	.endif
+	cmp	$\w, %rcx
+	size_jump jb, \name, 0, \w-1
+	set_fill\w
+	set_class \name, \w, \w, 2*\w, 1, 1, 4*\w
+	set_class \name, \w, 2*\w+1, 4*\w, 2, 2, 8*\w
+	.if \top == 12*\w
+	set_class \name, \w, 4*\w+1, 8*\w, 4, 4, 12*\w
+	.endif
+	set_big \name, \w, \top, \rep_min
 
 	size_label \name, 0, \w-1
 	.if \w == 32
