@@ -732,6 +732,9 @@ static void report_outcome(const struct module *mod, FILE *f)
 	}
 	if (mod->hist)
 		fprintf(f, "; sites chosen with the profile %s", mod->profile);
+	if (mod->narrow[0] || mod->narrow[1])
+		fprintf(f, "; sites from an older plugin (entry version 1 or 2) "
+			"and the stub get SSE or rep forms only");
 	if (mod->record)
 		fprintf(f, "; recording sizes to %s", cfg.record);
 }

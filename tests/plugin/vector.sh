@@ -48,6 +48,18 @@ check() {
 		$CLI dump $O/$tag.p | grep narrow | grep -q ' vec __repstos_vec$' &&
 		ok "$tag: patch --cpu=avx2 gives the narrow site vec, and check passes" ||
 		fail "$tag: patch --cpu=avx2"
+	REPSTOS_DEBUG=1 $O/$tag 2>&1 >/dev/null | grep -q 'older plugin' &&
+		ok "$tag: REPSTOS_DEBUG=1 says why the narrow site's forms are few" ||
+		fail "$tag: REPSTOS_DEBUG=1 says nothing of the narrow site"
+	# the patched set site made narrow: it calls avx2, which check reports
+	cp $O/$tag.p $O/$tag.bad
+	k=$(python3 tests/plugin/copy/entries.py $O/$tag.bad |
+		awk '$1 ~ /^set/ { print NR - 1 }')
+	python3 tests/patcher/elfpoke.py field $O/$tag.bad $k version 01 &&
+	out=$($CLI check $O/$tag.bad 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q 'version 1 site calls avx2' &&
+		ok "$tag: check reports a narrow site that calls avx2" ||
+		fail "$tag: check of a narrow site calling avx2: $out"
 	control $tag $routine
 }
 
