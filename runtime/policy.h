@@ -73,7 +73,8 @@ unsigned repstos_cost_forms(const struct repstos_costs *k);
 struct repstos_tuning {
 	unsigned long long vec_rep_min;	/* "vec" uses rep stosb from here; ~0: never */
 	unsigned long long wide_rep_min; /* "avx2", "avx512" likewise */
-	unsigned long long short_rep_max; /* "stosb_avx2": rep stosb below this */
+	unsigned long long short_rep_max; /* "stosb_avx2": above 128 bytes,
+					   * rep stosb below this */
 	unsigned inline_min;		/* without costs: sites proven at least
 					 * this large go inline */
 	int variant;			/* the module-wide routine (enum repstos_variant) */
