@@ -392,7 +392,7 @@ static const struct repstos_costs zen4_costs = {
 			57665, 113458, 225540, 450413, 1128060, 1128480 },
 		[REPSTOS_VARIANT_AVX2] = {
 			271, 271, 271, 217, 190, 190, 163, 190,
-			272, 515, 948, 1815, 4447, 7397, 14851, 29410,
+			272, 597, 1030, 1896, 4447, 7397, 14851, 29410,
 			57630, 113421, 225333, 450175, 1115800, 1118660 },
 		[REPSTOS_VARIANT_AVX512] = {
 			354, 353, 354, 354, 354, 353, 354, 354,
@@ -403,13 +403,18 @@ static const struct repstos_costs zen4_costs = {
 			273, 488, 921, 1788, 4423, 7379, 14850, 29400,
 			57646, 113375, 225333, 450163, 1108071, 1101071 },
 		[REPSTOS_VARIANT_STOSB_AVX2] = {
-			281, 281, 281, 282, 281, 283, 164, 303,
-			274, 515, 948, 1815, 4501, 7395, 14877, 29293,
+			281, 281, 281, 282, 281, 283, 245, 218,
+			273, 597, 1030, 1896, 4501, 7395, 14877, 29293,
 			57647, 113500, 225600, 450300, 1110840, 1113060 },
 	},
 	/* tune's change costs there (three runs agree within 0.7 ns):
 	 * nothing for avx512 and rep stosb in place, 2.7 ns for
-	 * avx512_split, 3.9 for stosb_avx2 (two branches below 64 bytes) */
+	 * avx512_split, 4.0 for stosb_avx2 (branches at 32 and 128 bytes).
+	 * avx2 from 256 bytes and stosb_avx2 from 32 were measured again
+	 * after their code changed (66e5fee, 03d7725; three runs of tune,
+	 * medians): the class ends at +3 of the loop, where avx2 now keeps
+	 * glibc's shape, cost 0.8 ns more, four stores 32..63 0.8 more and
+	 * 64..127 0.85 less. */
 	.change = {
 		[REPSTOS_VARIANT_ORIGINAL] = 1386,
 		[REPSTOS_VARIANT_INLINE] = 13,
@@ -419,7 +424,7 @@ static const struct repstos_costs zen4_costs = {
 		[REPSTOS_VARIANT_AVX2] = 801,
 		[REPSTOS_VARIANT_AVX512] = 3,
 		[REPSTOS_VARIANT_AVX512_SPLIT] = 276,
-		[REPSTOS_VARIANT_STOSB_AVX2] = 388,
+		[REPSTOS_VARIANT_STOSB_AVX2] = 396,
 	},
 	.change_known = (1u << REPSTOS_VARIANT_COUNT) - 1,
 };
