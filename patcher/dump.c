@@ -128,7 +128,7 @@ static void describe(struct rs_elf *f, struct rs_lines *l,
 static void text_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		      const struct site_text *st)
 {
-	char src[300];
+	char src[300], op[32];
 
 	if (!s->known) {
 		fprintf(out, "%16s  %s+0x%llx  entry %zu: %s\n", "?",
@@ -140,9 +140,14 @@ static void text_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		snprintf(src, sizeof(src), "%s:%d", st->file, st->line);
 	else
 		snprintf(src, sizeof(src), "-");
+	/* a narrow site (an older plugin's) says so: its forms are few */
+	if (repstos_version_narrow(s->e.version))
+		snprintf(op, sizeof(op), "%s/v%u", op_name(s->e.op), s->e.version);
+	else
+		snprintf(op, sizeof(op), "%s", op_name(s->e.op));
 	fprintf(out, "%16llx  %s+0x%llx  %s  %s  %s  %s  %s  %s  %s%s%s\n",
 		(unsigned long long)s->addr, f->sec[s->sec].name,
-		(unsigned long long)s->off, st->where, src, op_name(s->e.op),
+		(unsigned long long)s->off, st->where, src, op,
 		st->size, st->bytes, st->disasm, form_text(s),
 		s->target_name ? " " : "", s->target_name ? s->target_name : "");
 }
@@ -182,8 +187,8 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	} else {
 		fputs("null, \"line\": null", out);
 	}
-	fprintf(out, ", \"op\": \"%s\", \"size_kind\": \"%s\", \"size_min\": %u, \"size_max\": %u, \"len\": %u, \"bytes\": \"%s\", \"disasm\": ",
-		op_name(s->e.op),
+	fprintf(out, ", \"op\": \"%s\", \"version\": %u, \"size_kind\": \"%s\", \"size_min\": %u, \"size_max\": %u, \"len\": %u, \"bytes\": \"%s\", \"disasm\": ",
+		op_name(s->e.op), s->e.version,
 		s->e.size_kind < REPSTOS_SIZE_KIND_COUNT ? rs_size_names[s->e.size_kind] : "?",
 		s->e.size_min, s->e.size_max, s->e.len, hex);
 	json_str(out, st->disasm);
