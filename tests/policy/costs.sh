@@ -77,4 +77,18 @@ for cpu in zen4-noavx512 zen4 zen5; do
 		echo "$want" | paste - /dev/null; echo "$got"
 	fi
 done
+
+# The conservative rule, for CPUs no row describes: the routine a site of
+# unknown size gets (policy.c, conservative()): avx2 with AVX2 on AMD
+# from Zen and on Intel, vec elsewhere.
+for pair in generic:vec zen2:avx2 zen3:avx2 skylake:avx2 icelake:avx2; do
+	cpu=${pair%%:*} want=${pair#*:}
+	$tool patch --cpu=$cpu $bin -o $t/rule-$cpu >/dev/null 2>&1 ||
+		{ fail "patch --cpu=$cpu"; continue; }
+	got=$(REPSTOS_PATCH=0 $t/rule-$cpu forms |
+		awk '$1 == "set" && $2 == "unknown" { print $NF }')
+	[ "$got" = "$want" ] &&
+		ok "conservative rule, $cpu: a site of unknown size gets $want" ||
+		fail "conservative rule, $cpu: $got, not $want"
+done
 finish
