@@ -2,10 +2,9 @@
 /*
  * choice.c - what each site gets, for `patch` and `dump --profile`: the
  * tuning for a --cpu name, and a size profile read against the file's
- * table.  The choosing itself is the runtime's own functions
- * (repstos_policy_site_profiled, repstos_policy_copy_site_profiled), so
- * ahead of time and at start-up a site gets the same form from the same
- * profile and costs.
+ * table.  The choosing itself is the runtime's own function
+ * (repstos_policy_form), so ahead of time and at start-up a site gets
+ * the same form from the same profile and costs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -184,26 +183,15 @@ bool rs_choice_costs(const struct rs_choice *c, unsigned op)
 	return repstos_cost_forms(rs_choice_table(c, op)) != 0;
 }
 
-static int policy_site(const struct rs_choice *c, const struct rs_site *s)
-{
-	const unsigned long long *h = c->hist ? c->hist[s->entry] : NULL;
-
-	if (repstos_op_is_copy(s->e.op))
-		return repstos_policy_copy_site_profiled(&c->tuning,
-				c->copy_module, c->copy_forced >= 0, &s->e, h);
-	if (c->forced >= 0)
-		return c->forced;
-	return repstos_policy_site_profiled(&c->tuning, c->module, 0, &s->e, h);
-}
-
-/* The runtime's choice() too: a narrow entry gets a narrow form. */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 {
-	int v = policy_site(c, s);
+	const struct repstos_modules m = {
+		c->forced >= 0 ? c->forced : (int)c->module, c->copy_module,
+		c->forced >= 0, c->copy_forced >= 0,
+	};
 
-	if (repstos_version_narrow(s->e.version))
-		return repstos_form_narrow(repstos_op_is_copy(s->e.op), v);
-	return v;
+	return repstos_policy_form(&c->tuning, &m, &s->e,
+				   c->hist ? c->hist[s->entry] : NULL);
 }
 
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,

@@ -420,51 +420,40 @@ static uintptr_t stub_of(const struct module *mod, unsigned op)
 
 /*
  * With a cost table, the policy's form for a site of known size depends
- * only on its family and the size classes its range spans, and finding
- * it weighs every form over those classes: 10,000 bounded sites took
- * 4.5 ms at start-up on the Zen 4.  A program has many sites and few
- * ranges, so each range is asked once per family (set; copy; move,
- * which may not take rep movsb in place), for every module of the
- * process.  0: not asked yet, else the variant + 1.
+ * only on its family, its entry version and the size classes its range
+ * spans, and finding it weighs every form over those classes: 10,000
+ * bounded sites took 4.5 ms at start-up on the Zen 4.  A program has
+ * many sites and few ranges, so each range is asked once per family
+ * (set; copy; move, which may not take rep movsb in place) and
+ * narrowness, for every module of the process.  0: not asked yet, else
+ * the variant + 1.
  */
-static unsigned char picks[3][REPSTOS_NCLASS][REPSTOS_NCLASS];
+static unsigned char picks[2][3][REPSTOS_NCLASS][REPSTOS_NCLASS];
 
-/* The policy's form for a site, a variant of its family (set or copy),
- * from its installed profile if any.  A copy site's "inline" is rep
- * movsb in place only where its op allows it (wanted_bytes); elsewhere
- * it calls the overlap-checking routine. */
-static int policy_choice(const struct module *mod,
-			 const struct repstos_site *e)
+/* The policy's form for a site (repstos_policy_form), a variant of its
+ * family, from its installed profile if any.  A copy site's "inline" is
+ * rep movsb in place only where its op allows it (wanted_bytes);
+ * elsewhere it calls the overlap-checking routine. */
+static int choice(const struct module *mod, const struct repstos_site *e)
 {
 	int copy = repstos_op_is_copy(e->op);
 	const unsigned long long *h = mod->hist ? mod->hist[e - mod->m.begin] :
 						  NULL;
+	const struct repstos_modules m = { cfg.variant, cfg.copy_variant,
+					   cfg.forced, cfg.copy_forced };
 	unsigned char *pick;
 
 	if (h || (copy ? cfg.copy_forced : cfg.forced) ||
 	    e->size_kind == REPSTOS_SIZE_UNKNOWN || !cfg.cost_forms[copy])
-		return copy ? (int)repstos_policy_copy_site_profiled(&cfg.tuning,
-					cfg.copy_variant, cfg.copy_forced, e, h) :
-			      (int)repstos_policy_site_profiled(&cfg.tuning,
-					cfg.variant, cfg.forced, e, h);
-	pick = &picks[!copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2]
+		return repstos_policy_form(&cfg.tuning, &m, e, h);
+	pick = &picks[repstos_version_narrow(e->version)]
+		     [!copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2]
 		     [repstos_size_class(e->size_min)]
 		     [repstos_size_class(e->size_max)];
 	if (!*pick)
-		*pick = 1 + (unsigned char)(copy ?
-			repstos_policy_copy_site(&cfg.tuning, cfg.copy_variant, 0, e) :
-			repstos_policy_site_tuned(&cfg.tuning, cfg.variant, 0, e));
+		*pick = 1 + (unsigned char)repstos_policy_form(&cfg.tuning, &m,
+							       e, NULL);
 	return *pick - 1;
-}
-
-/* The policy's form for a site, within what its entry version allows. */
-static int choice(const struct module *mod, const struct repstos_site *e)
-{
-	int v = policy_choice(mod, e);
-
-	if (repstos_version_narrow(e->version))
-		return repstos_form_narrow(repstos_op_is_copy(e->op), v);
-	return v;
 }
 
 /* The process's routine for sites of unknown size, as this module's

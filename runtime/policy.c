@@ -883,6 +883,23 @@ repstos_policy_copy_site_profiled(const struct repstos_tuning *t,
 						     (int)module, hist);
 }
 
+int repstos_policy_form(const struct repstos_tuning *t,
+			const struct repstos_modules *m,
+			const struct repstos_site *e,
+			const unsigned long long *hist)
+{
+	int copy = repstos_op_is_copy(e->op);
+	int v = copy ?
+		(int)repstos_policy_copy_site_profiled(t,
+			(enum repstos_copy_variant)m->copy_variant,
+			m->copy_forced, e, hist) :
+		(int)repstos_policy_site_profiled(t,
+			(enum repstos_variant)m->variant, m->forced, e, hist);
+
+	return repstos_version_narrow(e->version) ? repstos_form_narrow(copy, v) :
+						   v;
+}
+
 /* ---- the tuning file -------------------------------------------------- */
 
 int repstos_text_put(char *buf, unsigned len, unsigned *at,

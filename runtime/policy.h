@@ -207,6 +207,26 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 						  const struct repstos_site *e,
 						  const unsigned long long *hist);
 
+/* What a process (or `repstos patch --cpu`) chose for sites of unknown
+ * size, per family, and whether REPSTOS_VARIANT (or --cpu=ROUTINE)
+ * forced it on every site of the family. */
+struct repstos_modules {
+	int variant, copy_variant;
+	int forced, copy_forced;
+};
+
+/*
+ * The form for site e of either family, from the profile hist (or
+ * NULL): repstos_policy_site_profiled's or
+ * repstos_policy_copy_site_profiled's, a variant of the site's family;
+ * a site of a narrow entry version gets repstos_form_narrow() of it.
+ * The one choice the runtime and `repstos patch` both make.
+ */
+int repstos_policy_form(const struct repstos_tuning *t,
+			const struct repstos_modules *m,
+			const struct repstos_site *e,
+			const unsigned long long *hist);
+
 /* Sum of hist[c] * cost[v][c] in centi-ns (saturated at ~0ull - 1);
  * ~0ull when the table lacks v. */
 unsigned long long repstos_policy_weighted(const struct repstos_costs *k,

@@ -6,7 +6,10 @@
 # tests/plugin/vector/vector.c keeps 14 (AVX) or 28 (AVX-512) vectors
 # live across a memset site, a memcpy site and a hand-written site of
 # the narrow entry version; it runs under every variant, with patching
-# off, and as `repstos patch --cpu=avx2` wrote it.  The control claims
+# off, and as `repstos patch --cpu=avx2` wrote it.  Two more hand-written
+# sites share a proven size range, the current one first in the table:
+# the start-up's answer for that range must not pass from the one to the
+# narrow one.  The control claims
 # the current version for the narrow site: the routines that use the
 # rule must corrupt its vectors, so the check can fail.
 . "$(dirname "$0")/lib.sh"
@@ -19,9 +22,9 @@ has() { for f; do grep -qw "$f" /proc/cpuinfo || return 1; done; }
 # build TAG FLAGS...: $O/TAG and its control $O/TAG-control
 build() {
 	tag=$1; shift
-	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iruntime -o $O/$tag $S \
+	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iruntime -Itests/runtime -o $O/$tag $S \
 		$RTLIB 2>$O/$tag.notes &&
-	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iruntime \
+	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iruntime -Itests/runtime \
 		-o $O/$tag-control $S $RTLIB 2>>$O/$tag.notes ||
 		{ fail "$tag: build"; cat $O/$tag.notes; return 1; }
 }
@@ -40,7 +43,7 @@ control() {
 check() {
 	tag=$1 routine=$2
 	n=$(objdump -d $O/$tag | grep -c 'call.*<__repstos_\(copy_\)\?stub>')
-	[ "$n" -eq 3 ] || { fail "$tag: $n site calls, want 3"; return; }
+	[ "$n" -eq 5 ] || { fail "$tag: $n site calls, want 5"; return; }
 	run_variants $O/$tag ok &&
 		ok "$tag: vectors and bytes intact under every variant and the stub"
 	$CLI patch --cpu=avx2 $O/$tag -o $O/$tag.p >/dev/null &&
@@ -60,7 +63,28 @@ check() {
 	[ $? -eq 1 ] && echo "$out" | grep -q 'version 1 site calls avx2' &&
 		ok "$tag: check reports a narrow site that calls avx2" ||
 		fail "$tag: check of a narrow site calling avx2: $out"
+	same_range $tag
 	control $tag $routine
+}
+
+# same_range TAG: the current bounded site got a form a narrow site may
+# not take, and the narrow bounded site after it one it may
+same_range() {
+	forms=$($O/$1 forms) || { fail "$1: forms"; return; }
+	wide=$(echo "$forms" | awk '$1 != 1 && $2 == 1 { print NR, $3; exit }')
+	narrow=$(echo "$forms" | awk '$1 == 1 && $2 == 1 { print NR, $3; exit }')
+	case "${wide#* }" in
+	vec|inline|erms|rep_good|original)
+		skipped "$1: the range's form, ${wide#* }, suits a narrow site too"
+		return ;;
+	esac
+	[ "${wide%% *}" -lt "${narrow%% *}" ] ||
+		{ fail "$1: the current bounded site is not first ($forms)"; return; }
+	case "${narrow#* }" in
+	vec|inline|erms|rep_good|original)
+		ok "$1: one size range, current site ${wide#* }, narrow site ${narrow#* }" ;;
+	*)	fail "$1: the narrow bounded site got ${narrow#* } after the current one's ${wide#* }" ;;
+	esac
 }
 
 CLI=patcher/repstos

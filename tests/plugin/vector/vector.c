@@ -12,13 +12,21 @@
  * that keeps every other vector register whole.  Built with -DCONTROL
  * the same site claims the current version, and a routine that uses the
  * rule (avx2, avx512) corrupts its vectors: the check can fail.
+ * wide_bounded() and narrow_bounded() are two hand-written sites of the
+ * same proven size range, current and narrow, in that order in the
+ * table: the start-up answers a range once per family and must not hand
+ * the first's form to the second.
  *
- * Prints "ok" when every function's vectors and bytes came through.
+ *   vector         prints "ok" when every function's vectors and bytes
+ *                  came through
+ *   vector forms   prints each table entry's version, size kind and the
+ *                  form it holds now, in table order
  */
 #include <immintrin.h>
 #include <stdio.h>
 #include <string.h>
 #include "repstos.h"
+#include "sitecheck.h"		/* tests/runtime: what a site holds */
 
 #ifdef __AVX512F__
 typedef __m512i vec;
@@ -80,18 +88,56 @@ __attribute__((noinline)) static void copy(void *d, const void *s, size_t n,
 	ACROSS(memcpy(d, s, n));
 }
 
+/* The size kinds as numbers, which the asm text needs (the enum's
+ * names are C only). */
+#define KIND_UNKNOWN	0
+#define KIND_BOUNDED	1
+_Static_assert(KIND_UNKNOWN == REPSTOS_SIZE_UNKNOWN &&
+	       KIND_BOUNDED == REPSTOS_SIZE_BOUNDED, "size kinds");
+
+/* A hand-written memset site of entry version `version`, size kind and
+ * range, filling n bytes at p with 0x5a, declaring xmm0 and `more`. */
+#define HAND_SITE(version, kind, min, max, more...)			\
+	do {								\
+		void *d = p;						\
+		unsigned long a = 0x5a;					\
+									\
+		__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER		\
+			".hidden " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t" \
+			".Lhand%=: call " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t" \
+			REPSTOS_STR(REPSTOS_ENTRY(.Lhand%=, version, 0,	\
+						  kind, min, max))	\
+			REPSTOS_RED_ZONE_LEAVE				\
+			: "+D" (d), "+c" (n), "+a" (a)			\
+			: : "memory", "cc", "xmm0" more);		\
+	} while (0)
+
 __attribute__((noinline)) static void narrow(void *p, size_t n, vec *out)
 {
-	void *d = p;
-	unsigned long a = 0x5a;
+	ACROSS(HAND_SITE(NARROW_VERSION, KIND_UNKNOWN, 0, 0xffffffff));
+}
 
-	ACROSS(__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER
-		".hidden " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t"
-		".Lnarrow%=: call " REPSTOS_STR(REPSTOS_STUB_SYMBOL) "\n\t"
-		REPSTOS_STR(REPSTOS_ENTRY(.Lnarrow%=, NARROW_VERSION, 0, 0, 0,
-					  0xffffffff))
-		REPSTOS_RED_ZONE_LEAVE
-		: "+D" (d), "+c" (n), "+a" (a) : : "memory", "cc", "xmm0"));
+/* 40..5000 bytes, the sizes main() uses.  (GCC emits these two in
+ * the opposite order, which puts wide_bounded's entry first.) */
+__attribute__((noinline)) static void narrow_bounded(void *p, size_t n,
+						     vec *out)
+{
+	ACROSS(HAND_SITE(NARROW_VERSION, KIND_BOUNDED, 40, 5000));
+}
+
+__attribute__((noinline)) static void wide_bounded(void *p, size_t n,
+						   vec *out)
+{
+	ACROSS(HAND_SITE(REPSTOS_SITE_VERSION, KIND_BOUNDED, 40, 5000,
+			 REPSTOS_MACRO_VECTOR));
+}
+
+static void print_forms(void)
+{
+	const struct repstos_site *e;
+
+	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
+		printf("%u %u %s\n", e->version, e->size_kind, sitecheck_form(e));
 }
 
 static int check(const char *who, size_t n, const vec *out,
@@ -111,13 +157,17 @@ static int check(const char *who, size_t n, const vec *out,
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static vec out[NV];
 	unsigned char *b = (unsigned char *)in;
 	size_t i, k;
 	int bad = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "forms")) {
+		print_forms();
+		return 0;
+	}
 	for (i = 0; i < sizeof(in); i++)
 		b[i] = (unsigned char)(i * 7 + 1);
 	for (i = 0; i < sizeof(buf[1]); i++)
@@ -134,6 +184,12 @@ int main(void)
 		memset(out, 0, sizeof(out));
 		narrow(buf[0], n, out);
 		bad |= check("narrow site", n, out, buf[0], 0x5a);
+		memset(out, 0, sizeof(out));
+		wide_bounded(buf[0], n, out);
+		bad |= check("bounded site", n, out, buf[0], 0x5a);
+		memset(out, 0, sizeof(out));
+		narrow_bounded(buf[0], n, out);
+		bad |= check("bounded narrow site", n, out, buf[0], 0x5a);
 	}
 	if (!bad)
 		puts("ok");
