@@ -842,6 +842,18 @@ enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t
 						hist);
 }
 
+/* The copy forms t's table has that a site of op may take: rep movsb
+ * in place not for a move that may overlap backwards, whatever its
+ * cost. */
+static unsigned copy_forms(const struct repstos_tuning *t, unsigned op)
+{
+	unsigned known = repstos_cost_forms(&t->copy_costs);
+
+	if (!repstos_copy_inline_ok(op))
+		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
+	return known;
+}
+
 enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
 						   enum repstos_copy_variant module,
 						   int forced,
@@ -851,9 +863,7 @@ enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *
 
 	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
 		return module;
-	known = repstos_cost_forms(&t->copy_costs);
-	if (!repstos_copy_inline_ok(e->op))	/* not even by its table */
-		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
+	known = copy_forms(t, e->op);
 	if (known)
 		return (enum repstos_copy_variant)cheapest(&t->copy_costs,
 				known, (int)module,
@@ -872,12 +882,7 @@ repstos_policy_copy_site_profiled(const struct repstos_tuning *t,
 {
 	unsigned known;
 
-	if (forced || !any_calls(hist) ||
-	    !(known = repstos_cost_forms(&t->copy_costs)))
-		return repstos_policy_copy_site(t, module, forced, e);
-	if (!repstos_copy_inline_ok(e->op))
-		known &= ~(1u << REPSTOS_COPY_VARIANT_INLINE);
-	if (!known)
+	if (forced || !any_calls(hist) || !(known = copy_forms(t, e->op)))
 		return repstos_policy_copy_site(t, module, forced, e);
 	return (enum repstos_copy_variant)by_profile(&t->copy_costs, known,
 						     (int)module, hist);
