@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * prof_body.h - what the profiling routines of set sites (record.S) and
- * of copy sites (copy.S) share: finding the site and counting its call.
+ * of copy sites (record_copy.S) share: finding the site and counting its
+ * call.
  */
 #ifndef REPSTOS_PROF_BODY_H
 #define REPSTOS_PROF_BODY_H

@@ -4,9 +4,8 @@
  * its record, which `repstos patch` fills in, and its profiling routine,
  * which its set sites call while REPSTOS_PROFILE records their sizes
  * (the copy sites' is in record_copy.S, linked only where there are
- * some).  In
- * every module with sites (module.c pulls it in), whether the start-up
- * is linked into the module or shared.
+ * some).  In every module with sites (module.c pulls it in), whether
+ * the start-up is linked into the module or shared.
  */
 #include "repstos_site.h"
 #include "profile.h"
