@@ -321,32 +321,17 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_split_64_256:
-	/* 32-byte stores, two from each end to 128 bytes, four above, in
-	 * address order: one size branch.  The same stores as "avx2"'s
-	 * 65..128 and 129..256 classes, written again: jumping there (one
-	 * more, never-taken, test at 256) measured 1.20x glibc at 256 bytes
-	 * aligned against 1.33x here, and D 1.015x against 1.04x (Zen 4,
-	 * six runs side by side). */
-	cmp	$128, %rcx
-	ja	1f
-	vmovdqu64 %ymm16, (%rdi)
-	vmovdqu64 %ymm16, 32(%rdi)
-	vmovdqu64 %ymm16, -64(%rdi,%rcx)
-	vmovdqu64 %ymm16, -32(%rdi,%rcx)
+	/* "avx2"'s 32-byte stores, two from each end to 128 bytes, four
+	 * above, in ymm16: one size branch, as these are the last sizes
+	 * here (jumping into "avx2" itself, whose 129..256 class tests for
+	 * 256, measured 1.20x glibc at 256 bytes aligned against 1.33x, and
+	 * D 1.015x against 1.04x: Zen 4, six runs side by side) */
 	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
-	FINISH
-1:	vmovdqu64 %ymm16, (%rdi)
-	vmovdqu64 %ymm16, 32(%rdi)
-	vmovdqu64 %ymm16, 64(%rdi)
-	vmovdqu64 %ymm16, 96(%rdi)
-	vmovdqu64 %ymm16, -128(%rdi,%rcx)
-	vmovdqu64 %ymm16, -96(%rdi,%rcx)
-	vmovdqu64 %ymm16, -64(%rdi,%rcx)
-	vmovdqu64 %ymm16, -32(%rdi,%rcx)
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	FINISH
+	.set	.Lset_evex, 1
+	set_class avx512_split, 32, 64, 128, 2, 2, 256
+	set_class avx512_split, 32, 129, 256, 4, 4, last
+	.set	.Lset_evex, 0
 .Lavx512_split_257_up:
 	test	$63, %dil
 	jnz	.Lavx512_split_257_up_mis

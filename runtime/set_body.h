@@ -123,12 +123,14 @@
 
 /*
  * Sizes lo..hi: head stores from the start and tail up to the end;
- * larger sizes go on to hi+1..next.
+ * larger sizes go on to hi+1..next, or (next "last") come no more.
  */
 .macro set_class name, w, lo, hi, head, tail, next
 	size_label \name, \lo, \hi
+	.ifnc \next, last
 	cmp	$(\hi), %rcx
 	size_jump ja, \name, \hi+1, \next
+	.endif
 	set_run	u, \w, \head, 0, %rdi
 	set_run	u, \w, \tail, -(\tail)*\w, %rdi,%rcx
 	.if \w == 8
