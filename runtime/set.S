@@ -217,6 +217,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 .Lavx512_0_255_page_end:
 	cmp	$64, %rcx
 	jae	.Lavx512_0_255		/* every mask full: no byte off [S, E) */
+.Lavx512_0_63_page_end:			/* avx512_split's 0..63 join here */
 	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	vmovdqa64 %xmm16, %xmm0		/* EVEX.128: ymm0's upper half zero */
@@ -308,12 +309,16 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	vpbroadcastb %eax, %zmm16
 	cmp	$256, %rcx
 	ja	.Lavx512_split_257_up
+	/* 64..256 before the page test: its plain stores never leave
+	 * [S, S+n), and the page-end path it would otherwise take is
+	 * avx512's, written for 0..255 (its bzhi sees the count's low 8
+	 * bits: 256 there wrote nothing of the first 64 bytes) */
+	cmp	$64, %rcx
+	jae	.Lavx512_split_64_256
 	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
-	ja	.Lavx512_0_255_page_end	/* [S, S+64) may cross a page */
-	cmp	$64, %rcx
-	jae	.Lavx512_split_64_256
+	ja	.Lavx512_0_63_page_end	/* [S, S+64) may cross a page */
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
