@@ -55,9 +55,36 @@ name:					\
 	ret
 
 /*
+ * path_mark ID: a point where one path of a routine starts.  In a test
+ * build (-DREPSTOS_PATHS) control passing it adds one to a record {count,
+ * name} in section repstos_paths, which the path test walks from
+ * __start_repstos_paths to __stop_repstos_paths and fails on any record
+ * still 0; in the real build it is nothing.  The flags are saved around
+ * the count, since a path may begin between a compare and a second
+ * branch on it; the stack below rsp is the routine's own (it was called).
+ */
+.macro path_mark id
+#ifdef REPSTOS_PATHS
+	pushfq
+	incq	.Lpath_\id(%rip)
+	popfq
+	.pushsection repstos_paths, "aw", @progbits
+	.balign 8
+.Lpath_\id:
+	.quad	0
+	.quad	.Lpath_name_\id
+	.popsection
+	.pushsection .rodata.repstos_paths, "a", @progbits
+.Lpath_name_\id:
+	.asciz	"\id"
+	.popsection
+#endif
+.endm
+
+/*
  * .L<name>_<lo>_<hi>, defined (size_label) or jumped to (size_jump jcc):
  * the labels of the size-dispatched routines (set_body.h, copy_body.h)
- * say which sizes reach them.  lo and hi are expressions (hi may be
+ * say which sizes reach them; each defined one is a path (path_mark).  lo and hi are expressions (hi may be
  * "up"), made digits by %() of the alternate macro mode.  The mode is on
  * for that one line: left on, it would read every %register in a macro
  * argument as an expression.
@@ -80,6 +107,7 @@ name:					\
 .macro size_sym_ what, name, lo, hi
 	.ifc \what, label
 .L\name\()_\lo\()_\hi\():
+	path_mark \name\()_\lo\()_\hi
 	.else
 	\what	.L\name\()_\lo\()_\hi
 	.endif

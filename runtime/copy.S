@@ -44,6 +44,7 @@ ENTRY(__repstos_copy_original)
 	cmp	%rcx, %rax
 	jb	.Loriginal_backward	/* src <= dst < src + n */
 .Loriginal_8_up:
+	path_mark copy_original_8_up
 	cmp	$8, %rcx
 	jb	.Loriginal_0_7
 	mov	(%rsi), %rax
@@ -53,6 +54,7 @@ ENTRY(__repstos_copy_original)
 	sub	$8, %rcx
 	jmp	.Loriginal_8_up
 .Loriginal_0_7:
+	path_mark copy_original_0_7
 	test	%rcx, %rcx
 	jz	.Loriginal_done
 	movzbl	(%rsi), %eax
@@ -62,11 +64,14 @@ ENTRY(__repstos_copy_original)
 	dec	%rcx
 	jmp	.Loriginal_0_7
 .Loriginal_done:
+	path_mark copy_original_done
 	ret
 .Loriginal_backward:
+	path_mark copy_original_backward
 	push	%rcx
 	.cfi_adjust_cfa_offset 8
 .Loriginal_back_8_up:
+	path_mark copy_original_back_8_up
 	cmp	$8, %rcx
 	jb	.Loriginal_back_0_7
 	mov	-8(%rsi,%rcx), %rax
@@ -74,6 +79,7 @@ ENTRY(__repstos_copy_original)
 	sub	$8, %rcx
 	jmp	.Loriginal_back_8_up
 .Loriginal_back_0_7:
+	path_mark copy_original_back_0_7
 	test	%rcx, %rcx
 	jz	.Loriginal_back_done
 	movzbl	-1(%rsi,%rcx), %eax
@@ -81,6 +87,7 @@ ENTRY(__repstos_copy_original)
 	dec	%rcx
 	jmp	.Loriginal_back_0_7
 .Loriginal_back_done:
+	path_mark copy_original_back_done
 	pop	%rcx
 	.cfi_adjust_cfa_offset -8
 	copy_finish
@@ -97,6 +104,7 @@ ENTRY(__repstos_copy_movsb)
 	sub	%rsi, %rax
 	cmp	%rcx, %rax
 	jb	__repstos_copy_vec	/* src <= dst < src + n */
+	path_mark copy_movsb_rep
 	rep movsb
 	ret
 END(__repstos_copy_movsb)
@@ -150,12 +158,14 @@ ENTRY_ALIGN(__repstos_copy_avx512, 64)
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	.Lcopy_avx512_body
+	path_mark copy_avx512_0_64_masked
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %zmm16{%k1}{z}
 	vmovdqu8 %zmm16, (%rdi){%k1}
 	copy_finish
 .Lcopy_avx512_body:
+	path_mark copy_avx512_0_64_page_end
 	COPY_BODY copy_avx512, 64
 END(__repstos_copy_avx512)
 

@@ -251,10 +251,12 @@
 	cmp	$1, %rcx
 	ja	.L\name\()_2_3
 	jb	.L\name\()_0
+	path_mark \name\()_1
 	movzbl	(%rsi), %eax
 	mov	%al, (%rdi)
 	copy_exit \back
 .L\name\()_0:
+	path_mark \name\()_0
 	.ifb \back
 	ret				/* rcx 0: nothing moves */
 	.else
@@ -262,6 +264,7 @@
 	.endif
 	.p2align 4
 .L\name\()_2_3:
+	path_mark \name\()_2_3
 	movzbl	-1(%rsi,%rcx), %eax
 	shl	$16, %eax
 	mov	(%rsi), %ax
@@ -290,8 +293,8 @@
 .L\name\()_small:
 	copy_small \name, \w, 4*\w, .L\name\()_8w_up
 
-	size_label \name, 8*\w+1, up
 .L\name\()_8w_up:
+	size_label \name, 8*\w+1, up
 	mov	%rdi, %rax
 	sub	%rsi, %rax		/* dst - src */
 	cmp	%rcx, %rax
@@ -300,6 +303,7 @@
 	jae	.L\name\()_big
 
 .L\name\()_forward:
+	path_mark \name\()_forward
 	.if \w == 64
 	/* the last 4w bytes into registers 4..7 before any store (a
 	 * destination below the source may overwrite them), stored after
@@ -315,6 +319,7 @@
 	sub	%rdi, %rax
 	cmp	$\w, %rax
 	jb	.L\name\()_forward_loop
+	path_mark \name\()_forward_align
 	copy_ends \w, 1, 0
 	mov	%edi, %eax
 	and	$(\w-1), %eax
@@ -324,7 +329,8 @@
 	add	%rax, %rcx
 .L\name\()_forward_loop:
 	.if \w == 64			/* rcx > 4w here: n > 8w */
-1:	copy_block st, \w, %rsi, %rdi
+1:	path_mark \name\()_forward_loop
+	copy_block st, \w, %rsi, %rdi
 	add	$4*\w, %rsi
 	add	$4*\w, %rdi
 	sub	$4*\w, %rcx
@@ -335,28 +341,34 @@
 	.else
 	sub	$4*\w, %rcx
 	jb	2f
-1:	copy_block st, \w, %rsi, %rdi
+1:	path_mark \name\()_forward_loop
+	copy_block st, \w, %rsi, %rdi
 	add	$4*\w, %rsi
 	add	$4*\w, %rdi
 	sub	$4*\w, %rcx
 	jae	1b
-2:	add	$4*\w, %rcx
+2:	path_mark \name\()_forward_rest
+	add	$4*\w, %rcx
 	copy_clean \w			/* the rest may take no vector */
 	jmp	.L\name\()_small	/* the rest, below 4w */
 	.endif
 
 .L\name\()_big:				/* forwards or no overlap, rax = dst - src */
+	path_mark \name\()_big
 	cmp	__repstos_copy_nt_min(%rip), %rcx
 	jae	.L\name\()_huge
 	cmp	$-64, %rax
 	ja	.L\name\()_forward	/* less than 64 below: no rep movsb */
+	path_mark \name\()_rep
 	rep movsb
 	ret
 
 .L\name\()_huge:			/* not backwards: overlap if src - dst < n */
+	path_mark \name\()_huge
 	neg	%rax
 	cmp	%rcx, %rax
 	jb	.L\name\()_forward	/* overlap: the cached loop */
+	path_mark \name\()_nt
 	/* no overlap: the destination aligned (a non-temporal store must
 	 * be), then 4w-byte blocks stored around the cache */
 	copy_ends \w, 1, 0
@@ -367,7 +379,8 @@
 	sub	%rax, %rsi
 	add	%rax, %rcx
 	sub	$4*\w, %rcx
-1:	prefetcht0 16*\w(%rsi)
+1:	path_mark \name\()_nt_loop
+	prefetcht0 16*\w(%rsi)
 	prefetcht0 16*\w+64(%rsi)
 	copy_block nt, \w, %rsi, %rdi
 	add	$4*\w, %rsi
@@ -380,12 +393,14 @@
 	jmp	.L\name\()_small
 
 .L\name\()_backward:			/* 0 <= dst - src < n, n > 4w */
+	path_mark \name\()_backward
 	test	%rax, %rax
 	jz	.L\name\()_same
 	push	%rcx			/* the count, for the exit */
 	.cfi_adjust_cfa_offset 8
 	cmp	$\w, %rax
 	jb	.L\name\()_backward_loop	/* closer than w: unaligned */
+	path_mark \name\()_backward_align
 	copy_ends \w, 0, 1
 	lea	(%rdi,%rcx), %rax
 	and	$-\w, %rax
@@ -394,7 +409,8 @@
 .L\name\()_backward_loop:
 	sub	$4*\w, %rcx
 	jb	2f
-1:	copy_block st, \w, %rsi, %rdi, %rcx
+1:	path_mark \name\()_backward_loop
+	copy_block st, \w, %rsi, %rdi, %rcx
 	sub	$4*\w, %rcx
 	jae	1b
 2:	add	$4*\w, %rcx
@@ -404,6 +420,7 @@
 	pop	%rcx
 	.cfi_adjust_cfa_offset -8
 .L\name\()_same:
+	path_mark \name\()_same
 	copy_finish
 .endm
 

@@ -47,6 +47,7 @@ __repstos_bytes01:
 
 /* "inline", called: the stub's target for inline when text stays as is. */
 ENTRY(__repstos_stosb)
+	path_mark stosb
 	rep stosb
 	ret
 END(__repstos_stosb)
@@ -60,6 +61,7 @@ ENTRY(__repstos_original)
 	jb	.Loriginal_0_7
 	imul	__repstos_bytes01(%rip), %rax
 .Loriginal_64_up:			/* 64 bytes an iteration */
+	path_mark original_64_up
 	cmp	$64, %rcx
 	jb	.Loriginal_8_63
 	mov	%rax, (%rdi)
@@ -74,6 +76,7 @@ ENTRY(__repstos_original)
 	sub	$64, %rcx
 	jmp	.Loriginal_64_up
 .Loriginal_8_63:			/* 8 bytes an iteration */
+	path_mark original_8_63
 	cmp	$8, %rcx
 	jb	.Loriginal_tail
 	mov	%rax, (%rdi)
@@ -81,8 +84,10 @@ ENTRY(__repstos_original)
 	sub	$8, %rcx
 	jmp	.Loriginal_8_63
 .Loriginal_tail:			/* 0..7 left: rax back to the byte */
+	path_mark original_tail
 	movzbl	%al, %eax
 .Loriginal_0_7:
+	path_mark original_0_7
 	test	%rcx, %rcx
 	jz	.Loriginal_done
 	mov	%al, (%rdi)
@@ -90,6 +95,7 @@ ENTRY(__repstos_original)
 	dec	%rcx
 	jmp	.Loriginal_0_7
 .Loriginal_done:
+	path_mark original_done
 	ret
 END(__repstos_original)
 
@@ -100,6 +106,7 @@ END(__repstos_original)
 ENTRY(__repstos_erms)
 	cmp	$64, %rcx
 	jb	__repstos_original
+	path_mark erms_64_up
 	rep stosb
 	ret
 END(__repstos_erms)
@@ -110,6 +117,7 @@ END(__repstos_erms)
  * is free, so the count waits on the stack.
  */
 ENTRY(__repstos_rep_good)
+	path_mark rep_good
 	imul	__repstos_bytes01(%rip), %rax
 	push	%rcx
 	.cfi_adjust_cfa_offset 8
@@ -193,6 +201,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	cmp	$(4096 - 64), %eax
 	ja	.Lavx512_0_255_page_end	/* [S, S+64) may cross a page */
 .Lavx512_0_255:
+	path_mark avx512_0_255
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, min(n, 64)) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
@@ -215,14 +224,17 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_0_255_page_end:
+	path_mark avx512_0_255_page_end
 	cmp	$64, %rcx
 	jae	.Lavx512_0_255		/* every mask full: no byte off [S, E) */
 .Lavx512_0_63_page_end:			/* avx512_split's 0..63 join here */
+	path_mark avx512_0_63_page_end
 	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	vmovdqa64 %xmm16, %xmm0		/* EVEX.128: ymm0's upper half zero */
 	cmp	$16, %rcx
 	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
+	path_mark avx512_16_63_page_end
 	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
 	 * E-max(n-16,16), with no branch */
 	add	%rcx, %rdi
@@ -243,6 +255,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	movzbl	%al, %eax
 	ret
 .Lavx512_256_512:
+	path_mark avx512_256_512
 	cmp	$512, %rcx
 	ja	.Lavx512_513_up
 	vmovdqu64 %zmm16, (%rdi)
@@ -252,11 +265,13 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	vmovdqu64 %zmm16, -64(%rdi,%rcx)
 	cmp	$320, %rcx		/* [0, 256) and the last 64 cover it */
 	jbe	1f
+	path_mark avx512_321_512
 	vmovdqu64 %zmm16, -256(%rdi,%rcx)
 	vmovdqu64 %zmm16, -192(%rdi,%rcx)
 	vmovdqu64 %zmm16, -128(%rdi,%rcx)
 1:	FINISH
 .Lavx512_513_up:
+	path_mark avx512_513_up
 	cmp	__repstos_wide_rep_min(%rip), %rcx
 	jae	.Lavx512_rep
 	/* rax = end; rdi = first 64-aligned address after the head store;
@@ -268,6 +283,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	and	$-64, %rdi
 	lea	-256(%rax), %rcx
 .Lavx512_loop:
+	path_mark avx512_loop
 	vmovdqa64 %zmm16, (%rdi)
 	vmovdqa64 %zmm16, 64(%rdi)
 	vmovdqa64 %zmm16, 128(%rdi)
@@ -285,6 +301,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	movzbl	%al, %eax
 	ret
 .Lavx512_rep:
+	path_mark avx512_rep
 	rep stosb
 	ret
 END(__repstos_avx512)
@@ -319,6 +336,7 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	.Lavx512_0_63_page_end	/* [S, S+64) may cross a page */
+	path_mark avx512_split_0_63
 	bzhi	%rcx, .Lones(%rip), %rax	/* bytes [0, n) */
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
@@ -326,6 +344,7 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	movzbl	%al, %eax
 	FINISH
 .Lavx512_split_64_256:
+	path_mark avx512_split_64_256
 	/* "avx2"'s 32-byte stores, two from each end to 128 bytes, four
 	 * above, in ymm16: one size branch, as these are the last sizes
 	 * here (jumping into "avx2" itself, whose 129..256 class tests for
@@ -338,10 +357,12 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	set_class avx512_split, 32, 129, 256, 4, 4, last
 	.set	.Lset_evex, 0
 .Lavx512_split_257_up:
+	path_mark avx512_split_257_up
 	test	$63, %dil
 	jnz	.Lavx512_split_257_up_mis
 	cmp	$512, %rcx
 	ja	.Lavx512_split_513_up
+	path_mark avx512_split_257_512_aligned
 	/* S aligned, 257..512: every store aligned, none crossing a line.
 	 * The first 256 bytes; the block holding the last byte, at P =
 	 * (n - 1) & -64, masked to its n - P bytes (a masked-off byte
@@ -369,6 +390,7 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	movzbl	%al, %eax
 	FINISH				/* rdi: S + P + (n - P) */
 .Lavx512_split_513_up:
+	path_mark avx512_split_513_up_aligned
 	/* S aligned: 256-byte blocks from S itself (no head store) while a
 	 * block starts before E - 256, then the last 256 bytes */
 	cmp	__repstos_wide_rep_min(%rip), %rcx
@@ -382,6 +404,7 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	 * fixed size the same: branch prediction, not the stores. */
 	.p2align 6
 .Lavx512_split_257_up_mis:
+	path_mark avx512_split_257_up_mis
 	/* not 64-byte aligned: "avx2"'s 32-byte stores, here of ymm16, so
 	 * that they need no vzeroupper (which, jumping into "avx2" itself,
 	 * cost 0.16 ns a call on distribution D at offset 3, Zen 4) */
@@ -416,6 +439,7 @@ ENTRY_ALIGN(__repstos_stosb_avx2, 64)
 	ja	1f
 	cmpb	$0, __repstos_can_avx2(%rip)
 	je	2f
+	path_mark stosb_avx2_32_128
 	vmovd	%eax, %xmm0
 	vpbroadcastb %xmm0, %ymm0
 	vmovdqu	%ymm0, (%rdi)
@@ -432,9 +456,11 @@ ENTRY_ALIGN(__repstos_stosb_avx2, 64)
 	movzbl	%al, %eax
 	vzeroupper			/* "avx2"'s set_clean */
 	FINISH
-1:	cmp	__repstos_short_rep_max(%rip), %rcx
+1:	path_mark stosb_avx2_129_up
+	cmp	__repstos_short_rep_max(%rip), %rcx
 	jae	__repstos_avx2
-2:	rep stosb
+2:	path_mark stosb_avx2_rep
+	rep stosb
 	ret
 END(__repstos_stosb_avx2)
 

@@ -157,13 +157,16 @@
 .macro set_bytes name
 	test	%rcx, %rcx
 	jz	.L\name\()_0
+	path_mark \name\()_1_3
 	mov	%al, (%rdi)
 	mov	%al, -1(%rdi,%rcx)
 	cmp	$3, %rcx
 	jb	1f
+	path_mark \name\()_3
 	mov	%al, 1(%rdi)
 1:	FINISH
 .L\name\()_0:
+	path_mark \name\()_0
 	ret
 .endm
 
@@ -186,6 +189,7 @@
 	.if \w == 8
 	/* n > top >= 64: a block fits before the test */
 .L\name\()_loop:
+	path_mark \name\()_loop
 	set_run	u, 8, 8, 0, %rdi
 	add	$64, %rdi
 	sub	$64, %rcx
@@ -218,6 +222,7 @@
 	and	$-\w, %rdi
 	lea	-4*\w(%rax), %rcx
 .L\name\()_loop:
+	path_mark \name\()_loop
 	set_run	a, \w, 4, 0, %rdi
 	sub	$-4*\w, %rdi		/* an 8-bit immediate, as +128 is not */
 	cmp	%rcx, %rdi
@@ -230,6 +235,7 @@
 	ret
 	.endif
 .L\name\()_rep:
+	path_mark \name\()_rep
 	set_clean \w
 	rep stosb
 	.if \w == 8
@@ -272,6 +278,7 @@
 	.if \w == 16
 	cmp	$8, %rcx
 	jae	.L\name\()_8_15
+	path_mark \name\()_4_7
 	.endif
 	imul	$0x01010101, %eax, %eax
 	mov	%eax, (%rdi)
@@ -280,6 +287,7 @@
 	FINISH
 	.if \w == 16
 .L\name\()_8_15:
+	path_mark \name\()_8_15
 	set_fill8
 	mov	%rax, (%rdi)
 	mov	%rax, -8(%rdi,%rcx)
