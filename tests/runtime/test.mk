@@ -145,3 +145,32 @@ $(RTS)/dlopen_main: tests/runtime/dlopen_main.c $(RTS_DEPS)
 TESTS += tests/runtime/shared.sh
 tests/runtime/shared.sh: $(RTS)/sites $(RTS)/copysites $(RTS)/libdso.so \
 	$(RTS)/dlopen_main $(RTT)/dlopen_main $(RTT)/libdso.so $(PATCHER_BIN)
+
+# sweep: every routine at every place it branches on, its paths counted.
+# set.S and copy.S are assembled again with -DREPSTOS_PATHS (path_mark,
+# asm.h) and linked before the core archive, whose own set.o and copy.o
+# then define nothing still missing and stay out of the link.
+RTT_COV := $(RTT)/cov
+DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT)/sweep.d $(RTT)/sweep_call.d
+$(RTT_COV)/%.o: runtime/%.S runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -DREPSTOS_PATHS $(DEPFLAGS) -c -o $@ $<
+$(RTT)/sweep.o: tests/runtime/sweep.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/sweep_call.o: tests/runtime/sweep_call.S
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/sweep: $(RTT)/sweep.o $(RTT)/sweep_call.o $(RTT_COV)/set.o \
+		$(RTT_COV)/copy.o $(RT_CORE_LIB)
+	$(CC) -o $@ $^
+
+TESTS += tests/runtime/sweep.sh
+tests/runtime/sweep.sh: $(RTT)/sweep
+
+# `make sweep-routines`: the full sweep (every end distance 0..4159,
+# every move distance -300..300, sizes to 16 MiB); CI runs it after
+# `make test`.  Each path's count lands in build/tests/runtime/paths.txt.
+.PHONY: sweep-routines
+sweep-routines: $(RTT)/sweep
+	$(RTT)/sweep -f -p $(RTT)/paths.txt
