@@ -174,3 +174,74 @@ tests/runtime/sweep.sh: $(RTT)/sweep
 .PHONY: sweep-routines
 sweep-routines: $(RTT)/sweep
 	$(RTT)/sweep -f -p $(RTT)/paths.txt
+
+# Differential fuzzing of every routine against a byte loop
+# (fuzz_routines.c), through regs_harness.S's call.  The standalone
+# driver replays the seed corpus and runs random cases in make test.
+RTT_FUZZ := $(RTT)/fuzz
+RTT_FUZZ_CORPUS := tests/runtime/fuzz-corpus
+DEPS += $(RTT)/fuzz_routines.d $(RTT_FUZZ)/fuzz_routines.d
+
+$(RTT)/fuzz_routines: tests/runtime/fuzz_routines.c $(RTT)/regs_harness.o $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTT)/regs_harness.o $(RT_LIB)
+
+TESTS += tests/runtime/fuzz.sh
+tests/runtime/fuzz.sh: $(RTT)/fuzz_routines
+
+# make fuzz-routines [FUZZ_SECONDS=300]: libFuzzer over the same cases,
+# the seed corpus and a working corpus kept between runs; fails on a
+# crash (the input is left in $(RTT_FUZZ)/crash-*).  After a clean run
+# the working corpus is merged down to the inputs that reach some class
+# of case (libFuzzer keeps every smaller copy it finds).  clang and
+# libFuzzer are installed first where missing, as `make deps` does;
+# where they cannot be, the standalone driver runs for the time instead.
+# A second make, so that the look-up of clang sees what was installed;
+# lazy (=), so that only this target runs clang to find libFuzzer.
+FUZZ_SECONDS ?= 300
+RTT_FUZZ_PKGS := clang libclang-rt-14-dev
+RTT_CLANG = $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
+RTT_LIBFUZZER = $(if $(RTT_CLANG),$(wildcard $(shell $(RTT_CLANG) \
+	-print-file-name=libclang_rt.fuzzer-x86_64.a)))
+# -fno-builtin: the byte loops stay byte loops (clang's own
+# -fno-tree-loop-distribute-patterns).
+RTT_FUZZ_CFLAGS = $(CSTD) -O2 -g $(WARN) -Iruntime -fno-builtin \
+	-fsanitize=fuzzer -DFUZZ_LIBFUZZER $(DEPFLAGS)
+
+$(RTT_FUZZ)/fuzz_routines: tests/runtime/fuzz_routines.c $(RTT)/regs_harness.o $(RT_LIB)
+	@mkdir -p $(@D)
+	$(RTT_CLANG) $(RTT_FUZZ_CFLAGS) -o $@ $< $(RTT)/regs_harness.o $(RT_LIB)
+
+.PHONY: fuzz-routines fuzz-routines-run
+fuzz-routines:
+	@missing=""; for p in $(RTT_FUZZ_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make fuzz-routines: installing$$missing"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing; } || \
+			echo "make fuzz-routines: could not install$$missing"; \
+	fi
+	@$(MAKE) --no-print-directory fuzz-routines-run
+
+fuzz-routines-run: $(RTT)/fuzz_routines
+	@mkdir -p $(RTT_FUZZ)/corpus
+	@if [ -n "$(RTT_LIBFUZZER)" ] && \
+		$(MAKE) --no-print-directory $(RTT_FUZZ)/fuzz_routines; then \
+		echo "libFuzzer for $(FUZZ_SECONDS) s: $(RTT_FUZZ)/fuzz_routines"; \
+		$(RTT_FUZZ)/fuzz_routines -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=64 -timeout=10 -print_final_stats=1 \
+			-artifact_prefix=$(RTT_FUZZ)/ \
+			$(RTT_FUZZ)/corpus $(RTT_FUZZ_CORPUS) || exit 1; \
+		rm -rf $(RTT_FUZZ)/corpus.new && mkdir $(RTT_FUZZ)/corpus.new && \
+		$(RTT_FUZZ)/fuzz_routines -merge=1 $(RTT_FUZZ)/corpus.new \
+			$(RTT_FUZZ)/corpus >$(RTT_FUZZ)/merge.log 2>&1 && \
+		rm -rf $(RTT_FUZZ)/corpus && mv $(RTT_FUZZ)/corpus.new $(RTT_FUZZ)/corpus && \
+		echo "working corpus merged: $$(ls $(RTT_FUZZ)/corpus | wc -l) inputs"; \
+	else \
+		echo "no clang with libFuzzer: the standalone driver for $(FUZZ_SECONDS) s"; \
+		$(RTT)/fuzz_routines -t $(FUZZ_SECONDS) $(RTT_FUZZ_CORPUS) \
+			$(RTT_FUZZ)/corpus || exit 1; \
+	fi
