@@ -24,6 +24,9 @@ OPT	?= -O2 -g
 
 B	:= build
 
+# The release: `repstos --version`, `repstos-cc --version`, the .pc files.
+VERSION	:= 0.1
+
 # Every compile also writes the headers it read to a .d file beside its
 # output (-MP: a removed header is no error); the fragments add theirs to
 # DEPS, included at the end, so an object is rebuilt exactly when a file
@@ -82,7 +85,6 @@ clean:
 	rm -rf $(B) $(CLEAN_FILES)
 
 # make install PREFIX=/usr/local DESTDIR=...
-VERSION		:= 0.1
 PREFIX		?= /usr/local
 BINDIR		:= $(PREFIX)/bin
 LIBDIR		:= $(PREFIX)/lib

@@ -56,7 +56,7 @@ echo "\$ patcher/repstos dump $out/records"
 $repstos dump $out/records | sed "s|$top/||"
 echo
 echo "\$ patcher/repstos check $out/records"
-$repstos check $out/records && echo "clean"
+$repstos check $out/records
 
 say "deployment without run-time patching: fix every site for this CPU ahead of time"
 echo "\$ patcher/repstos patch --cpu=native $out/records -o $out/records.native"

@@ -245,7 +245,7 @@ unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out)
 	return c.problems;
 }
 
-int rs_check(struct rs_elf *f, FILE *out, bool require_sites)
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites, bool quiet)
 {
 	struct rs_table t;
 	unsigned n;
@@ -253,8 +253,12 @@ int rs_check(struct rs_elf *f, FILE *out, bool require_sites)
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
 	if (t.absent)
-		return rs_no_table(f, require_sites, out);
+		return quiet && !require_sites ? RS_EXIT_OK :
+		       rs_no_table(f, require_sites, out);
 	n = rs_check_table(f, &t, out);
+	if (!n && !quiet)
+		fprintf(out, "%s: clean, %zu site%s\n", f->path, t.n,
+			t.n == 1 ? "" : "s");
 	rs_table_free(&t);
 	return n ? RS_EXIT_PROBLEM : RS_EXIT_OK;
 }

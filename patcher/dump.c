@@ -152,6 +152,22 @@ static void text_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		s->target_name ? " " : "", s->target_name ? s->target_name : "");
 }
 
+/* "size_min": N, "size_max": N, with null for what is not known: both
+ * for an unknown size, the top of a bounded one that saturated. */
+static void json_sizes(FILE *out, const struct repstos_site *e)
+{
+	if (e->size_kind != REPSTOS_SIZE_CONST &&
+	    e->size_kind != REPSTOS_SIZE_BOUNDED) {
+		fputs("\"size_min\": null, \"size_max\": null", out);
+		return;
+	}
+	fprintf(out, "\"size_min\": %u, \"size_max\": ", e->size_min);
+	if (e->size_max == REPSTOS_SIZE_SAT)
+		fputs("null", out);
+	else
+		fprintf(out, "%u", e->size_max);
+}
+
 static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		      const struct site_text *st, bool first)
 {
@@ -187,10 +203,11 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	} else {
 		fputs("null, \"line\": null", out);
 	}
-	fprintf(out, ", \"op\": \"%s\", \"version\": %u, \"size_kind\": \"%s\", \"size_min\": %u, \"size_max\": %u, \"len\": %u, \"bytes\": \"%s\", \"disasm\": ",
+	fprintf(out, ", \"op\": \"%s\", \"version\": %u, \"size_kind\": \"%s\", ",
 		op_name(s->e.op), s->e.version,
-		s->e.size_kind < REPSTOS_SIZE_KIND_COUNT ? rs_size_names[s->e.size_kind] : "?",
-		s->e.size_min, s->e.size_max, s->e.len, hex);
+		s->e.size_kind < REPSTOS_SIZE_KIND_COUNT ? rs_size_names[s->e.size_kind] : "?");
+	json_sizes(out, &s->e);
+	fprintf(out, ", \"len\": %u, \"bytes\": \"%s\", \"disasm\": ", s->e.len, hex);
 	json_str(out, st->disasm);
 	fprintf(out, ", \"form\": \"%s\", \"variant\": ", form_names[s->form]);
 	if (s->form == REPSTOS_FORM_CALL || s->form == REPSTOS_FORM_INLINE)
@@ -324,13 +341,37 @@ static bool has_interp(const struct rs_elf *f)
 	return false;
 }
 
+/* A PIE without an interpreter is a static PIE: the linker marks every
+ * PIE with DF_1_PIE, which no shared object has. */
+static bool is_pie(const struct rs_elf *f)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Dyn dyn;
+	Elf_Data *d;
+	size_t i;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+			if (gelf_getdyn(d, (int)i, &dyn) &&
+			    dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE))
+				return true;
+	}
+	return false;
+}
+
 static const char *type_name(const struct rs_elf *f)
 {
 	if (f->rel)
 		return "object";
 	if (f->eh.e_type == ET_EXEC)
 		return "executable";
-	return has_interp(f) ? "pie" : "shared";
+	if (has_interp(f))
+		return "pie";
+	return is_pie(f) ? "static-pie" : "shared";
 }
 
 int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
@@ -352,7 +393,9 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 		l = rs_lines_open(f);
 	module_text(f, mod, sizeof(mod));
 	if (json) {
-		fputs("{\"file\": ", out);
+		if (o->json_array && !o->json_first)
+			fputs(",\n", out);
+		fprintf(out, "{\"schema\": %d, \"file\": ", RS_JSON_SCHEMA);
 		json_str(out, f->path);
 		fprintf(out, ", \"type\": \"%s\", \"sites\": [", type_name(f));
 	} else {

@@ -33,7 +33,7 @@ static void one(const uint8_t *data, size_t size, int what)
 	if (!rs_elf_mem(&f, "fuzz", img, size)) {
 		switch (what) {
 		case 0:
-			rs_check(&f, sink, false);
+			rs_check(&f, sink, false, false);
 			break;
 		case 1:
 			rs_dump(&f, sink, &text);

@@ -11,28 +11,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "patcher.h"
 #include "../runtime/policy.h"
 #include "../runtime/tune.h"
 #include "../runtime/routines.h"
 
+#ifndef REPSTOS_VERSION
+#define REPSTOS_VERSION "unknown"
+#endif
+
+/* Each command's synopsis, as usage and `repstos CMD --help` print it. */
+static const char check_synopsis[] =
+	"repstos check [-q] [--require-sites] FILE...";
+static const char patch_synopsis[] =
+	"repstos patch --cpu=PROFILE [--profile=SIZES] [--dry-run] [--require-sites]\n"
+	"                     [--force] FILE [-o OUT]";
+static const char dump_synopsis[] =
+	"repstos dump [--json | --stats] [--require-sites] FILE...\n"
+	"       repstos dump --profile=SIZES [--cpu=PROFILE] FILE...";
+static const char tune_synopsis[] =
+	"repstos tune [--report | TUNING-FILE]";
+
 static void usage(FILE *out)
 {
 	unsigned i;
 	int v;
 
+	fprintf(out, "usage: %s\n       %s\n       %s\n       %s\n"
+		"       repstos --version | --help | help COMMAND\n\n",
+		check_synopsis, patch_synopsis, dump_synopsis, tune_synopsis);
 	fprintf(out,
-		"usage: repstos check [--require-sites] FILE...\n"
-		"       repstos patch --cpu=PROFILE [--profile=SIZES] [--dry-run] [--require-sites]\n"
-		"                     [--force] FILE [-o OUT]\n"
-		"       repstos dump [--json] [--stats] [--require-sites] FILE\n"
-		"       repstos dump --profile=SIZES [--cpu=PROFILE] FILE\n"
-		"       repstos tune [--report | TUNING-FILE]\n"
-		"\n"
 		"FILE: an x86-64 ELF object, executable, PIE or shared object;\n"
 		"  without a site table it has \"no sites\" (exit 0), or with\n"
 		"  --require-sites, is unusable input (exit 2).\n"
+		"check says \"FILE: clean\" for each clean file (-q: nothing).\n"
+		"dump --json of several files prints a JSON array of their objects.\n"
 		"patch FILE keeps its owner, group, mode and extended attributes,\n"
 		"  follows a symbolic link, and needs --force for a read-only file\n"
 		"  or one with other hard links (written through their inode).\n"
@@ -54,11 +69,82 @@ static void usage(FILE *out)
 	fprintf(out, "Exit: 0 clean, 1 problems found, 2 unusable input or usage.\n");
 }
 
-static int bad_usage(const char *msg)
+static void version(void)
 {
-	fprintf(stderr, "repstos: %s\n", msg);
-	usage(stderr);
+	printf("repstos %s\n", REPSTOS_VERSION);
+}
+
+/* A usage error: one line, and where to read more (GNU's form). */
+static int bad_usage(const char *cmd, const char *msg)
+{
+	fprintf(stderr, "repstos%s%s: %s\nTry 'repstos%s%s --help' for more "
+		"information.\n", cmd ? " " : "", cmd ? cmd : "", msg,
+		cmd ? " " : "", cmd ? cmd : "");
 	return RS_EXIT_BAD;
+}
+
+/*
+ * What every command's options share, through getopt_long: --help and
+ * --version, one line for an unknown option or a missing argument (not
+ * getopt's own message and then the usage), and no option given twice,
+ * which would otherwise let the last silently win.
+ */
+#define OPT_HELP	0x100
+#define OPT_VERSION	0x101
+#define COMMON_OPTS	{ "help", no_argument, NULL, OPT_HELP }, \
+			{ "version", no_argument, NULL, OPT_VERSION }
+
+struct opt_state {
+	const char *cmd, *synopsis;
+	char seen[0x102];
+	int rc;			/* the exit status once next_opt says done */
+};
+
+static const char *opt_name(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return opts->name;
+	return "?";
+}
+
+/* The next option's code; -1 at the end; OPT_DONE when the command is
+ * over (help or version printed, or a usage error): exit with st->rc. */
+#define OPT_DONE	-2
+static int next_opt(struct opt_state *st, int argc, char **argv,
+		    const char *shorts, const struct option *opts)
+{
+	char msg[160];
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, shorts, opts, NULL);
+	if (c == -1)
+		return -1;
+	st->rc = RS_EXIT_OK;
+	if (c == OPT_HELP) {
+		printf("usage: %s\n(repstos --help says what each word means)\n",
+		       st->synopsis);
+		return OPT_DONE;
+	}
+	if (c == OPT_VERSION) {
+		version();
+		return OPT_DONE;
+	}
+	if (c == '?' || c == ':') {
+		snprintf(msg, sizeof(msg), "%s '%s'", c == ':' ?
+			 "option needs an argument:" : "unknown option",
+			 argv[optind - 1]);
+		st->rc = bad_usage(st->cmd, msg);
+		return OPT_DONE;
+	}
+	if (c >= 0 && c < (int)sizeof(st->seen) && st->seen[c]++) {
+		snprintf(msg, sizeof(msg), "option '--%s' given twice",
+			 opt_name(opts, c));
+		st->rc = bad_usage(st->cmd, msg);
+		return OPT_DONE;
+	}
+	return c;
 }
 
 /* The default file's directory may not exist yet. */
@@ -86,26 +172,72 @@ static void make_parent(const char *path)
  * measurement that was not of what it runs; the tool's --cpu=native,
  * which ignores REPSTOS_CPU, likewise.
  */
+/* Whether the tuning file can be written, before a second of measuring:
+ * not a directory or other non-file, and a writable file or folder. */
+static int tune_target_ok(const char *path)
+{
+	char dir[4096], *slash;
+	struct stat sb;
+
+	if (!stat(path, &sb)) {
+		if (!S_ISREG(sb.st_mode)) {
+			fprintf(stderr, "repstos: tune: %s: not a regular file\n", path);
+			return 0;
+		}
+		if (access(path, W_OK)) {
+			fprintf(stderr, "repstos: tune: %s: %s\n", path, strerror(errno));
+			return 0;
+		}
+		return 1;
+	}
+	make_parent(path);
+	if (strlen(path) >= sizeof(dir))
+		return 1;
+	strcpy(dir, path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	if (access(slash ? dir : ".", W_OK)) {
+		fprintf(stderr, "repstos: tune: %s: %s\n", slash ? dir : ".",
+			strerror(errno));
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Time the routines here and record what the runtime should use; with
+ * --report, print this CPU's cost table and write nothing.  One CPU is
+ * measured, printed and written: this one as REPSTOS_CPU presents it,
+ * as the runtime sees it.  The file is keyed to that CPU, so a runtime
+ * that sees another (REPSTOS_CPU set otherwise, or not at all) ignores a
+ * measurement that was not of what it runs; the tool's --cpu=native,
+ * which ignores REPSTOS_CPU, likewise.
+ */
 static int cmd_tune(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "report", no_argument, NULL, 'r' },
+		COMMON_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct opt_state os = { .cmd = "tune", .synopsis = tune_synopsis };
 	char text[REPSTOS_TUNING_MAX];
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
 	const char *path;
 	int o, report = 0;
 
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (o != 'r')
-			return bad_usage("tune: unknown option");
+	while ((o = next_opt(&os, argc, argv, ":", opts)) != -1) {
+		if (o == OPT_DONE)
+			return os.rc;
 		report = 1;
 	}
 	if (argc - optind > 1 || (report && argc > optind))
-		return bad_usage("tune takes --report, or at most one file");
+		return bad_usage("tune", "--report, or at most one TUNING-FILE");
 	path = argc > optind ? argv[optind] : repstos_tuning_path();
+	if (!report && *path && !tune_target_ok(path))
+		return RS_EXIT_BAD;
 	repstos_cpu_detect(&cpu);
 	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
 		fprintf(stderr, "repstos: unknown REPSTOS_CPU '%s', using this CPU\n",
@@ -126,7 +258,6 @@ static int cmd_tune(int argc, char **argv)
 	fputs(text, stdout);
 	if (!*path)
 		return RS_EXIT_OK;
-	make_parent(path);
 	if (repstos_tune_write(path, &cpu, &t)) {
 		fprintf(stderr, "repstos: %s: %s\n", path, strerror(errno));
 		return RS_EXIT_BAD;
@@ -139,31 +270,53 @@ static int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "require-sites", no_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		COMMON_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	bool require_sites = false;
+	struct opt_state os = { .cmd = "check", .synopsis = check_synopsis };
+	bool require_sites = false, quiet = false;
 	int c, i, worst = RS_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = next_opt(&os, argc, argv, ":q", opts)) != -1) {
+		if (c == OPT_DONE)
+			return os.rc;
 		if (c == 'r')
 			require_sites = true;
 		else
-			return bad_usage("check: unknown option");
+			quiet = true;
 	}
 	if (optind >= argc)
-		return bad_usage("check: no FILE");
+		return bad_usage("check", "no FILE");
 	for (i = optind; i < argc; i++) {
 		struct rs_elf f;
 		int r = RS_EXIT_BAD;
 
 		if (!rs_elf_open(&f, argv[i])) {
-			r = rs_check(&f, stdout, require_sites);
+			r = rs_check(&f, stdout, require_sites, quiet);
 			rs_elf_close(&f);
 		}
 		if (r > worst)
 			worst = r;
 	}
 	return worst;
+}
+
+/* One file of a dump: its table, or (profile) its sites' sizes. */
+static int dump_one(const char *path, const struct rs_dump_opts *o,
+		    const char *profile, const char *cpu)
+{
+	struct rs_elf f;
+	int r;
+
+	if (rs_elf_open(&f, path))
+		return RS_EXIT_BAD;
+	if (profile)
+		r = rs_dump_profile(&f, stdout, cpu ? cpu : "native", profile);
+	else
+		r = rs_dump(&f, stdout, o);
+	rs_elf_close(&f);
+	return r;
 }
 
 static int cmd_dump(int argc, char **argv)
@@ -174,14 +327,17 @@ static int cmd_dump(int argc, char **argv)
 		{ "require-sites", no_argument, NULL, 'r' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "cpu", required_argument, NULL, 'c' },
+		COMMON_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct opt_state os = { .cmd = "dump", .synopsis = dump_synopsis };
 	struct rs_dump_opts o = { 0 };
 	const char *profile = NULL, *cpu = NULL;
-	struct rs_elf f;
-	int c, r;
+	int c, i, printed = 0, worst = RS_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = next_opt(&os, argc, argv, ":", opts)) != -1) {
+		if (c == OPT_DONE)
+			return os.rc;
 		if (c == 'j')
 			o.json = true;
 		else if (c == 's')
@@ -190,25 +346,34 @@ static int cmd_dump(int argc, char **argv)
 			o.require_sites = true;
 		else if (c == 'p')
 			profile = optarg;
-		else if (c == 'c')
-			cpu = optarg;
 		else
-			return bad_usage("dump: unknown option");
+			cpu = optarg;
 	}
-	if (optind + 1 != argc)
-		return bad_usage("dump: exactly one FILE");
+	if (optind >= argc)
+		return bad_usage("dump", "no FILE");
+	if (o.json && o.stats)
+		return bad_usage("dump", "--json already holds the --stats counts");
 	if (cpu && !profile)
-		return bad_usage("dump: --cpu goes with --profile");
+		return bad_usage("dump", "--cpu goes with --profile");
 	if (profile && (o.json || o.stats))
-		return bad_usage("dump: --profile shows text only");
-	if (rs_elf_open(&f, argv[optind]))
-		return RS_EXIT_BAD;
-	if (profile)
-		r = rs_dump_profile(&f, stdout, cpu ? cpu : "native", profile);
-	else
-		r = rs_dump(&f, stdout, &o);
-	rs_elf_close(&f);
-	return r;
+		return bad_usage("dump", "--profile shows text only");
+	/* several files' JSON is one document: an array of their objects */
+	o.json_array = o.json && argc - optind > 1;
+	if (o.json_array)
+		fputs("[", stdout);
+	for (i = optind; i < argc; i++) {
+		int r;
+
+		o.json_first = !printed;
+		r = dump_one(argv[i], &o, profile, cpu);
+		/* a file that failed printed nothing (rs_dump says why first) */
+		printed += r != RS_EXIT_BAD;
+		if (r > worst)
+			worst = r;
+	}
+	if (o.json_array)
+		fputs("]\n", stdout);
+	return worst;
 }
 
 static int cmd_patch(int argc, char **argv)
@@ -220,13 +385,17 @@ static int cmd_patch(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "require-sites", no_argument, NULL, 'r' },
 		{ "force", no_argument, NULL, 'f' },
+		COMMON_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct opt_state os = { .cmd = "patch", .synopsis = patch_synopsis };
 	struct rs_patch_opts o = { 0 };
 	struct rs_elf f;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "o:n", opts, NULL)) != -1) {
+	while ((c = next_opt(&os, argc, argv, ":o:n", opts)) != -1) {
+		if (c == OPT_DONE)
+			return os.rc;
 		if (c == 'c')
 			o.cpu = optarg;
 		else if (c == 'p')
@@ -237,15 +406,15 @@ static int cmd_patch(int argc, char **argv)
 			o.output = optarg;
 		else if (c == 'r')
 			o.require_sites = true;
-		else if (c == 'f')
-			o.force = true;
 		else
-			return bad_usage("patch: unknown option");
+			o.force = true;
 	}
 	if (!o.cpu)
-		return bad_usage("patch: --cpu=PROFILE is required");
+		return bad_usage("patch", "--cpu=PROFILE is required");
 	if (optind + 1 != argc)
-		return bad_usage("patch: exactly one FILE");
+		return bad_usage("patch", "exactly one FILE");
+	if (o.dry_run && o.output)
+		return bad_usage("patch", "--dry-run writes nothing: no -o");
 	if (rs_elf_open(&f, argv[optind]))
 		return RS_EXIT_BAD;
 	r = rs_patch(&f, &o, stdout);
@@ -253,36 +422,66 @@ static int cmd_patch(int argc, char **argv)
 	return r;
 }
 
-int main(int argc, char **argv)
-{
-	const char *cmd;
-	int r;
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "check", cmd_check },
+	{ "patch", cmd_patch },
+	{ "dump", cmd_dump },
+	{ "tune", cmd_tune },
+};
 
-	if (argc < 2)
-		return bad_usage("no command");
-	cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+static const struct command *command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* `repstos help [COMMAND]`: the whole usage, or the command's own. */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argv[2], "--help", NULL };
+
+	if (argc < 3) {
 		usage(stdout);
 		return RS_EXIT_OK;
 	}
+	if (argc > 3 || !command(argv[2]))
+		return bad_usage(NULL, "help takes one of check, patch, dump, tune");
+	optind = 1;
+	return command(argv[2])->run(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	int r;
+
+	if (argc < 2)
+		return bad_usage(NULL, "no command (check, patch, dump, tune)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return RS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		version();
+		return RS_EXIT_OK;
+	}
+	c = command(argv[1]);
+	if (!c && strcmp(argv[1], "help"))
+		return bad_usage(NULL, "unknown command (check, patch, dump, tune)");
 	if (rs_decode_init()) {
 		fprintf(stderr, "repstos: cannot initialize Capstone\n");
 		return RS_EXIT_BAD;
 	}
 	/* Subcommand options: getopt starts after the command word. */
-	argc--;
-	argv++;
 	optind = 1;
-	if (!strcmp(cmd, "check"))
-		r = cmd_check(argc, argv);
-	else if (!strcmp(cmd, "dump"))
-		r = cmd_dump(argc, argv);
-	else if (!strcmp(cmd, "patch"))
-		r = cmd_patch(argc, argv);
-	else if (!strcmp(cmd, "tune"))
-		r = cmd_tune(argc, argv);
-	else
-		r = bad_usage("unknown command (check, patch, dump, tune)");
+	r = c ? c->run(argc - 1, argv + 1) : help(argc, argv);
 	if (fflush(stdout) && r == RS_EXIT_OK)
 		r = RS_EXIT_BAD;
 	rs_decode_fini();

@@ -223,12 +223,20 @@ bool rs_lines_find(struct rs_lines *l, size_t sec, uint64_t off,
 void rs_lines_close(struct rs_lines *l);
 
 /* The subcommands, on a loaded file; they return an RS_EXIT_* code. */
-int rs_check(struct rs_elf *f, FILE *out, bool require_sites);
+/* quiet: nothing for a clean file (else "FILE: clean"), nor for one
+ * with no sites */
+int rs_check(struct rs_elf *f, FILE *out, bool require_sites, bool quiet);
 unsigned rs_check_table(struct rs_elf *f, const struct rs_table *t, FILE *out);
+
+/* dump --json's "schema": 2 since sizes not known are null and several
+ * files make an array of objects (1 had no key, and 4294967295). */
+#define RS_JSON_SCHEMA	2
 
 struct rs_dump_opts {
 	bool json, stats;
 	bool require_sites;	/* no site table is unusable input */
+	bool json_array;	/* one of several files' objects in an array */
+	bool json_first;	/* the array's first: no comma before it */
 };
 int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o);
 

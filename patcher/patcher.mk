@@ -14,7 +14,8 @@ PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
 	check.c patch.c output.c dump.c lines.c choice.c)
 PATCHER_PKGS	:= $(shell pkg-config --cflags capstone 2>/dev/null || \
 	echo -I/usr/include/capstone)
-PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iruntime $(PATCHER_PKGS)
+PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iruntime $(PATCHER_PKGS) \
+	-DREPSTOS_VERSION='"$(VERSION)"'
 PATCHER_LIBS	:= -ldw -lelf -lcapstone
 
 PATCHER_OBJS	:= $(patsubst patcher/%.c,$(B)/patcher/%.o,$(PATCHER_SRCS))

@@ -5,7 +5,7 @@
 # libcap2-bin: setcap and getcap, for harden.sh's file capabilities.
 DEB_PKGS += python3 binutils libcap2-bin
 
-PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh \
+PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh tests/patcher/usage.sh \
 	tests/patcher/patch.sh tests/patcher/badinput.sh \
 	tests/patcher/harden.sh tests/patcher/asan.sh tests/patcher/fuzz.sh \
 	tests/patcher/copies.sh
