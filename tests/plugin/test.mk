@@ -4,7 +4,17 @@
 PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/fortify.sh tests/plugin/asan.sh tests/plugin/options.sh \
 	tests/plugin/gc.sh tests/plugin/copy.sh \
-	tests/plugin/vector.sh
+	tests/plugin/vector.sh tests/plugin/sweep.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+
+# sweep.sh builds with the shared runtime too.
+tests/plugin/sweep.sh: $(RT_SHARED_DEPS)
+
+# `make sweep-sites`: sweep.sh's full mode (every size to 1 KiB at every
+# placement, to 16 MiB at a few: 4-9 minutes, as busy as the machine
+# is); make test runs its quick mode.
+.PHONY: sweep-sites
+sweep-sites: tests/plugin/sweep.sh
+	@tests/plugin/sweep.sh full
