@@ -103,9 +103,15 @@ INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc $(BINDIR)/repstos-c++ \
 	$(MANDIR)/man1/repstos-c++.1 \
 	$(MANDIR)/man7/repstos.7
 
+# The shared runtime's run path, as repstos-cc adds it: none where the
+# loader searches without one.
+PC_RPATH = $(if $(filter /lib /usr/lib /lib/%-linux-gnu /usr/lib/%-linux-gnu,$(LIBDIR)),,-Wl$(comma)-rpath$(comma)$${libdir})
+comma := ,
+
 SUBST := sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@INCDIR@|$(INCDIR)|g' -e 's|@PLUGIN@|$(PLUGINDIR)/repstos.so|g' \
-	-e 's|@RUNTIME@|$(LIBDIR)/librepstos.a|g' -e 's|@VERSION@|$(VERSION)|g'
+	-e 's|@RUNTIME@|$(LIBDIR)/librepstos.a|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@RPATH@|$(PC_RPATH)|g'
 
 install: build-all
 	install -d $(D)$(BINDIR) $(D)$(PLUGINDIR) $(D)$(LIBDIR) $(D)$(INCDIR) \

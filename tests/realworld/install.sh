@@ -10,7 +10,11 @@
 #   (c) a plain Makefile project, make CC=<tmp>/x/bin/repstos-cc;
 #   (d) zlib's own configure: CC=<tmp>/x/bin/repstos-cc ./configure && make
 #       && make test (the source realworld.sh cached; (d) is skipped when
-#       it is absent).
+#       it is absent);
+#   (e) plain gcc with repstos.pc's words where build systems put them:
+#       CMake's pkg_check_modules(IMPORTED_TARGET) with PkgConfig::R,
+#       autotools' PKG_CHECK_MODULES, a Makefile's LDLIBS; and a program
+#       linked from repstos-shared.pc that runs with nothing added.
 # Each gets sites (counted with the installed `repstos dump`), passes the
 # installed `repstos check`, and runs correctly.  Then `make uninstall`
 # must leave no file behind.  Last, DESTDIR staging: the files land under
@@ -79,7 +83,7 @@ mkdir -p "$P" && write_project "$P"
 export PKG_CONFIG_PATH=$X/lib/pkgconfig
 if cflags=$(pkg-config --cflags repstos) && libs=$(pkg-config --libs repstos); then
 	case "$cflags $libs" in
-	*"$X/lib/repstos/repstos.so"*"$X/lib/librepstos.a"*) ;;
+	*"$X/lib/repstos/repstos.so"*"-L$X/lib -lrepstos"*) ;;
 	*) fail "(a) pkg-config names other files: $cflags $libs" ;;
 	esac
 	if (cd "$P" && gcc -O2 -DHAND $cflags -c main.c && gcc -O2 $cflags -c clear.c &&
@@ -167,6 +171,78 @@ else
 		fail "(d) zlib with the installed repstos-cc: $(tail -n 5 "$W/d.log")"
 	fi
 fi
+
+# ---- (e) repstos.pc from build systems that sort its words ------------------
+# pkg-config's words as CMake's imported target, autotools' PKG_CHECK_MODULES
+# and a Makefile take them, with plain gcc: the plugin from Cflags, the
+# archive from Libs, wherever each build system puts those.
+export PKG_CONFIG_PATH=$X/lib/pkgconfig
+P=$T/proj-cmake-pc
+mkdir -p "$P" && write_project "$P"
+cat >"$P/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(repstos_pc C)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(R REQUIRED IMPORTED_TARGET repstos)
+add_executable(demo main.c clear.c)
+target_link_libraries(demo PkgConfig::R)
+EOF
+if (cmake -S "$P" -B "$P/build" -DCMAKE_C_COMPILER=gcc &&
+    cmake --build "$P/build") >"$W/e-cmake.log" 2>&1; then
+	has_sites "(e) cmake PkgConfig::R" "$P/build/demo" &&
+		runs_ok "(e) cmake PkgConfig::R" "$P/build/demo" &&
+		ok "(e) cmake pkg_check_modules(IMPORTED_TARGET) + PkgConfig::R: $n sites, correct"
+else
+	fail "(e) cmake PkgConfig::R: $(grep -i -m 3 -e error -e undefined "$W/e-cmake.log")"
+fi
+P=$T/proj-autotools
+mkdir -p "$P" && write_project "$P"
+cat >"$P/configure.ac" <<'EOF'
+AC_INIT([repstos_pc], [1])
+AM_INIT_AUTOMAKE([foreign])
+AC_PROG_CC
+PKG_CHECK_MODULES([R], [repstos])
+AC_CONFIG_FILES([Makefile])
+AC_OUTPUT
+EOF
+cat >"$P/Makefile.am" <<'EOF'
+bin_PROGRAMS = demo
+demo_SOURCES = main.c clear.c
+demo_CFLAGS = $(R_CFLAGS)
+demo_LDADD = $(R_LIBS)
+EOF
+if ! command -v autoreconf >/dev/null; then
+	fail "(e) no autoreconf (Debian packages autoconf, automake)"
+elif (cd "$P" && autoreconf -i && ./configure CC=gcc && make) >"$W/e-autotools.log" 2>&1; then
+	has_sites "(e) autotools PKG_CHECK_MODULES" "$P/demo" &&
+		runs_ok "(e) autotools PKG_CHECK_MODULES" "$P/demo" &&
+		ok "(e) autotools PKG_CHECK_MODULES([R], [repstos]): $n sites, correct"
+else
+	fail "(e) autotools: $(grep -i -m 3 -e error -e undefined "$W/e-autotools.log")"
+fi
+P=$T/proj-make-pc
+mkdir -p "$P" && write_project "$P"
+printf 'CFLAGS = -O2 $(shell pkg-config --cflags repstos)\nLDLIBS = $(shell pkg-config --libs repstos)\ndemo: main.o clear.o\n\t$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)\n' >"$P/Makefile"
+if make -C "$P" CC=gcc >"$W/e-make.log" 2>&1; then
+	has_sites "(e) make, LDLIBS from pkg-config" "$P/demo" &&
+		runs_ok "(e) make, LDLIBS from pkg-config" "$P/demo" &&
+		ok "(e) make with LDLIBS from pkg-config --libs repstos: $n sites, correct"
+else
+	fail "(e) make with pkg-config: $(grep -i -m 3 -e error -e undefined "$W/e-make.log")"
+fi
+# repstos-shared.pc carries the run path to a libdir the loader does not
+# search: the program runs with nothing added.
+P=$T/proj-shared-pc
+mkdir -p "$P" && write_project "$P"
+if (cd "$P" && gcc -O2 $(pkg-config --cflags repstos-shared) main.c clear.c -o prog \
+	$(pkg-config --libs repstos-shared)) >"$W/e-shared.log" 2>&1; then
+	has_sites "(e) repstos-shared.pc" "$P/prog" &&
+		runs_ok "(e) repstos-shared.pc, nothing added to run" "$P/prog" &&
+		ok "(e) gcc with pkg-config --cflags --libs repstos-shared: $n sites, runs as built"
+else
+	fail "(e) repstos-shared.pc: $(head -n 3 "$W/e-shared.log")"
+fi
+unset PKG_CONFIG_PATH
 
 # ---- uninstall --------------------------------------------------------------------
 if make -C "$top" --no-print-directory uninstall PREFIX="$X" >"$W/uninstall.log" 2>&1; then

@@ -5,7 +5,8 @@
 #
 # Order matters: install.sh reuses the zlib source realworld.sh fetched.
 
-DEB_PKGS += cmake groff man-db ccache distcc debhelper lintian
+DEB_PKGS += cmake groff man-db ccache distcc debhelper lintian \
+	autoconf automake
 
 REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
 	tests/realworld/manpages.sh tests/realworld/cc.sh \
