@@ -200,11 +200,27 @@ else
 fi
 
 # ---- queries pass through --------------------------------------------------
-for q in --version -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; do
+for q in -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; do
 	a=$("$CCW" $q 2>&1); b=$(gcc $q 2>&1)
 	[ -n "$a" ] && [ "$a" = "$b" ] || fail "$q: repstos-cc printed '$a', gcc '$b'"
 done
-ok "--version, -dumpversion, -dumpmachine, -print-file-name=, -print-prog-name= as gcc"
+ok "-dumpversion, -dumpmachine, -print-file-name=, -print-prog-name= as gcc"
+# --version: gcc's lines first (build systems read the first), then one
+# naming repstos, its version and the plugin it adds.
+a=$("$CCW" --version 2>&1); b=$(gcc --version 2>&1)
+[ "$(echo "$a" | head -n "$(echo "$b" | wc -l)")" = "$b" ] &&
+	echo "$a" | tail -n 1 | grep -q "^repstos-cc: repstos [0-9][0-9.]*, plugin .*repstos.so" &&
+	ok "--version: gcc's, then $(echo "$a" | tail -n 1 | cut -d, -f1)" ||
+	fail "--version printed: $a"
+"$CCW" --help >help.out 2>&1 && grep -q "^usage: repstos-cc " help.out &&
+	grep -q "REPSTOS_RUNTIME" help.out && grep -q "^Usage: gcc" help.out &&
+	ok "--help: repstos-cc's own usage, then gcc's" || fail "--help: $(head -n 3 help.out)"
+# A compiler that is not GCC: one line saying what works with it, exit 1.
+REPSTOS_CC=clang "$CCW" -O2 -c clear.c -o clang.o >clang.out 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <clang.out)" -eq 1 ] && grep -q "repstos.h" clang.out &&
+	[ ! -e clang.o ] && ok "REPSTOS_CC=clang: exit 1, one line pointing to <repstos.h>" ||
+	fail "REPSTOS_CC=clang: exit $rc: $(cat clang.out)"
 "$CCW" -v >v.out 2>&1 && grep -q '^gcc version' v.out && ! grep -q repstos v.out &&
 	ok "-v alone: gcc's version, untouched" || fail "-v: $(tail -n 2 v.out)"
 # -v on a real compile shows the plugin reaching cc1.
