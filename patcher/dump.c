@@ -382,7 +382,7 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 	struct rs_lines *l = NULL;
 	struct rs_table t;
 	char mod[128];
-	size_t i;
+	size_t i, guessed = 0;
 
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
@@ -406,6 +406,7 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 		const struct rs_site *s = &t.site[i];
 
 		count(&sum, s);
+		guessed += s->known && s->guessed;
 		if (stats && !json)
 			continue;
 		if (s->known)
@@ -419,6 +420,11 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 		json_summary(f, out, &sum);
 	else if (stats)
 		text_stats(out, &sum);
+	/* what the ? after a target's name means, where one is shown */
+	if (guessed && !json && !stats)
+		fprintf(out, "(?: no symbol names the call target, a stripped "
+			"file's: it was known by its first instructions, as "
+			"this tool's own copy of that routine begins)\n");
 	rs_lines_close(l);
 	rs_table_free(&t);
 	return RS_EXIT_OK;

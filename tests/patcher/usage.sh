@@ -88,6 +88,16 @@ assert "tune into a directory: refused in ${ms} ms, before measuring" \
 	[ "$ms" -lt 500 -a -z "$OUT" ]
 assert "tune into a directory: says why" grep -q "adir: not a regular file" "$W/err"
 
+# A stripped file's targets are known by their bytes: the ? says so.
+strip -o "$W/stripped" "$EXE"
+expect_rc 0 "dump of a stripped file" "$TOOL" dump "$W/stripped"
+assert "a guessed target is marked and the mark explained" \
+	[ "$(grep -c 'stub __repstos_stub?$' "$W/out")" -gt 0 -a \
+	  "$(tail -n 1 "$W/out" | grep -c '^(?: no symbol names the call target')" -eq 1 ]
+expect_rc 0 "dump of the unstripped file" "$TOOL" dump "$EXE"
+assert "no mark and no note where symbols name the targets" \
+	[ "$(grep -c -e 'stub?$' -e '^(?:' "$W/out")" -eq 0 ]
+
 # A static PIE is not a shared object.
 if gcc -O2 -static-pie -o "$W/spie" "$IN/main.o" "$IN/sites.o" "$RTLIB" 2>/dev/null; then
 	expect_rc 0 "dump of a static PIE" "$TOOL" dump "$W/spie"
