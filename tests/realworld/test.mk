@@ -11,7 +11,7 @@ DEB_PKGS += cmake groff man-db ccache distcc debhelper lintian \
 REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
 	tests/realworld/manpages.sh tests/realworld/cc.sh \
 	tests/realworld/ccache.sh tests/realworld/distcc.sh \
-	tests/realworld/debian.sh
+	tests/realworld/debian.sh tests/realworld/readme.sh
 
 TESTS += $(REALWORLD_TESTS)
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
