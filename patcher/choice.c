@@ -16,20 +16,23 @@
 #include "patcher.h"
 #include "../runtime/profile.h"
 
-#define PROFILE_MAX (256u << 20)
-
 /* --cpu=native chooses as the runtime would here: the policy for this
- * CPU, overridden by the tuning file `repstos tune` wrote for it. */
-static void native_tuning(struct rs_choice *c)
+ * CPU, overridden by the tuning file `repstos tune` wrote for it.  A
+ * malformed one (or one too large to be read whole) is an error: the
+ * runtime ignores it, and a file patched ahead of time should not be
+ * chosen from numbers nobody meant. */
+static int native_tuning(struct rs_choice *c)
 {
 	const char *path = repstos_tuning_path();
 	int other;
 
 	repstos_cpu_detect(&c->native);
 	c->cpu = &c->native;
-	if (repstos_tuning_load(path, c->cpu, &c->tuning, &other) < 0)
-		fprintf(stderr, "repstos: %s: malformed tuning file, ignored\n",
-			path);
+	if (repstos_tuning_load(path, c->cpu, &c->tuning, &other) >= 0)
+		return 0;
+	rs_err(path, "malformed tuning file (at most %u bytes, every line "
+	       "ended by a newline)", REPSTOS_TUNING_MAX - 1);
+	return -1;
 }
 
 /*
@@ -45,8 +48,8 @@ int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 	c->copy_forced = repstos_copy_variant_by_name(name);
 	if (c->forced >= 0 || c->copy_forced >= 0) {
 		c->native_other = c->forced < 0 || c->copy_forced < 0;
-		if (c->native_other)
-			native_tuning(c);
+		if (c->native_other && native_tuning(c))
+			return -1;
 		c->module = (enum repstos_variant)c->tuning.variant;
 		c->copy_module = c->copy_forced >= 0 ?
 			(enum repstos_copy_variant)c->copy_forced :
@@ -54,7 +57,8 @@ int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 		return 0;
 	}
 	if (!strcmp(name, "native")) {
-		native_tuning(c);
+		if (native_tuning(c))
+			return -1;
 	} else {
 		c->cpu = repstos_cpu_profile(name);
 		if (c->cpu)
@@ -96,9 +100,11 @@ static char *read_profile(const char *path, size_t *len)
 		rs_err(path, "cannot open the profile: %s", strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > PROFILE_MAX)
+	/* the runtime's limit: what one reads, the other does */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > REPSTOS_PROFILE_MAX)
 		rs_err(path, "profile refused: not a regular file of at most "
-		       "%u MiB", PROFILE_MAX >> 20);
+		       "%u MiB", REPSTOS_PROFILE_MAX_MIB);
 	else if (!(text = malloc((size_t)st.st_size + 1)))
 		rs_err(path, "out of memory");
 	while (text && n < (size_t)st.st_size && k > 0) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * module.c - the module's side of the start-up: its constructor, which
- * tells the start-up (patch.c) where everything of this module is.
+ * tells the start-up (patch.c) where everything of this module is, and
+ * its destructor, which tells it the module is going.
  *
  * In every module with sites, whichever archive it links: the stub
  * (dispatch.S) names __repstos_module_init, which pulls this file in;
@@ -30,6 +31,9 @@ WEAK(REPSTOS_COPY_STUB_SYMBOL)
 WEAK(REPSTOS_TARGET_SYMBOL)
 WEAK(REPSTOS_COPY_TARGET_SYMBOL)
 WEAK(__repstos_dispatch_page)
+/* Weak too: a librepstos.so.0 from before modules handed theirs back
+ * lacks it, and a module must still load with it. */
+WEAK(__repstos_detach)
 
 /* What the profiling routine (record.S) reads: this module's slots.
  * aligned(8), here and below: GCC would give a struct of 32 bytes or
@@ -77,6 +81,7 @@ static void describe(struct repstos_module *m)
 	m->dispatch_page = __repstos_dispatch_page;
 	m->set_target = &REPSTOS_TARGET_SYMBOL;
 	m->copy_target = &REPSTOS_COPY_TARGET_SYMBOL;
+	m->short_rep_max = &__repstos_short_rep_max;
 }
 
 /* Priority 101, the first a program may use: the sites should be final
@@ -88,4 +93,18 @@ __attribute__((constructor(101))) HIDDEN void __repstos_module_init(void)
 
 	describe(&m);
 	__repstos_module_handle = __repstos_attach(&m);
+}
+
+/* Priority 101 here too, the last of this module's destructors: its
+ * other destructors' calls are still counted, and after this nothing of
+ * it is left in the start-up (a dlclose()d module's handle would dangle,
+ * and its profile would be lost or written once a cycle).  The handle
+ * goes first, so that a late call of the API asks as if there were none. */
+__attribute__((destructor(101))) HIDDEN void __repstos_module_fini(void)
+{
+	void *handle = __repstos_module_handle;
+
+	__repstos_module_handle = NULL;
+	if (handle && __repstos_detach)
+		__repstos_detach(handle);
 }

@@ -13,9 +13,12 @@
  *
  * The constructor builds this on its stack from hidden symbols (no data,
  * no relocations in the module) and passes it to __repstos_attach, which
- * copies it.  Between a module and librepstos.so.0 this is an ABI: abi
- * and size say which; a start-up that does not know them leaves the
- * module's sites calling the stub, which is correct everywhere.
+ * copies it; the module's last destructor lets go of it
+ * (__repstos_detach), so that a module loaded and unloaded over and over
+ * leaves nothing behind.  Between a module and librepstos.so.0 this is
+ * an ABI: abi and size say which; a start-up that does not know them
+ * leaves the module's sites calling the stub, which is correct
+ * everywhere.
  */
 #ifndef REPSTOS_MODULE_H
 #define REPSTOS_MODULE_H
@@ -23,8 +26,9 @@
 #include "repstos.h"
 #include "profile.h"
 
-/* 2: copy_profile, and struct repstos_prof's copy_fallback */
-#define REPSTOS_MODULE_ABI 2
+/* 2: copy_profile, and struct repstos_prof's copy_fallback;
+ * 3: short_rep_max, and __repstos_detach (the start-up takes 2 too) */
+#define REPSTOS_MODULE_ABI 3
 
 struct repstos_module {
 	unsigned abi;			/* REPSTOS_MODULE_ABI */
@@ -48,6 +52,8 @@ struct repstos_module {
 	 * stubs jump through the shared runtime's page instead. */
 	char *dispatch_page;
 	void **set_target, **copy_target;
+	/* ABI 3: "stosb_avx2"'s threshold (routines.h) */
+	unsigned long long *short_rep_max;
 };
 
 /* The module side's own symbols (module.c, api.c, dispatch.S, record.S).
@@ -61,13 +67,15 @@ extern struct repstos_stats __repstos_module_stats REPSTOS_HIDDEN;
 extern void *__repstos_module_handle REPSTOS_HIDDEN;	/* the start-up's */
 
 /* The start-up's side (patch.c); in librepstos.so.0, the few names a
- * module binds to.  A handle for the calls below, or NULL. */
+ * module binds to.  attach gives a handle for the calls below, or NULL;
+ * detach, from the module's last destructor, lets go of it. */
 #ifdef REPSTOS_SHARED
 #define REPSTOS_EXPORT __attribute__((visibility("default")))
 #else
 #define REPSTOS_EXPORT REPSTOS_HIDDEN
 #endif
 REPSTOS_EXPORT void *__repstos_attach(const struct repstos_module *m);
+REPSTOS_EXPORT void __repstos_detach(void *handle);
 REPSTOS_EXPORT const struct repstos_cpu *__repstos_process_cpu(void);
 REPSTOS_EXPORT enum repstos_variant __repstos_process_variant(void);
 REPSTOS_EXPORT enum repstos_copy_variant __repstos_process_copy_variant(void);

@@ -14,7 +14,18 @@
  *     private copy of the page as a debugger would; the page is never
  *     writable in this process's page tables and never stops being
  *     executable, so code sharing a page with a site (this file's own,
- *     libc's in a static binary, the PLT) runs on undisturbed.
+ *     libc's in a static binary, the PLT) runs on undisturbed.  Unlike
+ *     route 2 it does not ask whether other threads run, and need not:
+ *     the copy is done within the one system call (no signal handler of
+ *     this thread sees half of it), and what it copies are the sites of
+ *     the module being started, from the module's first constructor,
+ *     before any code of the module has run or could have been handed
+ *     to anyone (the loader initialises a library's dependencies before
+ *     it, and dlopen() returns it only after its constructors).  Only a
+ *     thread that calls into a module the loader has not initialised
+ *     yet - started by an earlier library's constructor, calling the
+ *     executable - could meet a site half written; that breaks what the
+ *     loader promises any module, whose data would not be set up either.
  *  2. mprotect(): the page goes read-write (not executable), the bytes
  *     are copied, the page goes read-execute.  Nothing on the page may
  *     run meanwhile, so that window is one assembly routine on pages of
@@ -23,7 +34,8 @@
  *     probe on a page of its own first checks that a written page may
  *     become executable again (SELinux execmod says no): only then is
  *     real code touched.  A process with threads, or one that cannot
- *     tell, never takes this route.
+ *     tell, never takes this route, nor one under READ_IMPLIES_EXEC,
+ *     where the read-write window would come back executable too.
  *
  * If both are refused, sites stay calls to the stub, which jumps to the
  * chosen routine: correct, per CPU, one indirect jump slower.
@@ -33,12 +45,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <time.h>
 #include <unistd.h>
 #include "policy.h"
@@ -82,6 +97,7 @@ struct writer {
 	int mprotect_ok;	/* probe passed */
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
 	int crowded;		/* ... because it may not be alone: see alone() */
+	int rie;		/* ... because of READ_IMPLIES_EXEC */
 	enum route allowed;
 	uintptr_t page_mask;
 	uintptr_t last_page;	/* last page counted in stats->pages */
@@ -93,8 +109,9 @@ struct module {
 	struct repstos_module m;
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* an installed profile's
 					 * calls per site and class, or NULL */
-	const char *profile;		/* its file */
+	char *profile;			/* its file (or NULL) */
 	int record;			/* its sites call the profiling routine */
+	struct repstos_recorder *rec;	/* ... and their counts */
 	int seal_errno;			/* why its dispatch page stayed
 					 * writable, or 0 */
 	unsigned char narrow[2];	/* it has set (0) or copy (1) sites
@@ -223,7 +240,7 @@ static void read_profile(struct module *mod)
 	if (repstos_prof_load(mod->m.begin, mod->m.end, &mod->hist,
 			      &mod->profile, &why) < 0 && cfg.debug)
 		fprintf(stderr, "repstos: %s: profile %s ignored: %s\n",
-			module_name(mod), mod->profile, why);
+			module_name(mod), mod->profile ? mod->profile : "?", why);
 }
 
 /* Every REPSTOS_* variable is read with secure_getenv(): in a secure
@@ -285,14 +302,32 @@ static int alone(struct writer *w)
 	return 0;
 }
 
+/* Does a protection asked with read access come back executable too?
+ * Under the personality READ_IMPLIES_EXEC it does (mprotect(2) adds
+ * PROT_EXEC wherever the mapping may execute): the mprotect route's
+ * window would be writable and executable, and a sealed dispatch page
+ * data that runs. */
+static int read_implies_exec(void)
+{
+	int p = personality(0xffffffff);
+
+	return p != -1 && (p & READ_IMPLIES_EXEC);
+}
+
 /* Can a written page of this module become executable again?  Ask on a
- * page nothing executes before asking on one that matters. */
+ * page nothing executes before asking on one that matters.  Not at all
+ * where its window would be executable. */
 static int probe_mprotect(struct writer *w)
 {
 	long r;
 
 	if (w->mprotect_ok || w->mprotect_errno)
 		return w->mprotect_ok;
+	if (read_implies_exec()) {
+		w->rie = 1;
+		w->mprotect_errno = EPERM;
+		return 0;
+	}
 	if (!alone(w))
 		return 0;
 	r = __repstos_poke(__repstos_probe_page, w->page_mask + 1,
@@ -430,10 +465,48 @@ static uintptr_t stub_of(const struct module *mod, unsigned op)
  */
 static unsigned char picks[2][3][REPSTOS_NCLASS][REPSTOS_NCLASS];
 
+/*
+ * The same for a site with calls in an installed profile: its form
+ * depends on its family (and op: copy or move), its narrowness and its
+ * row of counts, not on its range, and weighing every form over a row
+ * took 100,000 profiled sites 172 ms at start-up on the Zen 4, against
+ * 5.7 ms without the profile (and 10 ms with this table).  Many sites see the very same counts (a
+ * call or two of one size), so each row is weighed once: a direct-mapped
+ * table, found by a mix of the counts and compared whole, kept while one
+ * module's sites are walked (patch_sites) and only when it has a profile.
+ */
+#define ROW_PICKS 1024
+struct row_pick {
+	unsigned long long h[REPSTOS_NCLASS];
+	unsigned char key;	/* kind + 1; 0: empty */
+	unsigned char v;
+};
+static struct row_pick *row_picks;
+
+static int row_choice(const struct repstos_modules *m,
+		      const struct repstos_site *e,
+		      const unsigned long long *h, unsigned kind)
+{
+	unsigned long long mix = kind;
+	struct row_pick *p;
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		mix = (mix ^ h[c]) * 0x100000001b3ull;
+	p = &row_picks[(mix ^ mix >> 29) % ROW_PICKS];
+	if (p->key != kind + 1 || memcmp(p->h, h, sizeof(p->h))) {
+		memcpy(p->h, h, sizeof(p->h));
+		p->key = (unsigned char)(kind + 1);
+		p->v = (unsigned char)repstos_policy_form(&cfg.tuning, m, e, h);
+	}
+	return p->v;
+}
+
 /* The policy's form for a site (repstos_policy_form), a variant of its
- * family, from its installed profile if any.  A copy site's "inline" is
- * rep movsb in place only where its op allows it (wanted_bytes);
- * elsewhere it calls the overlap-checking routine. */
+ * family, from its installed profile if any: a row without calls chooses
+ * as no profile does.  A copy site's "inline" is rep movsb in place
+ * only where its op allows it (wanted_bytes); elsewhere it calls the
+ * overlap-checking routine. */
 static int choice(const struct module *mod, const struct repstos_site *e)
 {
 	int copy = repstos_op_is_copy(e->op);
@@ -441,14 +514,18 @@ static int choice(const struct module *mod, const struct repstos_site *e)
 						  NULL;
 	const struct repstos_modules m = { cfg.variant, cfg.copy_variant,
 					   cfg.forced, cfg.copy_forced };
+	unsigned kind = !copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2;
+	int narrow = repstos_version_narrow(e->version);
 	unsigned char *pick;
 
+	if (h && !repstos_profile_calls(h))
+		h = NULL;
+	if (h && row_picks && !(copy ? cfg.copy_forced : cfg.forced))
+		return row_choice(&m, e, h, kind * 2 + (unsigned)narrow);
 	if (h || (copy ? cfg.copy_forced : cfg.forced) ||
 	    e->size_kind == REPSTOS_SIZE_UNKNOWN || !cfg.cost_forms[copy])
 		return repstos_policy_form(&cfg.tuning, &m, e, h);
-	pick = &picks[repstos_version_narrow(e->version)]
-		     [!copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2]
-		     [repstos_size_class(e->size_min)]
+	pick = &picks[narrow][kind][repstos_size_class(e->size_min)]
 		     [repstos_size_class(e->size_max)];
 	if (!*pick)
 		*pick = 1 + (unsigned char)repstos_policy_form(&cfg.tuning, &m,
@@ -583,6 +660,15 @@ static void *profiled_routine(const struct module *mod,
 	return (void *)routine_of(mod, e->op, choice(mod, e));
 }
 
+/* REPSTOS_PROFILE names path, and this module's sizes cannot be
+ * recorded: one line, whatever REPSTOS_DEBUG says, as nothing will be
+ * written at exit either. */
+static void not_recorded(const char *path, const char *name, int e)
+{
+	fprintf(stderr, "repstos: %s: profile of %s not recorded: %s\n",
+		path, name, strerror(e ? e : ENOMEM));
+}
+
 /* Give every site the runtime may rewrite a slot, before any calls the
  * profiling routine. */
 static void start_recording(struct module *mod)
@@ -594,7 +680,7 @@ static void start_recording(struct module *mod)
 
 	rec = repstos_prof_begin(cfg.record, mod->m.stats->sites);
 	if (!rec) {
-		warn("cannot record a profile: %s", strerror(errno));
+		not_recorded(cfg.record, module_name(mod), errno);
 		return;
 	}
 	mod->record = 1;
@@ -603,10 +689,15 @@ static void start_recording(struct module *mod)
 			repstos_prof_site(rec, (unsigned)(e - b),
 					  repstos_site_addr(e),
 					  profiled_routine(mod, e, form, target));
-	repstos_prof_ready(rec, mod->m.prof,
-			   mod->m.set_routine[module_variant(mod, 0)],
-			   mod->m.copy_routine[module_variant(mod, 1)],
-			   repstos_table_hash(b, end), module_name(mod));
+	if (repstos_prof_ready(rec, mod->m.prof,
+			       mod->m.set_routine[module_variant(mod, 0)],
+			       mod->m.copy_routine[module_variant(mod, 1)],
+			       repstos_table_hash(b, end), module_name(mod))) {
+		not_recorded(cfg.record, module_name(mod), errno);
+		mod->record = 0;
+		return;
+	}
+	mod->rec = rec;
 }
 
 static const char *route_name(const struct writer *w)
@@ -628,8 +719,12 @@ static void patch_sites(struct module *mod)
 	w->allowed = cfg.route;
 	w->page_mask = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) - 1 : 4095;
 	w->last_page = ~(uintptr_t)0;
+	if (mod->hist)		/* none: every site is chosen without it */
+		row_picks = calloc(ROW_PICKS, sizeof(*row_picks));
 	for (e = mod->m.begin; e < mod->m.end; e++)
 		patch_site(mod, &run, e);
+	free(row_picks);
+	row_picks = NULL;
 	flush_run(mod, &run);
 	if (w->fd >= 0)
 		close(w->fd);
@@ -659,7 +754,10 @@ static void report_refusals(const struct writer *w, FILE *f)
 
 	if (w->mem_errno)
 		fprintf(f, " (/proc/self/mem: %s)", strerror(w->mem_errno));
-	if (w->crowded && e == EINVAL)
+	if (w->rie)
+		fprintf(f, " (mprotect: under READ_IMPLIES_EXEC its window "
+			"would be writable and executable)");
+	else if (w->crowded && e == EINVAL)
 		fprintf(f, " (mprotect: another thread shares the address space)");
 	else if (w->crowded)
 		fprintf(f, " (mprotect: cannot tell if single-threaded: %s)",
@@ -720,7 +818,8 @@ static void report_outcome(const struct module *mod, FILE *f)
 			mod->m.stats->patch_nsec / 1000);
 	}
 	if (mod->hist)
-		fprintf(f, "; sites chosen with the profile %s", mod->profile);
+		fprintf(f, "; sites chosen with the profile %s",
+			mod->profile ? mod->profile : "installed");
 	if (mod->narrow[0] || mod->narrow[1])
 		fprintf(f, "; sites from an older plugin (entry version 1 or 2) "
 			"and the stub get SSE or rep forms only");
@@ -770,6 +869,9 @@ static void set_routines(const struct module *mod)
 	__atomic_store_n(m->wide_rep_min, t.wide_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(m->copy_rep_min, t.copy_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(m->copy_nt_min, t.copy_nt_min, __ATOMIC_RELAXED);
+	if (m->short_rep_max)	/* NULL: a module of ABI 2 */
+		__atomic_store_n(m->short_rep_max, t.short_rep_max,
+				 __ATOMIC_RELAXED);
 	repstos_routines_enable(&cpu, m->can_avx2, m->can_avx512);
 }
 
@@ -789,6 +891,30 @@ static void set_targets(const struct module *mod)
 				 copy, __ATOMIC_RELEASE);
 }
 
+/* mprotect(page, PROT_READ) that does not come back executable: under
+ * READ_IMPLIES_EXEC the personality is dropped for the one call and put
+ * back, with signals blocked so that no handler runs without it (it is
+ * the calling thread's own: no other thread sees the change).  Where it
+ * cannot be dropped the page is left as it is, rather than made data
+ * that runs.  0, or -1 and errno. */
+static int read_only(void *page, size_t len)
+{
+	int p = personality(0xffffffff), r, e;
+	sigset_t all, old;
+
+	if (p == -1 || !(p & READ_IMPLIES_EXEC))
+		return mprotect(page, len, PROT_READ);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	r = personality((unsigned)p & ~READ_IMPLIES_EXEC) == -1 ? -1 :
+	    mprotect(page, len, PROT_READ);
+	e = errno;
+	personality((unsigned)p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return r;
+}
+
 /* Nothing may write the dispatch page again: as RELRO does for a
  * module's other pointers, but for values chosen at run time, so also
  * where the link has no RELRO and in static programs.  Taking write
@@ -800,7 +926,7 @@ static void seal_dispatch(struct module *mod)
 
 	if (getauxval(AT_PAGESZ) != REPSTOS_DISPATCH_PAGE || (uintptr_t)page % REPSTOS_DISPATCH_PAGE)
 		mod->seal_errno = EINVAL;
-	else if (mprotect(page, REPSTOS_DISPATCH_PAGE, PROT_READ))
+	else if (read_only(page, REPSTOS_DISPATCH_PAGE))
 		mod->seal_errno = errno;
 }
 
@@ -821,10 +947,13 @@ static void configure(void)
 
 /* Does the start-up know the module's description?  A module built
  * against a newer runtime than the shared one loaded keeps its sites
- * calling the stub: correct, one jump slower. */
+ * calling the stub: correct, one jump slower.  One of ABI 2 (before
+ * short_rep_max) is known too: its description is the same up to it. */
 static int known(const struct repstos_module *m)
 {
-	return m->abi == REPSTOS_MODULE_ABI && m->size == sizeof(*m) &&
+	return ((m->abi == REPSTOS_MODULE_ABI && m->size == sizeof(*m)) ||
+		(m->abi == 2 && m->size == offsetof(struct repstos_module,
+						    short_rep_max))) &&
 	       m->stats && m->set_stub;
 }
 
@@ -863,21 +992,81 @@ static void start(struct module *mod)
 }
 
 /*
+ * The first module's description needs no heap: with librepstos.a the
+ * only one this start-up ever has (so unloading the module leaves none
+ * of it behind, whatever the process does), with the shared runtime its
+ * own.  The others' are allocated, and freed when they go.
+ */
+static struct module first;
+static int first_taken;
+
+static struct module *new_module(void)
+{
+	if (first_taken)
+		return calloc(1, sizeof(struct module));
+	first_taken = 1;
+	return &first;
+}
+
+static void free_module(struct module *mod)
+{
+	free(mod->hist);
+	free(mod->profile);
+	if (mod != &first) {
+		free(mod);
+		return;
+	}
+	memset(&first, 0, sizeof(first));
+	first_taken = 0;
+}
+
+/* No memory even to start a module: its sites stay calls of the stub,
+ * correct; a profile being recorded says what it misses.  Before the
+ * configuration is read: REPSTOS_PROFILE as read_config() reads it. */
+static void not_started(const struct repstos_module *m)
+{
+	const char *path = secure_getenv("REPSTOS_PROFILE");
+	Dl_info info;
+
+	if (path && *path)
+		not_recorded(path, dladdr((const void *)m->info, &info) &&
+			     info.dli_fname ? info.dli_fname : "?", ENOMEM);
+}
+
+/*
  * A module's constructor (module.c) hands it over: run in the loader's
  * order, one at a time (the dynamic loader holds its lock through
- * constructors, dlopen()'s included).  The module stays known for the
- * API calls below; it is never freed, as a dlclose()d module's handle is
- * no longer asked for.
+ * constructors and destructors, dlopen()'s and dlclose()'s included).
+ * The module stays known for the API calls below until its destructor
+ * lets go (__repstos_detach).
  */
 void *__repstos_attach(const struct repstos_module *m)
 {
 	struct module *mod;
 
-	if (!known(m) || !(mod = calloc(1, sizeof(*mod))))
+	if (!known(m))
 		return NULL;
-	mod->m = *m;
+	if (!(mod = new_module())) {
+		not_started(m);
+		return NULL;
+	}
+	memcpy(&mod->m, m, m->size);
 	start(mod);
 	return mod;
+}
+
+/* The module goes (its last destructor, at exit or dlclose()): its
+ * section is written and its state freed.  Its sites are not touched:
+ * at exit other threads may still call them, and they stay correct. */
+void __repstos_detach(void *handle)
+{
+	struct module *mod = handle;
+
+	if (!mod)
+		return;
+	if (mod->rec)
+		repstos_prof_end(mod->rec);
+	free_module(mod);
 }
 
 /* ---- the API's backends (api.c) --------------------------------------- */

@@ -1153,8 +1153,10 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		} else {
 			return -1;
 		}
-		q = strchr(q, '\n');
-		p = q ? q + 1 : "";
+		/* a last line with no newline was cut (or is being written) */
+		if (!(q = strchr(q, '\n')))
+			return -1;
+		p = q + 1;
 	}
 	if (!have_cpu)
 		return -1;
@@ -1197,13 +1199,16 @@ const char *repstos_untrusted(int fd, struct stat *st)
 
 /* Plain system calls, one open() when there is no file: this runs in
  * every module's start-up.  O_NONBLOCK: opening a FIFO must not wait
- * for a writer before trusted() turns it away. */
+ * for a writer before trusted() turns it away.  A file is read whole or
+ * not at all: one that does not fit in the buffer is malformed, not cut
+ * (a line cut at the end once read "variant avx512_split" as
+ * "variant avx512"), and so is one holding a NUL. */
 int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 			struct repstos_tuning *t, int *other)
 {
 	char text[REPSTOS_TUNING_MAX];
 	struct stat st;
-	ssize_t n;
+	ssize_t n = 0, k = 1;
 	int fd, r;
 
 	repstos_policy_tuning(cpu, t);
@@ -1217,10 +1222,16 @@ int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,
 		close(fd);
 		return 0;
 	}
-	n = read(fd, text, sizeof(text) - 1);
+	/* one byte more than fits: to see that it does not */
+	while (k > 0 && n < (ssize_t)sizeof(text)) {
+		k = read(fd, text + n, sizeof(text) - (size_t)n);
+		n += k > 0 ? k : 0;
+	}
 	close(fd);
 	if (n <= 0)
 		return 0;
+	if (n == (ssize_t)sizeof(text) || memchr(text, 0, (size_t)n))
+		return -1;
 	text[n] = 0;
 	r = repstos_tuning_parse(text, cpu, t);
 	*other = r == 0;

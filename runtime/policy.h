@@ -254,9 +254,11 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
  * to cpu and *t was set (fields it lacks keep the policy's value; a file
  * with cost or change lines replaces the policy's whole table, and one
  * with copy_cost or copy_change lines the whole copy table), 0 when it is for
- * another CPU, -1 when malformed.
+ * another CPU, -1 when malformed: a line that is none of the above, or
+ * a last line without its newline.
  */
-/* Room for any tuning file's text. */
+/* Room for any tuning file's text and its NUL: a file of more than
+ * REPSTOS_TUNING_MAX - 1 bytes is malformed. */
 #define REPSTOS_TUNING_MAX 4096
 
 int repstos_tuning_format(char *buf, unsigned len, const struct repstos_cpu *cpu,
@@ -294,7 +296,8 @@ const char *repstos_tuning_path(void);
 
 /* *t from the policy for cpu, then from the tuning file at path if it
  * is there and for this CPU.  Returns 1 file used, 0 no file or one for
- * another CPU (*other set), -1 malformed (the policy's values kept).
+ * another CPU (*other set), -1 malformed or too large (the policy's
+ * values kept).
  * Anything but a regular file owned by root or the real user counts as
  * no file; opening never waits. */
 int repstos_tuning_load(const char *path, const struct repstos_cpu *cpu,

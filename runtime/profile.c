@@ -2,9 +2,11 @@
 /*
  * profile.c - the size profile's text (runtime/profile.h): writing a
  * section, reading a file of them, and the table hash that keys them.
- * Plain code with no state: the runtime writes and reads profiles with
- * it, `repstos` reads them, so both read the same file the same way.
+ * Plain code with no state: the runtime writes, reads and merges
+ * profiles with it, `repstos` reads them, so both read the same file the
+ * same way.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "profile.h"
 
@@ -245,4 +247,176 @@ int repstos_profile_fits(const struct repstos_site *e,
 		if (hist[c] && (c < lo || c > hi))
 			return -1;
 	return 0;
+}
+
+/* ---- merging ---------------------------------------------------------- */
+
+static unsigned digits(unsigned long long v)
+{
+	unsigned n = 1;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/* "site " INDEX " " CALLS, " " and a count per class, "\n". */
+unsigned repstos_profile_site_len(unsigned index,
+				  const unsigned long long *hist)
+{
+	unsigned n = 7 + digits(index) + digits(repstos_profile_calls(hist)), c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		n += 1 + digits(hist[c]);
+	return n;
+}
+
+/* A table of a merge: the header line of its first section in the text,
+ * and every section's counts summed, by site index. */
+struct table {
+	unsigned long long hash;
+	const char *head;
+	size_t head_len;		/* '\n' included */
+	unsigned long long (*hist)[REPSTOS_NCLASS];
+	size_t rows, room;		/* rows: the highest index seen + 1 */
+};
+
+struct merge {
+	struct table *t;
+	size_t n, room;
+};
+
+/* The table of this hash, added (with its header line) if new. */
+static struct table *table_of(struct merge *m, unsigned long long hash,
+			      const char *head, size_t head_len)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->t[i].hash == hash)
+			return &m->t[i];
+	if (m->n == m->room) {
+		size_t room = m->room ? 2 * m->room : 8;
+		struct table *t = realloc(m->t, room * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		m->t = t;
+		m->room = room;
+	}
+	memset(&m->t[m->n], 0, sizeof(m->t[m->n]));
+	m->t[m->n].hash = hash;
+	m->t[m->n].head = head;
+	m->t[m->n].head_len = head_len;
+	return &m->t[m->n++];
+}
+
+/* Room in t for the row of site idx, zeroed; 0, or -1. */
+static int row_room(struct table *t, unsigned long long idx)
+{
+	size_t room = t->room ? t->room : 16;
+	unsigned long long (*hist)[REPSTOS_NCLASS];
+
+	if (idx < t->room)
+		return 0;
+	while (room <= idx)
+		room *= 2;
+	hist = realloc(t->hist, room * sizeof(*hist));
+	if (!hist)
+		return -1;
+	memset(hist + t->room, 0, (room - t->room) * sizeof(*hist));
+	t->hist = hist;
+	t->room = room;
+	return 0;
+}
+
+/* A line of text already found well formed, into m: 0, or -1. */
+static int merge_line(struct merge *m, struct table **cur, const char *q,
+		      size_t len)
+{
+	unsigned long long v, calls, h[REPSTOS_NCLASS];
+	const char *r;
+	unsigned c;
+
+	if ((r = repstos_text_word(q, "profile"))) {
+		r = repstos_text_word(repstos_text_number(r, 10, &v), "table");
+		repstos_text_number(r, 16, &v);
+		*cur = table_of(m, v, q, len);
+		return *cur ? 0 : -1;
+	}
+	if (!(r = repstos_text_word(q, "site")))
+		return 0;	/* "end", a blank line or a comment */
+	r = repstos_text_number(repstos_text_number(r, 10, &v), 10, &calls);
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		r = repstos_text_number(r, 10, &h[c]);
+	if (row_room(*cur, v))
+		return -1;
+	if (v >= (*cur)->rows)
+		(*cur)->rows = (size_t)v + 1;
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		unsigned long long *t = &(*cur)->hist[v][c];
+
+		*t = *t + h[c] < *t ? ~0ull : *t + h[c];
+	}
+	return 0;
+}
+
+/* The merged text of m, into a buffer of its exact size. */
+static char *merged_text(const struct merge *m, size_t *len)
+{
+	size_t n = 1, i, k;	/* the NUL repstos_text_put writes */
+	unsigned at = 0;
+	char *out;
+	int r = 0;
+
+	for (i = 0; i < m->n; i++) {
+		n += m->t[i].head_len + REPSTOS_PROFILE_END_LEN;
+		for (k = 0; k < m->t[i].rows; k++)
+			if (repstos_profile_calls(m->t[i].hist[k]))
+				n += repstos_profile_site_len((unsigned)k,
+							      m->t[i].hist[k]);
+	}
+	if (n >= ~0u || !(out = malloc(n)))
+		return NULL;
+	for (i = 0; !r && i < m->n; i++) {
+		const struct table *t = &m->t[i];
+
+		memcpy(out + at, t->head, t->head_len);
+		at += (unsigned)t->head_len;
+		for (k = 0; !r && k < t->rows; k++)
+			if (repstos_profile_calls(t->hist[k]))
+				r = repstos_profile_site(out, (unsigned)n, &at,
+							 (unsigned)k, t->hist[k]);
+		if (!r)
+			r = repstos_profile_end(out, (unsigned)n, &at, t->hash);
+	}
+	if (r) {		/* cannot happen: n is exact */
+		free(out);
+		return NULL;
+	}
+	*len = at;
+	return out;
+}
+
+int repstos_profile_merge(const char *text, size_t len, char **out,
+			  size_t *out_len, struct repstos_profile *p)
+{
+	struct merge m = { NULL, 0, 0 };
+	struct table *cur = NULL;
+	const char *q, *end = text + len, *nl;
+	int r = 0;
+	size_t i;
+
+	p->hist = NULL;		/* only checked: no module of its own */
+	if (repstos_profile_parse(text, len, p) < 0)
+		return -1;
+	for (q = text; !r && q < end; q = nl + 1) {
+		nl = memchr(q, '\n', (size_t)(end - q));
+		r = merge_line(&m, &cur, q, (size_t)(nl - q) + 1);
+	}
+	*out = r ? NULL : merged_text(&m, out_len);
+	for (i = 0; i < m.n; i++)
+		free(m.t[i].hist);
+	free(m.t);
+	return *out ? 0 : -2;
 }

@@ -5,9 +5,10 @@
  * one) and `repstos patch|dump --profile`; and the profiling routine's
  * data, shared with variants.S.
  *
- * A profile is text: sections, one per module per process, appended to
- * the file at exit with one write(2) each, so every module of a process
- * and every process given the same file add to it without a lock:
+ * A profile is text: sections, one per module per process, added to the
+ * file at exit (or when the module is unloaded) under an exclusive lock,
+ * so every module of a process and every process given the same file add
+ * to it without interleaving:
  *
  *   profile 2 table HASH sites N name MODULE
  *   site INDEX CALLS H0 H1 .. H21
@@ -24,7 +25,15 @@
  * class c (repstos_size_class), CALLS their sum.  Sections for the same
  * hash add up.  A reader refuses the whole file when any line of it is
  * not as above (a truncated section, a sum that does not add up, an
- * unknown version).
+ * unknown version), and one of more than REPSTOS_PROFILE_MAX bytes.
+ *
+ * A writer keeps a file under that: a section for the same table and
+ * module as the file's last one (the same module loaded again, by this
+ * process or the next) is added into that one, and a section that would
+ * take the file past the limit is merged with the whole file, every
+ * table's sections summed into one (repstos_profile_merge).  Where the
+ * file system has no locks, sections are only appended, one write(2)
+ * each, as all were before.
  */
 #ifndef REPSTOS_PROFILE_H
 #define REPSTOS_PROFILE_H
@@ -48,11 +57,17 @@
  * of 1 alone refuses 2 as an unknown version. */
 #define REPSTOS_PROFILE_VERSION 2
 
-/* Longest site line, and the longest header and end line with a name
- * of at most REPSTOS_PROFILE_NAME_MAX bytes. */
-#define REPSTOS_PROFILE_SITE_MAX 512
+/* The longest header line, with a name of at most
+ * REPSTOS_PROFILE_NAME_MAX bytes, and the end line. */
 #define REPSTOS_PROFILE_NAME_MAX 1024
 #define REPSTOS_PROFILE_HEAD_MAX (128 + REPSTOS_PROFILE_NAME_MAX)
+#define REPSTOS_PROFILE_END_LEN 21	/* "end " HASH "\n" */
+
+/* The largest profile any reader takes (the runtime and `repstos`), and
+ * that a writer lets a file grow to: far more than the sections of any
+ * process's modules, summed. */
+#define REPSTOS_PROFILE_MAX_MIB 64
+#define REPSTOS_PROFILE_MAX (REPSTOS_PROFILE_MAX_MIB * 1024u * 1024u)
 
 /* FNV-1a, 64 bits, over n bytes, continuing from h (start with
  * REPSTOS_HASH_INIT): the table as it is in memory and in the file. */
@@ -71,6 +86,8 @@ int repstos_profile_head(char *buf, unsigned len, unsigned *at, uint64_t hash,
 int repstos_profile_site(char *buf, unsigned len, unsigned *at, unsigned index,
 			 const unsigned long long *hist);
 int repstos_profile_end(char *buf, unsigned len, unsigned *at, uint64_t hash);
+/* The length of the site line repstos_profile_site writes. */
+unsigned repstos_profile_site_len(unsigned index, const unsigned long long *hist);
 
 /* One module's profile, as read. */
 struct repstos_profile {
@@ -90,6 +107,15 @@ struct repstos_profile {
  * partly filled and must not be used). */
 int repstos_profile_parse(const char *text, size_t len,
 			  struct repstos_profile *p);
+
+/* A profile's text (len bytes) with each table's sections summed into
+ * one, in the order the tables first appear, under the header line of
+ * the first: 0 and *out (malloc'd, *out_len bytes), -1 when the text is
+ * malformed (p->line and p->why say where, as repstos_profile_parse,
+ * whose p->hash and p->nsites it takes too; p->hist is not filled), -2
+ * out of memory.  Readers see the same counts in both. */
+int repstos_profile_merge(const char *text, size_t len, char **out,
+			  size_t *out_len, struct repstos_profile *p);
 
 /* Could the site have seen these sizes?  0 when every class with calls
  * lies within what the compiler proved of its size, else -1: the

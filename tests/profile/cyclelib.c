@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cyclelib.c - the shared object tests/profile/cycle.c loads and
+ * unloads again and again: a few sites (hand-written, so that no
+ * plugin option decides how many), or with -DPLAIN none and no runtime,
+ * for the growth a plain library's cycles cost.
+ */
+#include <stddef.h>
+#include <string.h>
+#ifndef PLAIN
+#include "repstos.h"
+#define SET(p, c, n) REPSTOS_MEMSET(p, c, n)
+#define ZERO(p, n) REPSTOS_BZERO(p, n)
+
+/* Its dispatch page, for tests/profile/probe.c; NULL with the shared
+ * runtime, where the module has none. */
+#pragma weak __repstos_dispatch_page
+extern char __repstos_dispatch_page[] __attribute__((visibility("hidden")));
+
+__attribute__((visibility("default"))) void *cycle_dispatch_page(void)
+{
+	return __repstos_dispatch_page;
+}
+#else
+#define SET(p, c, n) memset(p, c, n)
+#define ZERO(p, n) memset(p, 0, n)
+#endif
+
+/* Sites of three sizes; 0 when every one stored its bytes. */
+__attribute__((visibility("default"))) int cycle_touch(unsigned n)
+{
+	unsigned char b[256];
+	size_t i;
+
+	memset(b, 0xee, sizeof(b));
+	SET(b, 0x11, n % 64);
+	SET(b + 64, 0x22, 64);
+	ZERO(b + 128, n % 128);
+	for (i = 0; i < sizeof(b); i++)
+		if (b[i] != (i < n % 64 ? 0x11 : i < 64 ? 0xee : i < 128 ? 0x22 :
+			     i < 128 + n % 128 ? 0 : 0xee))
+			return 1;
+	return 0;
+}
