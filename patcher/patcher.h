@@ -204,7 +204,8 @@ struct rs_table {
 
 /* Variant names: the runtime's own table (runtime/policy.c). */
 #define rs_variant_names repstos_variant_names
-extern const char *const rs_op_names[REPSTOS_OP_COUNT];
+/* the runtime's (sitecode.h), one table for both */
+#define rs_op_names repstos_op_names
 extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
 
 int rs_table_load(struct rs_elf *f, struct rs_table *t);

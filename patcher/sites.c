@@ -14,15 +14,6 @@
 
 #include "patcher.h"
 
-const char *const rs_op_names[REPSTOS_OP_COUNT] = {
-	[REPSTOS_OP_MEMSET] = "memset",
-	[REPSTOS_OP_ZERO] = "zero",
-	[REPSTOS_OP_CLEAR] = "clear",
-	[REPSTOS_OP_COPY] = "copy",
-	[REPSTOS_OP_MOVE] = "move",
-	[REPSTOS_OP_MOVE_FWD] = "move_fwd",
-};
-
 const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
 	[REPSTOS_SIZE_UNKNOWN] = "unknown",
 	[REPSTOS_SIZE_BOUNDED] = "bounded",

@@ -79,7 +79,7 @@ enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
 struct config {
 	struct repstos_tuning tuning;	/* policy, or the tuning file */
 	int forced;			/* REPSTOS_VARIANT named a variant */
-	int debug;			/* REPSTOS_DEBUG=1 */
+	int debug;			/* REPSTOS_DEBUG: 1, or 2 (each site) */
 	enum route route;		/* REPSTOS_PATCH */
 	enum repstos_variant variant;	/* the module-wide choice */
 	enum repstos_copy_variant copy_variant; /* the same for copy sites */
@@ -254,7 +254,7 @@ static void read_config(struct config *c)
 	const char *d = secure_getenv("REPSTOS_DEBUG");
 	const char *r = secure_getenv("REPSTOS_PROFILE");
 
-	c->debug = d && *d && strcmp(d, "0");
+	c->debug = !d || !*d || !strcmp(d, "0") ? 0 : !strcmp(d, "2") ? 2 : 1;
 	read_cpu();
 	read_tuning(c);
 	c->cost_forms[0] = repstos_cost_forms(&c->tuning.costs);
@@ -507,7 +507,8 @@ static int row_choice(const struct repstos_modules *m,
  * as no profile does.  A copy site's "inline" is rep movsb in place
  * only where its op allows it (wanted_bytes); elsewhere it calls the
  * overlap-checking routine. */
-static int choice(const struct module *mod, const struct repstos_site *e)
+static int choice(const struct module *mod, const struct repstos_site *e,
+		  const char **why)
 {
 	int copy = repstos_op_is_copy(e->op);
 	const unsigned long long *h = mod->hist ? mod->hist[e - mod->m.begin] :
@@ -520,6 +521,11 @@ static int choice(const struct module *mod, const struct repstos_site *e)
 
 	if (h && !repstos_profile_calls(h))
 		h = NULL;
+	*why = h ? "the size profile's counts" :
+	       (copy ? cfg.copy_forced : cfg.forced) ? "REPSTOS_VARIANT" :
+	       e->size_kind == REPSTOS_SIZE_UNKNOWN ? "size unknown: the process's routine" :
+	       !cfg.cost_forms[copy] ? "the rule for this CPU (no cost table row)" :
+	       "the cost table over the site's sizes";
 	if (h && row_picks && !(copy ? cfg.copy_forced : cfg.forced))
 		return row_choice(&m, e, h, kind * 2 + (unsigned)narrow);
 	if (h || (copy ? cfg.copy_forced : cfg.forced) ||
@@ -556,19 +562,63 @@ static void find_narrow(struct module *mod)
 /* The bytes a site should have; 0, or -1 if the entry cannot be used.
  * While recording, every site calls its family's profiling routine. */
 static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
-			uintptr_t at, uint8_t *out)
+			uintptr_t at, uint8_t *out, const char **form,
+			const char **why)
 {
 	int copy = repstos_op_is_copy(e->op), v;
 	uintptr_t target;
 
-	if (mod->record)
+	if (mod->record) {
+		*form = "the profiling routine", *why = "REPSTOS_PROFILE";
 		return repstos_encode_call(out, e->len, at, (uintptr_t)(copy ?
 				mod->m.copy_profile : mod->m.profile));
-	v = choice(mod, e);
-	if (copy ? repstos_copy_form_inline(v, e->op) : v == REPSTOS_VARIANT_INLINE)
+	}
+	v = choice(mod, e, why);
+	*form = copy ? repstos_copy_variant_name(v) : repstos_variant_name(v);
+	if (copy ? repstos_copy_form_inline(v, e->op) : v == REPSTOS_VARIANT_INLINE) {
+		*form = copy ? "rep movsb in place" : "rep stosb in place";
 		return repstos_encode_inline(out, e->len, e->op);
+	}
 	target = routine_of(mod, e->op, v);
 	return target ? repstos_encode_call(out, e->len, at, target) : -1;
+}
+
+/* REPSTOS_DEBUG=2: a site's line, the first DEBUG_SITES of a module. */
+#define DEBUG_SITES 200
+static void debug_site(struct module *mod, const struct repstos_site *e,
+		       const char *form, const char *why)
+{
+	uintptr_t at = repstos_site_addr(e);
+	unsigned i = (unsigned)(e - mod->m.begin), n;
+	char size[48];
+	Dl_info info;
+
+	if (cfg.debug < 2)
+		return;
+	n = (unsigned)(mod->m.end - mod->m.begin);
+	if (i == DEBUG_SITES)
+		fprintf(stderr, "repstos: %s: %u more sites not shown (the first "
+			"%u of a module are)\n", module_name(mod),
+			n - DEBUG_SITES, DEBUG_SITES);
+	if (i >= DEBUG_SITES)
+		return;
+	if (e->size_kind == REPSTOS_SIZE_CONST)
+		snprintf(size, sizeof(size), "size %u", e->size_min);
+	else if (e->size_kind == REPSTOS_SIZE_BOUNDED)
+		snprintf(size, sizeof(size), "size %u..%u", e->size_min,
+			 e->size_max);
+	else
+		snprintf(size, sizeof(size), "size unknown");
+	if (!dladdr((const void *)at, &info))
+		memset(&info, 0, sizeof(info));
+	fprintf(stderr, "repstos: %s+0x%lx", module_name(mod),
+		(unsigned long)(at - (uintptr_t)info.dli_fbase));
+	if (info.dli_sname)
+		fprintf(stderr, " (%s+0x%lx)", info.dli_sname,
+			(unsigned long)(at - (uintptr_t)info.dli_saddr));
+	fprintf(stderr, ": site %u, %s, %s: %s (%s)\n", i,
+		e->op < REPSTOS_OP_COUNT ? repstos_op_names[e->op] : "?", size,
+		form, why);
 }
 
 /* A call of a routine this CPU cannot run: a file patched ahead of time
@@ -619,8 +669,11 @@ static void patch_site(struct module *mod, struct run *r,
 	uint8_t want[REPSTOS_SITE_MAX_LEN];
 	enum repstos_form form;
 
+	const char *chose = NULL, *why = NULL;
+
 	if (site_form(mod, e, &form, &target)) {
 		mod->m.stats->skipped++;
+		debug_site(mod, e, "left alone", "not a form this runtime writes");
 		return;
 	}
 	/* Only the compiler's form is ours to change: anything else was
@@ -631,12 +684,15 @@ static void patch_site(struct module *mod, struct run *r,
 	if (!rescue && !mod->record &&
 	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, e->op))) {
 		mod->m.stats->fixed++;
+		debug_site(mod, e, "kept", "fixed ahead of time by repstos patch");
 		return;
 	}
-	if (wanted_bytes(mod, e, at, want) < 0) {
+	if (wanted_bytes(mod, e, at, want, &chose, &why) < 0) {
 		mod->m.stats->skipped++;
+		debug_site(mod, e, "left alone", "no routine for its choice");
 		return;
 	}
+	debug_site(mod, e, chose, rescue ? "the file's choice cannot run here" : why);
 	if (!memcmp(want, (const void *)at, e->len)) {
 		mod->m.stats->kept++;
 		return;
@@ -657,7 +713,9 @@ static void *profiled_routine(const struct module *mod,
 		return (void *)routine_of(mod, e->op, REPSTOS_VARIANT_INLINE);
 	if (target != stub_of(mod, e->op) && !unrunnable(mod, e->op, target))
 		return (void *)target;
-	return (void *)routine_of(mod, e->op, choice(mod, e));
+	const char *why;
+
+	return (void *)routine_of(mod, e->op, choice(mod, e, &why));
 }
 
 /* REPSTOS_PROFILE names path, and this module's sizes cannot be
@@ -1093,7 +1151,8 @@ enum repstos_variant __repstos_module_site_variant(void *handle,
 						   const struct repstos_site *e)
 {
 	struct module none = { .hist = NULL };
+	const char *why;
 
 	configure();
-	return (enum repstos_variant)choice(handle ? handle : &none, e);
+	return (enum repstos_variant)choice(handle ? handle : &none, e, &why);
 }

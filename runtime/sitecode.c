@@ -8,6 +8,15 @@
 #include <string.h>
 #include "sitecode.h"
 
+const char *const repstos_op_names[REPSTOS_OP_COUNT] = {
+	[REPSTOS_OP_MEMSET] = "memset",
+	[REPSTOS_OP_ZERO] = "zero",
+	[REPSTOS_OP_CLEAR] = "clear",
+	[REPSTOS_OP_COPY] = "copy",
+	[REPSTOS_OP_MOVE] = "move",
+	[REPSTOS_OP_MOVE_FWD] = "move_fwd",
+};
+
 static const uint8_t nop_forms[9][9] = {
 	{ 0 },
 	{ 0x90 },

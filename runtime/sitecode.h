@@ -26,6 +26,9 @@ enum repstos_form {
 /* Write `len` bytes of NOPs (the recommended multi-byte forms). */
 void repstos_nops(uint8_t *out, unsigned len);
 
+/* Each op's name, as the tool and REPSTOS_DEBUG=2 show it. */
+extern const char *const repstos_op_names[REPSTOS_OP_COUNT];
+
 /* The inline form of a site of `len` bytes doing op: rep stosb, or
  * rep movsb for a copy op.  Returns 0, or -1 if len is out of range
  * [REPSTOS_SITE_LEN, REPSTOS_SITE_MAX_LEN]. */

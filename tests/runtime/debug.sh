@@ -1,0 +1,34 @@
+#!/bin/sh
+# Proves: REPSTOS_DEBUG=2 says, for each site, where it is, what it does, the form it got and why, and stays bounded in a program with many sites.
+# REPSTOS_DEBUG=1 prints one line a module; =2 one more line a site:
+# module+offset (and the dynamic symbol, where one covers it), the site's
+# index, op and size knowledge, the form and the reason (the cost table,
+# the rule for a size not known, REPSTOS_VARIANT, a profile, repstos
+# patch).  A module with more than 200 sites shows the first 200 and one
+# line saying how many more there are.
+. "$(dirname "$0")/lib.sh"
+need $d/sites build/tests/profile/manysites
+make_tmp
+
+n=$(sites $d/sites)
+REPSTOS_DEBUG=2 $d/sites forms >/dev/null 2>"$tmp/err"
+lines=$(grep -c '^repstos: .*+0x[0-9a-f]*\( (.*+0x[0-9a-f]*)\)\{0,1\}: site [0-9]*, [a-z_]*, size [^:]*: .* (.*)$' "$tmp/err")
+[ "$n" -gt 0 ] && [ "$lines" -eq "$n" ] &&
+	ok "REPSTOS_DEBUG=2: one line for each of the $n sites, e.g. $(grep ': site 0,' "$tmp/err" | head -n 1 | sed 's/^repstos: [^ ]*//')" ||
+	fail "REPSTOS_DEBUG=2: $lines site lines for $n sites: $(head -n 3 "$tmp/err")"
+REPSTOS_DEBUG=2 REPSTOS_VARIANT=vec $d/sites forms >/dev/null 2>"$tmp/vec"
+[ "$(grep -c ': vec (REPSTOS_VARIANT)$' "$tmp/vec")" -eq "$n" ] &&
+	ok "REPSTOS_VARIANT=vec: every site says vec, and why" ||
+	fail "REPSTOS_VARIANT=vec: $(grep ': site 0,' "$tmp/vec")"
+REPSTOS_DEBUG=1 $d/sites forms >/dev/null 2>"$tmp/one"
+[ "$(grep -c ': site [0-9]*, ' "$tmp/one")" -eq 0 ] && [ "$(wc -l <"$tmp/one")" -ge 1 ] &&
+	ok "REPSTOS_DEBUG=1: the module's line only" ||
+	fail "REPSTOS_DEBUG=1 printed site lines"
+
+big=build/tests/profile/manysites
+REPSTOS_DEBUG=2 $big >/dev/null 2>"$tmp/big"
+shown=$(grep -c ': site [0-9]*, ' "$tmp/big")
+[ "$shown" -eq 200 ] && grep -q ': [0-9]* more sites not shown (the first 200 of a module are)$' "$tmp/big" &&
+	ok "$(sites $big) sites: 200 lines and $(grep -o '[0-9]* more sites not shown' "$tmp/big")" ||
+	fail "many sites: $shown site lines, $(grep -c 'not shown' "$tmp/big") notes"
+finish
