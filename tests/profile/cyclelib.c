@@ -7,8 +7,10 @@
  */
 #include <stddef.h>
 #include <string.h>
-#ifndef PLAIN
+/* Whatever PLAIN says (declarations only): every build of this file
+ * reads the same headers, as tests/build/deps.sh expects of a source. */
 #include "repstos.h"
+#ifndef PLAIN
 #define SET(p, c, n) REPSTOS_MEMSET(p, c, n)
 #define ZERO(p, n) REPSTOS_BZERO(p, n)
 
