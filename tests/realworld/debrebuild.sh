@@ -35,7 +35,9 @@
 #                with DEBREBUILD_CC=0 CC is not set, the PATH alone
 #                wires repstos-cc (a package that hands an exported CC
 #                to a cross build of its own, as gzip's win32 one does,
-#                fails with CC set);
+#                fails with CC set); with DEBREBUILD_COPY=1 every call
+#                of repstos-cc, by CC or by PATH (and by CXX), gets
+#                -fplugin-arg-repstos-copy: copy sites too;
 #   - every .deb the repstos build made (not the -dbgsym ones) is
 #     unpacked; over every ELF executable and shared object in them the
 #     sites are summed (`repstos dump --stats`) and `repstos check` runs
@@ -45,7 +47,9 @@
 #     on, and the number of tests where the log says it in a known form:
 #     automake, autotest, ctest, meson, DejaGnu; "?" otherwise), the compiler
 #     calls that bypassed CC, and the CPU-time ratio (user + system of
-#     everything the build ran) of the repstos build to the plain one.
+#     everything the build ran) of the repstos build to the plain one;
+#     with DEBREBUILD_COPY=1 a last column, the copy sites among the
+#     sites (ops copy, move and move_fwd).
 #
 # The run cannot pass silently: a row with a failed build, a failed
 # check, or no site in any ELF file of the packages and no compiler call
@@ -79,6 +83,15 @@ REALGCC=$(readlink -f /usr/bin/gcc)
 W=$top/build/debrebuild
 mkdir -p "$W" || exit 1
 
+# DEBREBUILD_COPY=1: copy sites as well.  repstos-cc takes plugin
+# options as arguments only, and CFLAGS would miss the packages that
+# ignore it (libffi), so the wrappers below put the option on every call.
+COPYARG=
+if [ "${DEBREBUILD_COPY:-0}" = 1 ]; then
+	COPYARG=" $COPY_OPT"
+	echo "note: DEBREBUILD_COPY=1: $COPY_OPT on every repstos-cc call (copy sites too)"
+fi
+
 # The shim directory: every name a package may call the C compiler by.
 SHIM=$W/shim
 rm -rf "$SHIM" && mkdir -p "$SHIM" || exit 1
@@ -87,15 +100,15 @@ cat >"$SHIM/gcc" <<EOF
 # repstos-cc for a package that names its compiler itself (debrebuild.sh).
 [ -z "\${REPSTOS_SHIM_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_SHIM_LOG"
 [ -z "\${REPSTOS_CALL_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_CALL_LOG"
-REPSTOS_CC=/usr/bin/gcc exec "$REPSTOS_CC_WRAP" "\$@"
+REPSTOS_CC=/usr/bin/gcc exec "$REPSTOS_CC_WRAP"$COPYARG "\$@"
 EOF
 chmod +x "$SHIM/gcc" || exit 1
 # CC: repstos-cc itself, each call counted, so that a package whose
 # memsets all stay GCC's (constant sizes: jansson) is told apart from
 # one the plugin never reached.
 mkdir -p "$SHIM/cc-wrap" || exit 1
-printf '#!/bin/sh\n[ -z "${REPSTOS_CALL_LOG:-}" ] || echo CC >>"$REPSTOS_CALL_LOG"\nexec "%s" "$@"\n' \
-	"$REPSTOS_CC_WRAP" >"$SHIM/cc-wrap/repstos-cc" &&
+printf '#!/bin/sh\n[ -z "${REPSTOS_CALL_LOG:-}" ] || echo CC >>"$REPSTOS_CALL_LOG"\nexec "%s"%s "$@"\n' \
+	"$REPSTOS_CC_WRAP" "$COPYARG" >"$SHIM/cc-wrap/repstos-cc" &&
 	chmod +x "$SHIM/cc-wrap/repstos-cc" || exit 1
 gv=$(gcc -dumpversion | cut -d. -f1)
 for n in cc gcc-$gv x86_64-linux-gnu-gcc x86_64-linux-gnu-gcc-$gv; do
@@ -112,23 +125,37 @@ if [ "${DEBREBUILD_CXX:-0}" = 1 ]; then
 	cat >"$SHIM/g++" <<EOF
 #!/bin/sh
 # repstos-c++ for a package that names its C++ driver itself (debrebuild.sh).
-REPSTOS_CXX=/usr/bin/g++ exec "$REPSTOS_CXX_WRAP" "\$@"
+REPSTOS_CXX=/usr/bin/g++ exec "$REPSTOS_CXX_WRAP"$COPYARG "\$@"
 EOF
 	chmod +x "$SHIM/g++" || exit 1
 	for n in c++ g++-$gv x86_64-linux-gnu-g++ x86_64-linux-gnu-g++-$gv; do
 		ln -s g++ "$SHIM/$n" || exit 1
 	done
+	# CXX: repstos-c++ itself, or with the copy option a wrapper whose
+	# name still says c++ (repstos-cc picks the driver by its name).
+	CXXW=$REPSTOS_CXX_WRAP
+	if [ -n "$COPYARG" ]; then
+		CXXW=$SHIM/cc-wrap/repstos-c++
+		printf '#!/bin/sh\nexec "%s"%s "$@"\n' "$REPSTOS_CXX_WRAP" "$COPYARG" >"$CXXW" &&
+			chmod +x "$CXXW" || exit 1
+	fi
 	echo "note: DEBREBUILD_CXX=1: CXX=repstos-c++, g++ and c++ run it too (plugin on C++ units, runtime at C++ links)"
 fi
 [ "${DEBREBUILD_CC:-1}" = 1 ] ||
 	echo "note: DEBREBUILD_CC=0: CC is not set, repstos-cc comes by PATH alone (bypass: every call)"
-# The shim reaches the plugin, and repstos-cc cannot loop back into it.
-printf '#include <string.h>\nvoid z(char *p, unsigned long n) { memset(p, 0, n); }\n' >"$W/shim.c"
+# The shim reaches the plugin, and repstos-cc cannot loop back into it;
+# with DEBREBUILD_COPY=1 the copy becomes a site too, without none does.
+printf '#include <string.h>\nvoid z(char *p, unsigned long n) { memset(p, 0, n); }\nvoid c(char *d, const char *s, unsigned long n) { memcpy(d, s, n); }\n' >"$W/shim.c"
 if ! (PATH=$SHIM:$PATH; export PATH; cd "$W" &&
       timeout 60 cc -O2 -c shim.c -o shim.o) >"$W/shim.log" 2>&1 ||
    [ "$(sites "$W/shim.o")" -eq 0 ]; then
 	echo "FAIL: the PATH shim ($SHIM/cc) does not compile with the plugin: $(head -n 3 "$W/shim.log")"
 	exit 1
+fi
+if [ -n "$COPYARG" ] && [ "$(op_count "$W/shim.o" copy)" -eq 0 ]; then
+	echo "FAIL: DEBREBUILD_COPY=1, but the PATH shim made no copy site"; exit 1
+elif [ -z "$COPYARG" ] && [ "$(op_count "$W/shim.o" copy)" -ne 0 ]; then
+	echo "FAIL: the PATH shim made a copy site without DEBREBUILD_COPY=1"; exit 1
 fi
 
 # The CPU time (user + system, s) of what `times` printed for the
@@ -176,7 +203,7 @@ build() {
 		 export REPSTOS_CC PATH REPSTOS_SHIM_LOG REPSTOS_CALL_LOG
 		 if [ "${DEBREBUILD_CC:-1}" = 1 ]; then CC=$SHIM/cc-wrap/repstos-cc; export CC; fi
 		 if [ "${DEBREBUILD_CXX:-0}" = 1 ]; then
-			CXX=$REPSTOS_CXX_WRAP REPSTOS_CXX=/usr/bin/g++; export CXX REPSTOS_CXX
+			CXX=$CXXW REPSTOS_CXX=/usr/bin/g++; export CXX REPSTOS_CXX
 		 fi
 		 sh -c 'dpkg-buildpackage -b -uc -us; rc=$?; times >../times; exit $rc') \
 			>"$W/$pkg/$1.log" 2>&1
@@ -207,12 +234,21 @@ tests_of() {	# LOG RC
 }
 
 rows=$W/table.txt
-hdr=$(printf '%-12s %-22s %-13s %-12s %-20s %-7s %s' package version "sites (files)" check tests bypass "cpu s plain/repstos = ratio")
-echo "$hdr" >"$rows"
-bad=0 built=0
-row() { printf '%-12s %-22s %-13s %-12s %-20s %-7s %s\n' "$@" | tee -a "$rows"; }
+bad=0 built=0 copies=
+# The seven columns, and with DEBREBUILD_COPY=1 the copy sites ($copies).
+fmt() {
+	if [ -n "$COPYARG" ]; then
+		printf '%-12s %-22s %-13s %-12s %-20s %-7s %-28s %s\n' "$@" "${copies:--}"
+	else
+		printf '%-12s %-22s %-13s %-12s %-20s %-7s %s\n' "$@"
+	fi
+}
+row() { fmt "$@" | tee -a "$rows"; }
+copies="copy sites"
+fmt package version "sites (files)" check tests bypass "cpu s plain/repstos = ratio" >"$rows"
 
 for pkg in "$@"; do
+	copies=
 	mkdir -p "$W/$pkg" || exit 1
 	echo "== $pkg: build dependencies, source ($(date +%H:%M:%S))"
 	if ! DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
@@ -266,13 +302,16 @@ for pkg in "$@"; do
 		dpkg-deb -x "$deb" "$root" || { echo "FAIL: dpkg-deb -x $deb"; bad=1; }
 		ndeb=$((ndeb + 1))
 	done
-	total=0 files=0 tabled=0 failing=0
+	total=0 files=0 tabled=0 failing=0 ncopy=0
 	: >"$W/$pkg/sites.txt"
 	for f in $(linked_elf_files "$root" | grep -v '/usr/lib/debug/'); do
 		files=$((files + 1))
 		n=$(sites "$f")
 		total=$((total + n))
 		echo "$n ${f#"$root"}" >>"$W/$pkg/sites.txt"
+		[ -z "$COPYARG" ] || [ "$n" -eq 0 ] ||
+			ncopy=$((ncopy + $(op_counts "$f" |
+				awk '{ for (i = 1; i < NF; i += 2) if ($i ~ /^(copy|move|move_fwd)$/) s += $(i + 1) } END { print s + 0 }')))
 		! has_table "$f" || tabled=$((tabled + 1))
 		# Without a table check says "no sites" and passes.
 		if ! "$REPSTOS" check "$f" >"$W/$pkg/check.out" 2>&1; then
@@ -293,6 +332,7 @@ for pkg in "$@"; do
 	else
 		sites_col="$total ($tabled/$files)"
 	fi
+	[ -z "$COPYARG" ] || copies=$ncopy
 	row "$pkg" "$ver" "$sites_col" "$check" "$tests" "$bypass" "$tcol"
 done
 

@@ -21,6 +21,25 @@ $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# `make realworld-sqlite`, `make realworld-coreutils`: two bigger code
+# bases through their own suites, some 10 minutes each, not in `make
+# test`: Debian's sqlite3 and its `make quicktest` with memset sites and
+# with copy sites too, 0 errors (tests/realworld/sqlite.sh); Debian's
+# coreutils with -D_FORTIFY_SOURCE=2 and its `make check`, failing no
+# test the plain build passes (tests/realworld/coreutils.sh).  Each runs
+# on a fresh machine: it installs what is missing first (deps: tcl-dev
+# for sqlite's test harness; the libraries Debian's coreutils build
+# depends on), then builds and runs in a second make, as `make test`
+# does.  A skip (no source to be had) fails here: CI runs them to know.
+DEB_PKGS += tcl-dev libacl1-dev libattr1-dev libselinux1-dev libgmp-dev
+.PHONY: realworld-sqlite realworld-coreutils run-realworld-sqlite run-realworld-coreutils
+realworld-sqlite realworld-coreutils: deps
+	@$(MAKE) --no-print-directory run-$@
+run-realworld-sqlite: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+	tests/realworld/sqlite.sh
+run-realworld-coreutils: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+	tests/realworld/coreutils.sh
+
 # `make debrebuild PKGS="libyaml json-c ..."`: Debian source packages
 # rebuilt with dpkg-buildpackage, plain and with repstos-cc, their own
 # tests on (tests/realworld/debrebuild.sh; one row per package).  Not
@@ -28,7 +47,9 @@ realworld: tests/realworld/realworld.sh
 # The default list: C packages whose Debian build runs their tests, a
 # few minutes each, that pass (tests/realworld/results/*/debrebuild.txt
 # says why bc, expat, lz4, sed, gzip and nettle are not in it: gzip
-# wants DEBREBUILD_CC=0, nettle DEBREBUILD_CXX=1).
+# wants DEBREBUILD_CC=0, nettle DEBREBUILD_CXX=1).  DEBREBUILD_COPY=1:
+# copy sites too (-fplugin-arg-repstos-copy on every repstos-cc call;
+# the table of that run: results/*/debrebuild-copy.txt).
 DEBREBUILD_PKGS := libyaml json-c popt mawk patch libtasn1-6 libpng1.6 \
 	diffutils libffi grep jansson
 PKGS ?= $(DEBREBUILD_PKGS)
