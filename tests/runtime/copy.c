@@ -27,6 +27,7 @@
 #include "repstos.h"
 #include "policy.h"
 #include "routines.h"
+#include "refmove.h"
 
 #define MAXN	((16u << 20) + 1)
 #define PAD	4096u		/* room for offsets and distances */
@@ -52,20 +53,6 @@ static void call(void *fn, uint8_t **d, const uint8_t **s, size_t *n)
 			     : "+D" (*d), "+S" (*s), "+c" (*n)
 			     : [fn] "r" (fn)
 			     : "memory", "cc", REPSTOS_COPY_CLOBBERS);
-}
-
-/* The reference: one byte at a time, from the end when the destination
- * is above the source. */
-static void byte_move(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	if (d <= s)
-		for (i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		for (i = n; i-- > 0;)
-			d[i] = s[i];
 }
 
 static void check_call(void *fn, uint8_t *d, const uint8_t *s, size_t n,

@@ -53,6 +53,7 @@
 #include <unistd.h>
 #include "repstos.h"
 #include "routines.h"
+#include "refmove.h"
 
 /* ---- What a routine is called with: regs_harness.S -------------------- */
 
@@ -586,20 +587,6 @@ failed(const struct fuzz_case *c, const struct layout *l, const char *fmt, ...)
 }
 
 /* ---- Running a case ------------------------------------------------------ */
-
-/* The reference: one byte at a time, from the end when the destination
- * is above the source (memmove). */
-static void byte_move(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	if (d <= s)
-		for (i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		for (i = n; i-- > 0;)
-			d[i] = s[i];
-}
 
 static void byte_fill(uint8_t *d, uint8_t b, size_t n)
 {

@@ -51,6 +51,7 @@
 #include "policy.h"
 #include "routines.h"
 #include "sweep_call.h"
+#include "refmove.h"
 
 #define PAGE	4096ul
 #define MARGIN	512ul		/* guard bytes checked on each side */
@@ -254,20 +255,6 @@ static void set_case(const char *name, void *fn, uint8_t *d, size_t n)
 		fail(&w, "rdi, rcx, rax or rsi out of contract");
 	check_kept(&w, &r, 1);
 	check_bytes(&w, lo, want, (size_t)(hi - lo), d);
-}
-
-/* The reference move: a byte at a time, from the end when the
- * destination is above the source. */
-static void byte_move(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	if (d <= s)
-		for (i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		for (i = n; i-- > 0;)
-			d[i] = s[i];
 }
 
 static void call_copy(const struct where *w, void *fn, uint8_t *d,
