@@ -57,23 +57,9 @@
 
 /* ---- What a routine is called with: regs_harness.S -------------------- */
 
-/* regs_harness.S's register file (regs.c has the same). */
-struct regfile {
-	uint64_t gpr[16];
-	uint64_t flags;
-	uint32_t mxcsr, pad;
-	uint64_t k[8];
-	uint8_t fill_to_vec[0x100 - 0xd0];
-	uint8_t vec[32][64];
-};
-
-_Static_assert(__builtin_offsetof(struct regfile, vec) == 0x100, "layout");
-_Static_assert(__builtin_offsetof(struct regfile, k) == 0x90, "layout");
-
-/* Loads every GPR but rsp and xmm0-15 from in, calls fn, stores them to
- * out: the routine sees exactly the registers the case chose, and every
- * one it changes shows. */
-void regs_call_xmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
+/* regs_harness.h's regs_call_xmm: the routine sees exactly the registers
+ * the case chose, and every one it changes shows. */
+#include "regs_harness.h"
 
 enum { RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP };
 static const char *const gpr_name[16] = {

@@ -27,21 +27,7 @@
 #include "profrun.h"
 #include "routines.h"
 
-struct regfile {
-	uint64_t gpr[16];
-	uint64_t flags;
-	uint32_t mxcsr, pad;
-	uint64_t k[8];
-	uint8_t fill_to_vec[0x100 - 0xd0];
-	uint8_t vec[32][64];
-};
-
-_Static_assert(__builtin_offsetof(struct regfile, vec) == 0x100, "layout");
-_Static_assert(__builtin_offsetof(struct regfile, k) == 0x90, "layout");
-
-void regs_call_xmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
-void regs_call_ymm(const struct regfile *in, struct regfile *out, void (*fn)(void));
-void regs_call_zmm(const struct regfile *in, struct regfile *out, void (*fn)(void));
+#include "regs_harness.h"
 
 extern void *__repstos_target __attribute__((visibility("hidden")));
 extern void *__repstos_copy_target __attribute__((visibility("hidden")));
