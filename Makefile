@@ -4,7 +4,7 @@
 #   make          build everything
 #   make test     install what is missing, build, run every test
 #   make demo     install what is missing, build, run the demo
-#   make bench    run the benchmarks in tests/perf (not part of make test)
+#   make bench    run the benchmarks in bench (not part of make test)
 #   make deps     install the Debian packages the build needs
 
 CC	?= gcc
@@ -53,6 +53,7 @@ include runtime/runtime.mk
 include plugin/plugin.mk
 include patcher/patcher.mk
 include examples/examples.mk
+include bench/bench.mk
 include tests/tests.mk
 -include $(DEPS)
 
@@ -125,7 +126,7 @@ install: build-all
 	install -m 644 runtime/librepstos.so.0 $(D)$(LIBDIR)/librepstos.so.0
 	install -m 644 runtime/librepstos_nonshared.a runtime/librepstos-shared.so \
 		$(D)$(LIBDIR)/
-	install -m 644 runtime/repstos.h runtime/repstos_site.h $(D)$(INCDIR)/
+	install -m 644 include/repstos.h include/repstos_site.h $(D)$(INCDIR)/
 	$(SUBST) runtime/repstos.pc.in > $(D)$(PCDIR)/repstos.pc
 	$(SUBST) runtime/repstos-shared.pc.in > $(D)$(PCDIR)/repstos-shared.pc
 	install -m 644 patcher/repstos.1 plugin/repstos-cc.1 $(D)$(MANDIR)/man1/

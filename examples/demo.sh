@@ -77,5 +77,5 @@ got=$($out/records-shared $n)
 REPSTOS_DEBUG=1 $out/records-shared 1 2>&1 >/dev/null | sed "s|$top/||"
 
 say "sites written by hand, for code built without the plugin (examples/handsite.c)"
-gcc -O2 -Iruntime -o $out/handsite examples/handsite.c runtime/librepstos.a
+gcc -O2 -Iinclude -Iruntime -o $out/handsite examples/handsite.c runtime/librepstos.a
 $out/handsite 9

@@ -5,7 +5,7 @@
  * that wants one particular call to be a site).  Link with
  * librepstos.a; the runtime patches these sites like the plugin's.
  *
- *   cc -O2 -Iruntime examples/handsite.c runtime/librepstos.a
+ *   cc -O2 -Iinclude -Iruntime examples/handsite.c runtime/librepstos.a
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "patcher.h"
-#include "../runtime/profile.h"
+#include "policy/profile.h"
 
 /* --cpu=native chooses as the runtime would here: the policy for this
  * CPU, overridden by the tuning file `repstos tune` wrote for it.  A

@@ -4,7 +4,7 @@
  *
  * A site is one of two shapes (repstos_site.h): `call rel32` or
  * `rep stosb` (`rep movsb` for a copy), followed in both cases by NOPs that fill the site's
- * recorded length exactly.  runtime/sitecode.c, the runtime's own
+ * recorded length exactly.  runtime/policy/sitecode.c, the runtime's own
  * decoder, decides; Capstone only says in words why bytes are not a
  * site, and prints instructions for `dump`.  Which call it is (stub or
  * variant) is the caller's business: it needs symbols or relocations.
@@ -13,7 +13,7 @@
 #include <capstone.h>
 
 #include "patcher.h"
-#include "../runtime/sitecode.h"
+#include "policy/sitecode.h"
 
 static csh cs;
 static cs_insn *insn;

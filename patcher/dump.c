@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "patcher.h"
-#include "../runtime/profile.h"
+#include "policy/profile.h"
 
 enum size_class { SC_UNKNOWN, SC_16, SC_64, SC_256, SC_2K, SC_BIG, SC_COUNT };
 

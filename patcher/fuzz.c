@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "patcher.h"
-#include "../runtime/profile.h"
+#include "policy/profile.h"
 
 static FILE *sink;
 

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "patcher.h"
-#include "../runtime/policy.h"
-#include "../runtime/tune.h"
-#include "../runtime/routines.h"
+#include "policy/policy.h"
+#include "tune.h"
+#include "routines/routines.h"
 
 #ifndef REPSTOS_VERSION
 #define REPSTOS_VERSION "unknown"

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "patcher.h"
-#include "../runtime/policy.h"
-#include "../runtime/sitecode.h"
+#include "policy/policy.h"
+#include "policy/sitecode.h"
 
 struct plan {
 	struct rs_elf *f;

@@ -22,9 +22,9 @@
 #include <sys/stat.h>
 #include <gelf.h>
 
-#include "../runtime/repstos_site.h"
-#include "../runtime/policy.h"
-#include "../runtime/sitecode.h"
+#include "repstos_site.h"
+#include "policy/policy.h"
+#include "policy/sitecode.h"
 
 /* Exit codes of every subcommand. */
 #define RS_EXIT_OK	0
@@ -202,7 +202,7 @@ struct rs_table {
 /* What check, dump and patch say of a file without a site table. */
 #define RS_NO_SITES	"no sites (no " REPSTOS_SITES_SECTION " section)"
 
-/* Variant names: the runtime's own table (runtime/policy.c). */
+/* Variant names: the runtime's own table (runtime/policy/policy.c). */
 #define rs_variant_names repstos_variant_names
 /* the runtime's (sitecode.h), one table for both */
 #define rs_op_names repstos_op_names

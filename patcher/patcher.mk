@@ -1,7 +1,7 @@
 # patcher/: the `repstos` ELF tool (check, patch, dump, tune).
 #
 # It links the runtime's core (build/runtime/librepstos-core.a): CPU
-# detection, selection policy, site encoder, profile format, tune and the
+# detection, selection policy, site encoder, profile format and the
 # routines, so `--cpu=native` chooses and writes exactly what the runtime
 # would and `tune` times the routines sites call; not the start-up, so no
 # constructor of the runtime's runs in the tool.  Besides the tool: an
@@ -11,10 +11,10 @@ DEB_PKGS += clang libclang-rt-14-dev
 
 PATCHER_BIN	:= patcher/repstos
 PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
-	check.c patch.c output.c dump.c lines.c choice.c)
+	check.c patch.c output.c dump.c lines.c choice.c tune.c)
 PATCHER_PKGS	:= $(shell pkg-config --cflags capstone 2>/dev/null || \
 	echo -I/usr/include/capstone)
-PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iruntime $(PATCHER_PKGS) \
+PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iinclude -Iruntime -Ibench $(PATCHER_PKGS) \
 	-DREPSTOS_VERSION='"$(VERSION)"'
 PATCHER_LIBS	:= -ldw -lelf -lcapstone
 
@@ -23,6 +23,9 @@ PATCHER_OBJS	:= $(patsubst patcher/%.c,$(B)/patcher/%.o,$(PATCHER_SRCS))
 ALL += $(PATCHER_BIN)
 CLEAN_FILES += $(PATCHER_BIN)
 DEPS += $(PATCHER_OBJS:.o=.d)
+
+# tune.c's timing loops call the routines as sites do: no red zone.
+$(B)/patcher/tune.o $(B)/patcher/asan/tune.o: PATCHER_CFLAGS += -mno-red-zone
 
 # The installed tool also takes the usual CPPFLAGS, CFLAGS and LDFLAGS
 # (empty unless given; a distribution's hardening flags: debian/rules).
@@ -37,8 +40,8 @@ $(PATCHER_BIN): $(PATCHER_OBJS) $(RT_CORE_LIB)
 # The sanitizer builds compile the runtime sources the tool's input
 # reaches (CPU profiles, policy, encoder, profile parser) themselves, so
 # that those are checked too; the core archive gives the rest.
-PATCHER_RT_SRCS	:= runtime/cpu.c runtime/policy.c runtime/sitecode.c \
-	runtime/profile.c
+PATCHER_RT_SRCS	:= runtime/policy/cpu.c runtime/policy/policy.c runtime/policy/sitecode.c \
+	runtime/policy/profile.c
 
 # The same tool under AddressSanitizer and UBSan: tests/patcher/asan.sh
 # runs every patcher test with it.
@@ -65,9 +68,9 @@ $(PATCHER_ASAN_BIN): $(PATCHER_ASAN_OBJS) $(RT_CORE_LIB)
 PATCHER_CLANG	:= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
 PATCHER_FUZZ_BIN := $(B)/patcher/repstos-fuzz
 PATCHER_FUZZ_OBJS := $(patsubst patcher/%.c,$(B)/patcher/fuzz/%.o, \
-	$(filter-out patcher/main.c,$(PATCHER_SRCS)) patcher/fuzz.c) \
+	$(filter-out patcher/main.c patcher/tune.c,$(PATCHER_SRCS)) patcher/fuzz.c) \
 	$(patsubst runtime/%.c,$(B)/patcher/fuzz/rt-%.o,$(PATCHER_RT_SRCS))
-PATCHER_FUZZ_FLAGS := $(CSTD) -O1 -g -Iruntime $(PATCHER_PKGS) \
+PATCHER_FUZZ_FLAGS := $(CSTD) -O1 -g -Iinclude -Iruntime -Ibench $(PATCHER_PKGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 DEPS += $(PATCHER_FUZZ_OBJS:.o=.d)
 
@@ -91,4 +94,4 @@ patcher-fuzz: $(PATCHER_FUZZ_BIN)
 # `make bench` runs the patcher's benchmark with the others.
 bench: patcher-bench
 patcher-bench: $(PATCHER_BIN) $(RT_LIB)
-	tests/perf/patcher-vs-objcopy.sh
+	bench/patcher-vs-objcopy.sh

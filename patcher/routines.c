@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "patcher.h"
-#include "../runtime/repstos.h"
+#include "repstos.h"
 
 /* endbr64 and the instructions after it, at most this many bytes. */
 #define RS_ROUTINE_INSNS	5

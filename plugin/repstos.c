@@ -2,7 +2,7 @@
 /*
  * repstos.c - GCC plugin turning memset-family calls into patchable
  * `rep stosb` sites.  The site it emits is defined in
- * runtime/repstos_site.h; README.md ("Plugin options", "The site
+ * include/repstos_site.h; README.md ("Plugin options", "The site
  * contract") and repstos-cc(1) describe it for users.
  *
  * A GIMPLE pass after "optimized" (it runs at every -O level, after the
@@ -20,7 +20,7 @@
  *   -fplugin-arg-repstos-copy-fn=f, move-fn=g	user (dst, src, len) helpers
  *
  * and replaces each with a volatile asm that is exactly what
- * REPSTOS_SITE_ASM in runtime/repstos.h emits: `call __repstos_stub` plus
+ * REPSTOS_SITE_ASM in include/repstos.h emits: `call __repstos_stub` plus
  * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
  * in/out operands, the asm clobbers memory, the flags and
  * REPSTOS_SITE_CLOBBERS (in AVX code the vector file as well: the

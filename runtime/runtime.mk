@@ -9,18 +9,19 @@
 # contract, repstos_site.h, whatever a distribution's flags add).
 
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
-	-fno-stack-protector -Iruntime
+	-fno-stack-protector -Iinclude -Iruntime
 
 # The core: CPU detection, the policy, the site encoder, the profile
-# format, tune and the routines.  Nothing in it runs by itself.
-RT_CORE_SRCS := runtime/cpu.c runtime/policy.c runtime/sitecode.c \
-	runtime/tune.c runtime/profile.c runtime/routines.c
-RT_CORE_ASMS := runtime/set.S runtime/copy.S
+# format (policy/) and the routines (routines/).  Nothing in it runs by
+# itself.
+RT_CORE_SRCS := runtime/policy/cpu.c runtime/policy/policy.c runtime/policy/sitecode.c \
+	runtime/policy/profile.c runtime/routines/routines.c
+RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor
 # that patches a module's sites, and the size-profile recorder it starts.
-RT_START_SRCS := runtime/dispatch.S runtime/module.c runtime/api.c \
-	runtime/record.S runtime/record_copy.S runtime/patch.c runtime/profrun.c \
-	runtime/variants.S
+RT_START_SRCS := runtime/module/dispatch.S runtime/module/module.c \
+	runtime/module/api.c runtime/module/record.S runtime/module/record_copy.S \
+	runtime/startup/patch.c runtime/startup/profrun.c runtime/startup/isolated.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
@@ -46,14 +47,11 @@ $(B)/runtime/%.o: runtime/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# tune.c's timing loops call the routines as sites do: no red zone.
-$(B)/runtime/tune.o: RT_CFLAGS += -mno-red-zone
-
 $(RT_LIB): $(RT_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(RT_CORE_STUB): runtime/dispatch.S runtime/runtime.mk
+$(RT_CORE_STUB): runtime/module/dispatch.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_CORE $(DEPFLAGS) -c -o $@ $<
 
@@ -73,15 +71,16 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(RT_CORE_STUB)
 RT_SO := runtime/librepstos.so.0
 RT_NONSHARED := runtime/librepstos_nonshared.a
 RT_SHARED_LINK := runtime/librepstos-shared.so
-RT_SO_EXPORTING := $(call rt_obj,runtime/dispatch.S runtime/module.c \
-	runtime/api.c runtime/patch.c)
+RT_SO_EXPORTING := $(call rt_obj,runtime/module/dispatch.S \
+	runtime/module/module.c runtime/module/api.c runtime/startup/patch.c)
 RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_SO_EXPORTING)) \
 	$(filter-out $(RT_SO_EXPORTING),$(RT_OBJS))
 RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
 	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
 	$(B)/runtime/shared/api.o \
-	$(call rt_obj,runtime/record.S runtime/record_copy.S runtime/set.S \
-		runtime/copy.S runtime/routines.c)
+	$(call rt_obj,runtime/module/record.S runtime/module/record_copy.S \
+		runtime/routines/set.S runtime/routines/copy.S \
+		runtime/routines/routines.c)
 
 ALL += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
 CLEAN_FILES += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
@@ -96,11 +95,11 @@ $(B)/runtime/shared/%.o: runtime/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_SHARED $(DEPFLAGS) -c -o $@ $<
 
-$(B)/runtime/lean/dispatch-set.o: runtime/dispatch.S runtime/runtime.mk
+$(B)/runtime/lean/dispatch-set.o: runtime/module/dispatch.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_LEAN=1 $(DEPFLAGS) -c -o $@ $<
 
-$(B)/runtime/lean/dispatch-copy.o: runtime/dispatch.S runtime/runtime.mk
+$(B)/runtime/lean/dispatch-copy.o: runtime/module/dispatch.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_LEAN=2 $(DEPFLAGS) -c -o $@ $<
 

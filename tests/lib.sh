@@ -17,8 +17,14 @@
 # tests/run-tests reads only the exit status (0 pass, 77 skip, else
 # fail) and shows a skip's last line, so skip and finish end with it.
 
-# The top of the tree; every test runs from there.
-top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+# The top of the tree, the nearest folder above the script that holds
+# this file (tests sit two levels down, benchmarks one); every test runs
+# from there.
+top=$(cd "$(dirname "$0")" && pwd) || exit 1
+while [ ! -f "$top/tests/lib.sh" ]; do
+	[ "$top" != / ] || { echo "FAIL: $0 is not in the repstos tree"; exit 1; }
+	top=$(dirname "$top")
+done
 cd "$top" || exit 1
 
 checks=0 fails=0

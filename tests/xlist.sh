@@ -3,14 +3,14 @@
 # xlist.sh LIST FIELD - one entry a line of the contract's X-macro list
 # REPSTOS_<LIST> (VARIANTS or COPY_VARIANTS), FIELD `name` (the name
 # REPSTOS_VARIANT takes) or `sym` (the routine's symbol): preprocessed
-# with runtime/repstos_site.h, not parsed, so that a new variant or a new
+# with include/repstos_site.h, not parsed, so that a new variant or a new
 # column of a list changes nothing here.  For tests/lib.sh, the tests and
-# tests/perf/test.mk.
+# bench/test.mk.
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
 case $2 in
 name|sym) ;;
 *) echo "usage: xlist.sh VARIANTS|COPY_VARIANTS name|sym" >&2; exit 2 ;;
 esac
 printf '#include "repstos_site.h"\n#define X(e, name, sym, ...) @%s\nREPSTOS_%s(X)\n' "$2" "$1" |
-	${CC:-gcc} -E -P -I"$top/runtime" -x c - | tr ' ' '\n' |
+	${CC:-gcc} -E -P -I"$top/include" -x c - | tr ' ' '\n' |
 	sed -n 's/^@"\{0,1\}\([a-z_0-9]*\)"\{0,1\}$/\1/p'

@@ -5,7 +5,8 @@
 # tests running on it are left alone):
 #  - `make -j2 build-tests` from clean builds everything the tests run,
 #    and a second make finds nothing to do;
-#  - for each runtime/*.h: touch it, make, and what make rebuilt must be
+#  - for each include/*.h, runtime/*/*.h and patcher/tune.h: touch it,
+#    make, and what make rebuilt must be
 #    exactly the expected set: every compile whose sources include the
 #    header, directly or through other headers, and every archive and
 #    link that takes one of those outputs, and so on down (make -n for
@@ -116,7 +117,7 @@ analyse() {
 			for (h = 1; h <= nq; h++) {
 				f = q[h]; print o, f > reads
 				# The one condition followed: __ASSEMBLER__ (headers
-				# shared with variants.S keep their C apart); any
+				# shared with assembler keep their C apart); any
 				# other #if counts both ways, as if taken.
 				depth = 0; off = 0
 				while ((getline ln < f) > 0) {
@@ -192,12 +193,12 @@ esac
 # missed); for the others `make -n` says what make would run, from the
 # same .d files and times, at a fraction of the time (repstos_site.h
 # alone rebuilds nearly everything).
-for h in runtime/*.h; do
+for h in include/*.h runtime/*/*.h patcher/tune.h; do
 	want=$(expected "$h")
 	$tick
 	touch "$h"
 	case $h in
-	runtime/tune.h) how="make" ;;
+	patcher/tune.h) how="make" ;;
 	*) how="make -n" ;;
 	esac
 	if ! nice $how -j2 build-tests >"$w/touch.log" 2>&1; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * check.c - does what a producer wrote agree with runtime/repstos_site.h?
+ * check.c - does what a producer wrote agree with include/repstos_site.h?
  *
  *   check layout          the contract's numbers and names as C sees them
  *                         (tests/contract compares the test helpers' view)
@@ -13,7 +13,7 @@
  *
  * It reads the object with libelf, not with the `repstos` tool: the tool
  * is a consumer of the contract, and this checks the producers.  The only
- * code it shares is the site decoder, runtime/sitecode.c, whose bytes the
+ * code it shares is the site decoder, runtime/policy/sitecode.c, whose bytes the
  * header defines.  Exit 0 when everything agrees, 1 with one line per
  * disagreement, 2 on a usage or I/O error.
  */
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "repstos_site.h"
-#include "sitecode.h"
+#include "policy/sitecode.h"
 
 static const char *path;
 static unsigned problems;

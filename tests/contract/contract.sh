@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # contract.sh - proves: every producer of sites writes what
-# runtime/repstos_site.h says, and the test helpers read it from there.
+# include/repstos_site.h says, and the test helpers read it from there.
 #
 # The producers: the plugin, REPSTOS_MEMSET and its kin, hand-written
 # assembler with REPSTOS_SITE, the runtime's own table and record.
@@ -31,11 +31,11 @@ expect() {
 
 # 1. The producers, each checked against the header by check.c.
 gcc -O2 -fplugin=plugin/repstos.so $PC -c -o "$W/plugin.o" tests/contract/plugin.c &&
-gcc -O2 -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
-gcc -O2 -mavx512f -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
+gcc -O2 -Iinclude -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
+gcc -O2 -mavx512f -Iinclude -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
 gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so $PC -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
-gcc -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
+gcc -Iinclude -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
 ld -r -o "$W/runtime.o" $B/runtime/dispatch.o $B/runtime/record.o ||
 	fail "compile the producers"
 expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
@@ -54,7 +54,7 @@ expect 0 "the runtime's table section and module record" \
 # 2. The controls: a hand-written entry passes when it is right and fails
 # for each kind of drift, so the checks above can fail.
 for bad in 0 1 2 3 4 5 6 7 8; do
-	gcc -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
+	gcc -Iinclude -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
 		fail "compile control $bad"
 done
 expect 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1

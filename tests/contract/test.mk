@@ -1,11 +1,11 @@
-# tests/contract: every producer of sites against runtime/repstos_site.h.
+# tests/contract: every producer of sites against include/repstos_site.h.
 # The checker reads objects with libelf and decodes sites with the
 # runtime's own sitecode.o, the one decoder.
 CT := $(B)/tests/contract
 
 $(CT)/check.o: tests/contract/check.c
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -g $(WARN) -Iruntime $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
 
 $(CT)/check: $(CT)/check.o $(B)/runtime/sitecode.o
 	$(CC) -o $@ $^ -lelf

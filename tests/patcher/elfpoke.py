@@ -20,10 +20,10 @@ the tool under test: its own minimal ELF64 little-endian reader.
   elfpoke.py call FILE VADDR TARGET   make the site at VADDR `call TARGET`
   elfpoke.py const NAME               a number or name of the contract
   elfpoke.py layout                   the site table layout it read from
-                                      runtime/repstos_site.h
+                                      include/repstos_site.h
 
 The table's section name, entry size and field offsets come from
-runtime/repstos_site.h, the contract, not from this file: tests/contract
+include/repstos_site.h, the contract, not from this file: tests/contract
 checks that what is read here is what the C compiler sees.
 """
 import os
@@ -32,7 +32,7 @@ import struct
 import sys
 
 HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                      "..", "..", "runtime", "repstos_site.h")
+                      "..", "..", "include", "repstos_site.h")
 
 
 def contract(path=HEADER):

@@ -17,7 +17,7 @@ POKE="python3 $TOP/tests/patcher/elfpoke.py"
 PLUGIN=$TOP/plugin/repstos.so
 # Per run: several checkouts' `make test` may share this tree's build/.
 W=$TOP/build/patcher-tests/$NAME${REPSTOS_TOOL:+-$(basename "$(dirname "$REPSTOS_TOOL")")}.$$
-CFLAGS="-O2 -g -I$TOP/runtime"
+CFLAGS="-O2 -g -I$TOP/include -I$TOP/runtime"
 
 need "$TOOL" "$RTLIB" "$PLUGIN"
 mkdir -p "$W"

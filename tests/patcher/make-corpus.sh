@@ -14,10 +14,10 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 LD="-Wl,-z,noseparate-code -Wl,--build-id=none"
 rm -f "$C"/*
-gcc -O2 -I"$TOP/runtime" -c "$SRC/sites.c" -o "$C/sites-o"
-gcc -O2 -g1 -I"$TOP/runtime" -fPIC -c "$SRC/lib.c" -o "$C/lib-g1-o"
-gcc -O2 -I"$TOP/runtime" -c "$SRC/main.c" -o "$T/main.o"
-gcc -O2 -I"$TOP/runtime" -fPIC -c "$SRC/lib.c" -o "$T/lib.o"
+gcc -O2 -I"$TOP/include" -c "$SRC/sites.c" -o "$C/sites-o"
+gcc -O2 -g1 -I"$TOP/include" -fPIC -c "$SRC/lib.c" -o "$C/lib-g1-o"
+gcc -O2 -I"$TOP/include" -c "$SRC/main.c" -o "$T/main.o"
+gcc -O2 -I"$TOP/include" -fPIC -c "$SRC/lib.c" -o "$T/lib.o"
 gcc -pie $LD -o "$C/pie" "$T/main.o" "$C/sites-o" "$TOP/runtime/librepstos.a"
 gcc -shared $LD -o "$C/lib-so" "$T/lib.o" "$TOP/runtime/librepstos.a"
 # The runtime archive carries DWARF: keep the corpus small.
@@ -35,7 +35,7 @@ $POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" \
 	"$($POKE const REPSTOS_SITES_SECTION)" 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
 printf 'not an ELF file\n' >"$C/text"
-# a size profile (runtime/profile.h): the target reads every input as one too
+# a size profile (runtime/policy/profile.h): the target reads every input as one too
 printf 'profile 1 table 0000000000000000 sites 4 name x\nsite 1 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nend 0000000000000000\n' >"$C/profile"
 ls -l "$C"
 du -sh "$C"

@@ -26,7 +26,7 @@ O=$T/copy
 COPY_VERSION=$(python3 tests/patcher/elfpoke.py layout | sed -n 's/^REPSTOS_COPY_VERSION=//p')
 mkdir -p $O
 PC="-fplugin-arg-repstos-copy -fplugin-arg-repstos-copy-fn=my_copy -fplugin-arg-repstos-move-fn=my_move"
-CF="-g -I$S -Iruntime -Wall"
+CF="-g -I$S -Iinclude -Iruntime -Wall"
 
 expected() {
 	lvl=$1

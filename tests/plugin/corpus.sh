@@ -16,7 +16,7 @@ O=$T/corpus
 mkdir -p $O
 UNITS="ops fills helpers"
 PH="-fplugin-arg-repstos-clear=my_zero,secure_wipe -fplugin-arg-repstos-memset=my_memset"
-CF="-g -I$S -Iruntime -Wall"
+CF="-g -I$S -Iinclude -Iruntime -Wall"
 
 # Lines marked for a level.
 expected() {

@@ -52,7 +52,7 @@ table_bytes:
 	.hidden __stop_repstos_sites
 	.section .note.GNU-stack,"",@progbits
 EOS
-$CC -Iruntime -c -o $O/standin.o $O/standin.S || fail "stand-in"
+$CC -Iinclude -Iruntime -c -o $O/standin.o $O/standin.S || fail "stand-in"
 $CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $O/gc $O/gc.o $O/standin.o -Wl,-u,table_bytes ||
 	fail "link"
 out=$($O/gc) || fail "gc run: $out"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: vectors live across a site in AVX and AVX-512 code survive every routine, and a narrow (older) site gets only forms that keep them.
-# The vector-state rule (runtime/repstos_site.h): routines may change
+# The vector-state rule (include/repstos_site.h): routines may change
 # ymm0-15's upper halves and xmm16-31, which the plugin declares where
 # the code is built with AVX (xmm0-15) or AVX-512F (and xmm16-31).
 # tests/plugin/vector/vector.c keeps 14 (AVX) or 28 (AVX-512) vectors
@@ -22,9 +22,9 @@ has() { for f; do grep -qw "$f" /proc/cpuinfo || return 1; done; }
 # build TAG FLAGS...: $O/TAG and its control $O/TAG-control
 build() {
 	tag=$1; shift
-	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iruntime -Itests/runtime -o $O/$tag $S \
+	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iinclude -Iruntime -Itests/runtime -o $O/$tag $S \
 		$RTLIB 2>$O/$tag.notes &&
-	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iruntime -Itests/runtime \
+	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iinclude -Iruntime -Itests/runtime \
 		-o $O/$tag-control $S $RTLIB 2>>$O/$tag.notes ||
 		{ fail "$tag: build"; cat $O/$tag.notes; return 1; }
 }

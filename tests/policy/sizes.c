@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repstos.h"
-#include "sitecode.h"
-#include "policy.h"
+#include "policy/sitecode.h"
+#include "policy/policy.h"
 #include "sitecheck.h"		/* tests/runtime: names of what a site calls */
 
 static unsigned char buf[1 << 17], from[1 << 13];

@@ -6,7 +6,7 @@ DEPS += $(PT)/sizes.d
 
 $(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
+	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iinclude -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
 		-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy \
 		-o $@ $< $(RT_LIB)
 

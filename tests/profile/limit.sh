@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: one size limit for profiles, and the recorder keeps under it.
-# REPSTOS_PROFILE_MAX (runtime/profile.h, in MiB REPSTOS_PROFILE_MAX_MIB)
+# REPSTOS_PROFILE_MAX (runtime/policy/profile.h, in MiB REPSTOS_PROFILE_MAX_MIB)
 # is the one limit:
 #  - a profile just under it (copies of one section, then one of another
 #    table), recorded to once more, is merged (each table's sections
@@ -15,10 +15,10 @@ tool=patcher/repstos
 need $bin $tool
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
-mib=$(awk '$1 == "#define" && $2 == "REPSTOS_PROFILE_MAX_MIB" { print $3 }' runtime/profile.h)
+mib=$(awk '$1 == "#define" && $2 == "REPSTOS_PROFILE_MAX_MIB" { print $3 }' runtime/policy/profile.h)
 case $mib in
 [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) max=$((mib << 20)) ;;
-*) fail "no REPSTOS_PROFILE_MAX_MIB of 1..999 in runtime/profile.h: '$mib'"; finish ;;
+*) fail "no REPSTOS_PROFILE_MAX_MIB of 1..999 in runtime/policy/profile.h: '$mib'"; finish ;;
 esac
 
 # calls PROFILE: the calls of every site line, summed.

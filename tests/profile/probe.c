@@ -28,9 +28,9 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <unistd.h>
-#include "policy.h"
+#include "policy/policy.h"
 #include "repstos.h"
-#include "routines.h"
+#include "routines/routines.h"
 
 /* From envp: environ may not be set yet. */
 static const char *env(char **envp, const char *name)

@@ -79,7 +79,7 @@ if matches $t/prof; then
 else
 	fail "counts differ from the calls made (above)"
 fi
-# With the shared runtime the stub is the process's (runtime/module.h):
+# With the shared runtime the stub is the process's (runtime/module/module.h):
 # calls through it are not counted, only those from patched sites.
 if [ "${PROFILE_STUB_COUNTS:-1}" = 1 ]; then
 	REPSTOS_PATCH=0 REPSTOS_PROFILE=$t/prof-stub $bin calls || fail "calls, stub"

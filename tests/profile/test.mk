@@ -4,7 +4,7 @@
 # choose checked for every size under every variant.  tests/policy's
 # sizes program writes the fixed cost table the choices are made from.
 PRT := $(B)/tests/profile
-PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
+PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
 	-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy $(DEPFLAGS)
 PRT_DEPS := $(PLUGIN_SO) $(RT_LIB)
@@ -58,7 +58,7 @@ tests/runtime/shared.sh: $(PRS)/prog $(PRS)/prog-other $(PT)/sizes
 # one size limit for profiles, a profile that cannot be recorded,
 # READ_IMPLIES_EXEC, and many sites.  Built without the plugin: their
 # sites are hand-written (repstos.h).
-PRT_HAND_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
+PRT_HAND_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 DEPS += $(PRT)/cycle.d $(PRT)/libcycle.d $(PRT)/libplain.d $(PRS)/libcycle.d
 
@@ -112,7 +112,7 @@ $(PRT_MANY)/many_sites%.c: tests/profile/test.mk
 			printf "\tREPSTOS_MEMSET(p + %d, %d, n);\n", i % 64, i % 251; \
 		print "}" }' > $@
 $(PRT_MANY)/many_sites%.o: $(PRT_MANY)/many_sites%.c
-	$(CC) $(CSTD) -O1 -Iruntime -c -o $@ $<
+	$(CC) $(CSTD) -O1 -Iinclude -Iruntime -c -o $@ $<
 $(PRT)/manysites: tests/profile/many.c $(PRT_MANY)/many_sites0.o \
 		$(PRT_MANY)/many_sites1.o $(RT_LIB)
 	$(CC) $(PRT_HAND_CFLAGS) -o $@ $< $(PRT_MANY)/many_sites0.o \

@@ -17,7 +17,7 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 # field LINE KEY: VALUE of a KEY=VALUE word of the probe's line.
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-max=$(awk '$1 == "#define" && $2 == "REPSTOS_TUNING_MAX" { print $3 }' runtime/policy.h)
+max=$(awk '$1 == "#define" && $2 == "REPSTOS_TUNING_MAX" { print $3 }' runtime/policy/policy.h)
 
 $bin tuning $t/base || { fail "cannot write a tuning file"; finish; }
 base=$($bin status)

@@ -19,7 +19,7 @@
 # The builds are interleaved: $ROUNDS rounds, each runs every build once,
 # and the best of the rounds counts.  Ratios are speed against plain
 # (above 1: faster than plain).  Results: tests/realworld/results/CPU/
-# bench.txt (CPU as tests/perf names it: vendor-family-model in hex).
+# bench.txt (CPU as bench names it: vendor-family-model in hex).
 #
 # Pinning: builds run where this script runs (pin it: taskset -c 0 nice);
 # each timing run is pinned to CPU $BENCH_CPU (default 1) and is short:

@@ -333,7 +333,7 @@ for shape in archive shared copy-only; do
 	case $shape in
 	archive) "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
 	shared)	REPSTOS_RUNTIME=shared "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
-	*)	REPSTOS_RUNTIME=shared "$CCW" -O2 -I"$top/runtime" -shared -fPIC copyonly.c -o libexp.so 2>err.exp.txt ;;
+	*)	REPSTOS_RUNTIME=shared "$CCW" -O2 -I"$top/include" -shared -fPIC copyonly.c -o libexp.so 2>err.exp.txt ;;
 	esac
 	if [ ! -f libexp.so ]; then
 		fail "-shared ($shape): $(errs err.exp.txt)"

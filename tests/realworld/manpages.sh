@@ -71,7 +71,7 @@ documents "CPU profile" "$("$REPSTOS" --help | sed -n 's/.*or a CPU: *//p')" \
 keys=$(grep -o 'strcmp(key, "[a-z-]*")' plugin/repstos.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 [ -n "$keys" ] || fail "no plugin option found in plugin/repstos.c"
 documents "plugin option" "$keys" runtime/repstos.7 plugin/repstos-cc.1
-envs=$(grep -oh '"REPSTOS_[A-Z_]*"' runtime/*.c | tr -d '"' | sort -u)
+envs=$(grep -oh '"REPSTOS_[A-Z_]*"' runtime/*/*.c | tr -d '"' | sort -u)
 [ -n "$envs" ] || fail "no REPSTOS_ variable found in runtime/"
 documents "run-time variable" "$envs" runtime/repstos.7 plugin/repstos-cc.1
 finish

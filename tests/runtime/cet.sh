@@ -19,7 +19,7 @@ need $rt plugin/repstos.so
 marked() { readelf -n "$1" | grep -q 'x86 feature: IBT, SHSTK'; }
 
 make_tmp
-cf="-O2 -fcf-protection=full -Iruntime"
+cf="-O2 -fcf-protection=full -Iinclude -Iruntime"
 
 missing=$(readelf -n $rt | awk '
 	/^File: / { if (f && !m) print f; f = $2; m = 0 }

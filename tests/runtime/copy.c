@@ -25,8 +25,8 @@
 #include <string.h>
 #include <time.h>
 #include "repstos.h"
-#include "policy.h"
-#include "routines.h"
+#include "policy/policy.h"
+#include "routines/routines.h"
 #include "refmove.h"
 
 #define MAXN	((16u << 20) + 1)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "repstos.h"
-#include "sitecode.h"
+#include "policy/sitecode.h"
 
 /* A copy site of any op and size kind, as the plugin would write one. */
 #define COPY_SITE(d, s, n, op, kind, min, max)				\

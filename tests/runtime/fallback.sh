@@ -13,7 +13,7 @@ r=patcher/repstos
 need $r $d/harden $d/seccomp_run
 make_tmp
 # The variants whose routines need more than x86-64 has: only they fall
-# back to "vec" (variants.S's REQUIRE).
+# back to "vec" (REQUIRE in the routines).
 for p in avx512 avx512_split avx2; do
 	$r patch --cpu=$p $d/harden -o $tmp/$p >/dev/null ||
 		{ fail "repstos patch --cpu=$p"; finish; }

@@ -52,7 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "repstos.h"
-#include "routines.h"
+#include "routines/routines.h"
 #include "refmove.h"
 
 /* ---- What a routine is called with: regs_harness.S -------------------- */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include "repstos.h"
-#include "policy.h"
+#include "policy/policy.h"
 #include "rocheck.h"
 
 __attribute__((noinline)) static int site_ok(void)

@@ -23,9 +23,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "repstos.h"
-#include "policy.h"
-#include "profrun.h"
-#include "routines.h"
+#include "policy/policy.h"
+#include "startup/profrun.h"
+#include "routines/routines.h"
 
 #include "regs_harness.h"
 

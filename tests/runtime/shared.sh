@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: modules linked with the shared runtime are lean, share one start-up, and are correct.
-# Modules linked with -lrepstos-shared (runtime/module.h) carry their
+# Modules linked with -lrepstos-shared (runtime/module/module.h) carry their
 # stubs, routines, record and constructor, and no start-up: no CPUID, no
 # policy, no text writer; they depend on librepstos.so.0, whose one
 # start-up patches every module of the process.  Checked here:
@@ -13,7 +13,7 @@
 #  3. an executable and a dlopen()ed object, both lean or mixed with
 #     librepstos.a, under each route: one CPU detection per start-up;
 #  4. `repstos check` and `repstos patch` on lean files;
-#  5. the footprint goals (tests/perf/footprint.sh --check).
+#  5. the footprint goals (bench/footprint.sh --check).
 . "$(dirname "$0")/lib.sh"
 s=$d/shared
 tool=patcher/repstos
@@ -43,7 +43,7 @@ printf '#include "repstos.h"\nvoid z(char *p, unsigned long n) { REPSTOS_BZERO(p
 printf '#include "repstos.h"\nvoid c(char *d, const char *s, unsigned long n) { REPSTOS_MEMCPY(d, s, n); }\n' \
 	>"$tmp/copy.c"
 for m in set copy; do
-	gcc -O2 -Iruntime -fPIC -shared -o "$tmp/$m.so" "$tmp/$m.c" \
+	gcc -O2 -Iinclude -Iruntime -fPIC -shared -o "$tmp/$m.so" "$tmp/$m.c" \
 		-Lruntime -lrepstos-shared || fail "build $m.so"
 done
 n_set=$(nm "$tmp/set.so" | grep -c ' [tT] __repstos_copy_' || true)
@@ -110,7 +110,7 @@ else
 fi
 
 # ---- 5. footprint -------------------------------------------------------------
-if FOOTPRINT_DIR=$tmp/footprint sh tests/perf/footprint.sh --check 3 \
+if FOOTPRINT_DIR=$tmp/footprint sh bench/footprint.sh --check 3 \
 	>"$tmp/fp" 2>&1; then
 	ok "footprint goals met: $(grep 'shared object, shared' "$tmp/fp" |
 		awk '{ print "+" $6 " B text, +" $9 " B data+bss" }')"

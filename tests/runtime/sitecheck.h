@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "repstos.h"
-#include "sitecode.h"
-#include "policy.h"
+#include "policy/sitecode.h"
+#include "policy/policy.h"
 
 /* What the runtime reports for a site: its routine's address, or 0 for
  * the inline form. */

@@ -2,7 +2,7 @@
 /*
  * sweep.c - every routine of both families, at every place a routine
  * branches on, against a byte loop, with the paths each case took
- * counted (runtime/asm.h, path_mark: this program links routines
+ * counted (runtime/routines/asm.h, path_mark: this program links routines
  * assembled with -DREPSTOS_PATHS).
  *
  *	sweep [-f] [-m MAX] [-p FILE]
@@ -48,8 +48,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "repstos.h"
-#include "policy.h"
-#include "routines.h"
+#include "policy/policy.h"
+#include "routines/routines.h"
 #include "sweep_call.h"
 #include "refmove.h"
 

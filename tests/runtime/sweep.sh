@@ -5,7 +5,7 @@
 # in its quick form: sizes 0..1024 at 250-odd places each, large sizes
 # to 1 MiB, moves at the distances the code tests; `make sweep-routines`
 # runs the full form.  The routines in it are assembled with their path
-# records (path_mark, runtime/asm.h), and the run fails on any path of a
+# records (path_mark, runtime/routines/asm.h), and the run fails on any path of a
 # routine this CPU runs that no case took.  Then the path check is shown
 # able to fail: sizes up to 63 only must leave the large sizes' paths
 # untaken, and say so (exit 3, "path not taken").

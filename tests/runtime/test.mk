@@ -1,6 +1,6 @@
 # tests/runtime: the runtime on its own, through hand-written sites.
 RTT := $(B)/tests/runtime
-RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iruntime -Itests/runtime \
+RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
 RTT_PROGS := sites sites-static copy copysites copysites-static seccomp_run libdso.so dlopen_main harden \
@@ -122,7 +122,7 @@ $(RTT)/copysites-static: tests/runtime/copysites.c $(RT_LIB)
 TESTS += tests/runtime/copysites.sh
 tests/runtime/copysites.sh: $(RTT)/copysites $(RTT)/copysites-static
 
-# The shared runtime (runtime/module.h): the same programs with every
+# The shared runtime (runtime/module/module.h): the same programs with every
 # module linked with -lrepstos-shared, and the core after it for the test
 # programs' own look-ups of routines and names (not the start-up's).
 RTS := $(RTT)/shared
@@ -205,7 +205,7 @@ RTT_LIBFUZZER = $(if $(RTT_CLANG),$(wildcard $(shell $(RTT_CLANG) \
 	-print-file-name=libclang_rt.fuzzer-x86_64.a)))
 # -fno-builtin: the byte loops stay byte loops (clang's own
 # -fno-tree-loop-distribute-patterns).
-RTT_FUZZ_CFLAGS = $(CSTD) -O2 -g $(WARN) -Iruntime -fno-builtin \
+RTT_FUZZ_CFLAGS = $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -fno-builtin \
 	-fsanitize=fuzzer -DFUZZ_LIBFUZZER $(DEPFLAGS)
 
 $(RTT_FUZZ)/fuzz_routines: tests/runtime/fuzz_routines.c $(RTT)/regs_harness.o $(RT_LIB)

@@ -2,7 +2,7 @@
 /*
  * vector.c - vector values live across sites in code built with AVX
  * (-mavx2) or AVX-512 (-mavx512f): the vector-state rule of
- * runtime/repstos_site.h.  The routines may change ymm0-15's upper
+ * include/repstos_site.h.  The routines may change ymm0-15's upper
  * halves (vzeroupper) and xmm16-31, so the plugin declares those
  * registers clobbered here, and each function below keeps NV vectors
  * (more than 16 with AVX-512, so some live in zmm16-31) across its site.

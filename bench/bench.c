@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench.c - memset candidates side by side, interleaved in one run.
+ *
+ *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR]
+ *         [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
+ * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -p prints the
+ * default -o folder, which is
+ * bench/results/VENDOR-FAMILY-MODEL of this CPU, and exits)
+ * (-V, -W: override the policy's rep stosb thresholds, to measure them)
+ *
+ * For every configuration (size or the small-size mix, aligned or
+ * misaligned destination, fill 0 or 0x5a) and every repetition, each
+ * candidate runs one timed batch of the same number of calls, in an order
+ * rotated from one repetition to the next; the figures are medians over
+ * the repetitions, and a candidate's speedup is the median of its per-
+ * repetition ratio to glibc measured moments apart, which cancels most of
+ * the drift of a machine shared with other work.  Hot cache: the same
+ * destination every call.  The sizes come from a ring in memory, so no
+ * compiler knows them; for one size all entries are equal (branches
+ * predicted, as in a loop clearing one struct type), for the mix they
+ * are random (branches not predicted), and for the five published
+ * distributions (bench/dists/data) they are drawn from what Google
+ * measured in production: peaky, mostly small.  Candidates this CPU (or
+ * the REPSTOS_CPU profile) cannot run are skipped with a note.
+ *
+ * Writes DIR/bench.csv, DIR/plot.dat (for plot.gp), DIR/summary.txt.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <gnu/libc-version.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench.h"
+#include "dists/memset_dists.h"
+#include "repstos.h"
+#include "policy/policy.h"
+
+/* ---- candidates ------------------------------------------------------- */
+
+#define RUN(n) void bench_run_##n(unsigned char *, int, const uint32_t *, size_t);
+RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
+RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
+RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
+#define X(e, name, sym, needs) RUN(sym)
+REPSTOS_VARIANTS(X)
+#undef X
+
+static const struct bench_cand all_cands[] = {
+	{ "glibc", "memset() through the PLT (glibc's ifunc choice)", bench_run_glibc, -1 },
+#define X(e, name, sym, needs) \
+	{ "site-" name, "site: call " #sym " (a patched site)", bench_run_##sym, \
+	  REPSTOS_VARIANT_##e },
+	REPSTOS_VARIANTS(X)
+#undef X
+	{ "site-gpr", "site: call __bench_gpr (\"vec\" with GPR stores only)", bench_run___bench_gpr, -1 },
+	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },
+	{ "inline", "site: rep stosb in place (the inline form)", bench_run_inline, -1 },
+	{ "gcc-libcall", "GCC -mstringop-strategy=libcall", bench_run_gcc_libcall, -1 },
+	{ "gcc-rep_byte", "GCC -minline-all-stringops -mstringop-strategy=rep_byte", bench_run_gcc_rep_byte, -1 },
+	{ "gcc-rep_4byte", "GCC ... =rep_4byte", bench_run_gcc_rep_4byte, -1 },
+	{ "gcc-rep_8byte", "GCC ... =rep_8byte", bench_run_gcc_rep_8byte, -1 },
+	{ "gcc-loop", "GCC ... =loop", bench_run_gcc_loop, -1 },
+	{ "gcc-unrolled_loop", "GCC ... =unrolled_loop", bench_run_gcc_unrolled_loop, -1 },
+	{ "gcc-vector_loop", "GCC ... =vector_loop", bench_run_gcc_vector_loop, -1 },
+	{ "loop", "the timing loop alone (its cost is in every figure)", bench_run_empty, -1 },
+};
+#define NALL (sizeof(all_cands) / sizeof(all_cands[0]))
+
+static const struct bench_cand *cands[NALL];
+
+/* The routines' rep stosb thresholds (runtime/startup/patch.c), for -V / -W. */
+#include "routines/routines.h"
+static unsigned ncand;
+
+/* ---- configurations --------------------------------------------------- */
+
+/* Sizes below zero name a distribution: the 1..256 mix, or one of the
+ * published ones (bench/dists/memset_dists.h, from bench/dists/data). */
+#define MIX (-1L)
+#define DIST(k) (-10L - (k))
+#define IS_DIST(s) ((s) <= DIST(0) && (s) > DIST(NDIST))
+#define NDIST ((long)(sizeof(repstos_dists) / sizeof(repstos_dists[0])))
+
+
+static long def_sizes[] = {
+	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 128, 255, 256,
+	511, 512, 1024, 2048, 4096, 8192, 65536, 1048576, MIX,
+	DIST(0), DIST(1), DIST(2), DIST(3), DIST(4),
+};
+static long sizes[64];
+static unsigned nsizes;
+static const unsigned aligns[] = { 0, 3 };	/* destination offset from 4 KiB */
+static const int fills[] = { 0x5a, 0 };
+#define NALIGN 2
+#define NFILL 2
+
+struct config {
+	long size;
+	unsigned align;
+	int fill;
+	size_t iters;
+	uint32_t *ring;
+	double *ns;		/* [cand][rep] ns per call */
+};
+
+static struct config *cfgs;
+static unsigned ncfg, reps = 21;
+static double batch_ns = 100e3;
+static char outdir_buf[4096];
+static const char *outdir;
+static double mix_mean;
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return *s;
+}
+
+/* The mix: sizes 1..256 as a bucketed distribution, uniform inside each
+ * bucket: 30% 1-16, 20% 17-32, 20% 33-64, 15% 65-128, 15% 129-256 (mean
+ * about 60, most calls small as in real programs' memset profiles). */
+static uint32_t mix_size(uint64_t *s)
+{
+	static const unsigned lo[] = { 1, 17, 33, 65, 129 };
+	static const unsigned hi[] = { 16, 32, 64, 128, 256 };
+	static const unsigned cum[] = { 30, 50, 70, 85, 100 };
+	unsigned r, b = 0;
+
+	r = (unsigned)(xorshift(s) % 100);
+	while (r >= cum[b])
+		b++;
+	return lo[b] + (uint32_t)(xorshift(s) % (hi[b] - lo[b] + 1));
+}
+
+/* A size from published distribution k (bench/dists/memset_dists.h, made
+ * from bench/dists/data/memset-sizes by bench/dists/mkdists.sh). */
+static uint32_t dist_size(unsigned k, uint64_t *s)
+{
+	return repstos_dist_size(&repstos_dists[k], (unsigned)(xorshift(s) %
+				 repstos_dist_total(&repstos_dists[k])));
+}
+
+static double dist_mean(unsigned k)
+{
+	double sum = 0;
+	unsigned j;
+
+	for (j = 0; j < repstos_dists[k].n; j++)
+		sum += (double)repstos_dists[k].p[j].size * repstos_dists[k].p[j].weight;
+	return sum / repstos_dist_total(&repstos_dists[k]);
+}
+
+static uint32_t *make_ring(long size)
+{
+	static uint32_t *made[64];
+	static long made_size[64];
+	static unsigned nmade;
+	uint32_t *r;
+	uint64_t s = 0x2545f4914f6cdd1dull;
+	double sum = 0;
+	unsigned i;
+
+	for (i = 0; i < nmade; i++)
+		if (made_size[i] == size)
+			return made[i];
+	r = malloc(BENCH_RING * sizeof(*r));
+	if (!r)
+		exit(2);
+	for (i = 0; i < BENCH_RING; i++) {
+		r[i] = size == MIX ? mix_size(&s) :
+		       IS_DIST(size) ? dist_size((unsigned)(DIST(0) - size), &s) :
+		       (uint32_t)size;
+		sum += r[i];
+	}
+	if (size == MIX)
+		mix_mean = sum / BENCH_RING;
+	if (nmade < 64) {
+		made_size[nmade] = size;
+		made[nmade++] = r;
+	}
+	return r;
+}
+
+/* ---- timing ----------------------------------------------------------- */
+
+static unsigned char *buf;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double time_batch(const struct bench_cand *c, struct config *k)
+{
+	double t0 = now();
+
+	c->run(buf + k->align, k->fill, k->ring, k->iters);
+	return (now() - t0) / (double)k->iters;
+}
+
+static void calibrate(struct config *k)
+{
+	const struct bench_cand *g = cands[0];
+	double per;
+
+	k->iters = 64;
+	time_batch(g, k);
+	per = time_batch(g, k);
+	if (per < 0.5)
+		per = 0.5;
+	k->iters = (size_t)(batch_ns / per);
+	if (k->iters < 4)
+		k->iters = 4;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+	double t[n];
+
+	memcpy(t, v, n * sizeof(*v));
+	qsort(t, n, sizeof(*t), cmp_double);
+	return n & 1 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+static double minimum(const double *v, unsigned n)
+{
+	double m = v[0];
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+#define NS(k, c, r) ((k)->ns[(size_t)(c) * reps + (r)])
+
+static double med_ns(struct config *k, unsigned c)
+{
+	return median(&NS(k, c, 0), reps);
+}
+
+/* glibc time / candidate time, per repetition, median. */
+static double speedup(struct config *k, unsigned c)
+{
+	double v[reps];
+	unsigned r;
+
+	for (r = 0; r < reps; r++)
+		v[r] = NS(k, 0, r) / NS(k, c, r);
+	return median(v, reps);
+}
+
+/* ---- machine ---------------------------------------------------------- */
+
+static char model_name[128], kernel[160], date[64], hyper[8];
+
+static void describe_machine(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	struct utsname u;
+	time_t t = time(NULL);
+
+	strcpy(model_name, "?");
+	strcpy(hyper, "no");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(model_name, sizeof(model_name), "%s",
+				 strchr(line, ':') + 2);
+			model_name[strcspn(model_name, "\n")] = 0;
+		}
+		if (!strncmp(line, "flags", 5) && strstr(line, " hypervisor"))
+			strcpy(hyper, "yes");
+	}
+	if (f)
+		fclose(f);
+	uname(&u);
+	snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+}
+
+static void print_machine(FILE *f, const char *pfx)
+{
+	const struct repstos_cpu *cpu = repstos_cpu();
+	char feats[160];
+
+	repstos_feature_names(cpu->features, feats, sizeof(feats));
+	fprintf(f, "%sdate: %s\n", pfx, date);
+	fprintf(f, "%scpu: %s; vendor %s family 0x%x model 0x%x stepping %u; "
+		"virtualized: %s\n", pfx, model_name,
+		cpu->vendor == REPSTOS_VENDOR_AMD ? "AMD" :
+		cpu->vendor == REPSTOS_VENDOR_INTEL ? "Intel" : "other",
+		cpu->family, cpu->model, cpu->stepping, hyper);
+	fprintf(f, "%sfeatures: %s\n", pfx, feats);
+	fprintf(f, "%s%s; glibc %s; gcc %s; %ld online cpus\n", pfx, kernel,
+		gnu_get_libc_version(), __VERSION__,
+		sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, "%srepstos module choice: %s (REPSTOS_VARIANT=%s); rep stosb "
+		"from %llu (vec), %llu (avx2, avx512)\n", pfx,
+		repstos_variant_name(repstos_variant()),
+		getenv("REPSTOS_VARIANT") ? getenv("REPSTOS_VARIANT") : "auto",
+		__repstos_vec_rep_min, __repstos_wide_rep_min);
+	fprintf(f, "%smethod: %u repetitions x %.0f us batches, interleaved, "
+		"medians; hot cache; mix mean %.1f bytes\n", pfx, reps,
+		batch_ns / 1e3, mix_mean);
+	fprintf(f, "%sdistributions (bench/dists/data/memset-sizes): ", pfx);
+	for (unsigned k = 0; k < NDIST; k++)
+		fprintf(f, "%s mean %.0f; ", repstos_dists[k].name, dist_mean(k));
+	fputc('\n', f);
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static const char *size_name(long s, char *b)
+{
+	if (s == MIX)
+		return "mix";
+	if (IS_DIST(s))
+		sprintf(b, "dist-%s", repstos_dists[DIST(0) - s].name);
+	else
+		sprintf(b, "%ld", s);
+	return b;
+}
+
+static FILE *out_file(const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	mkdir(outdir, 0755);
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	return f;
+}
+
+static void write_csv(void)
+{
+	FILE *f = out_file("bench.csv");
+	unsigned i, c;
+	char b[32];
+
+	print_machine(f, "# ");
+	fprintf(f, "candidate,size,align,fill,ns_median,ns_min,speedup_vs_glibc,"
+		"calls_per_batch\n");
+	for (i = 0; i < ncfg; i++)
+		for (c = 0; c < ncand; c++)
+			fprintf(f, "%s,%s,%u,%d,%.3f,%.3f,%.3f,%zu\n",
+				cands[c]->name, size_name(cfgs[i].size, b),
+				cfgs[i].align, cfgs[i].fill, med_ns(&cfgs[i], c),
+				minimum(&NS(&cfgs[i], c, 0), reps),
+				speedup(&cfgs[i], c), cfgs[i].iters);
+	fclose(f);
+}
+
+static struct config *find(long size, unsigned align, int fill)
+{
+	unsigned i;
+
+	for (i = 0; i < ncfg; i++)
+		if (cfgs[i].size == size && cfgs[i].align == align &&
+		    cfgs[i].fill == fill)
+			return &cfgs[i];
+	return NULL;
+}
+
+/* One block per (align, fill), sizes > 0 (log axis), ns then speedup. */
+static void write_plot_data(void)
+{
+	FILE *f = out_file("plot.dat");
+	unsigned a, fi, s, c;
+
+	for (a = 0; a < NALIGN; a++)
+		for (fi = 0; fi < NFILL; fi++) {
+			fprintf(f, "# align %u fill %#x\nsize", aligns[a], fills[fi]);
+			for (c = 0; c < ncand; c++)
+				fprintf(f, " %s", cands[c]->name);
+			for (c = 0; c < ncand; c++)
+				fprintf(f, " x_%s", cands[c]->name);
+			fputc('\n', f);
+			for (s = 0; s < nsizes; s++) {
+				struct config *k = find(sizes[s], aligns[a], fills[fi]);
+
+				if (sizes[s] <= 0 || !k)
+					continue;
+				fprintf(f, "%ld", sizes[s]);
+				for (c = 0; c < ncand; c++)
+					fprintf(f, " %.3f", med_ns(k, c));
+				for (c = 0; c < ncand; c++)
+					fprintf(f, " %.3f", speedup(k, c));
+				fputc('\n', f);
+			}
+			fputs("\n\n", f);
+		}
+	fclose(f);
+}
+
+static int cand_index(const char *name)
+{
+	unsigned c;
+
+	for (c = 0; c < ncand; c++)
+		if (!strcmp(cands[c]->name, name))
+			return (int)c;
+	return -1;
+}
+
+/*
+ * The goals of bench/results/README.md for one candidate, one
+ * (alignment, fill): no fixed size and no published distribution below
+ * 0.97x glibc; the geometric mean over the distributions >= 1.15x.
+ */
+static void goals(FILE *f, const char *name, unsigned c, unsigned align,
+		  int fill)
+{
+	double worst = 1e9, dworst = 1e9, logsum = 0, x;
+	char wb[32], db[32];
+	unsigned s, nd = 0;
+	long wsize = 0, dsize = 0;
+
+	for (s = 0; s < nsizes; s++) {
+		struct config *q = find(sizes[s], align, fill);
+
+		if (!q || sizes[s] == MIX)
+			continue;
+		x = speedup(q, c);
+		if (IS_DIST(sizes[s])) {
+			logsum += log(x);
+			nd++;
+			if (x < dworst)
+				dworst = x, dsize = sizes[s];
+		} else if (x < worst) {
+			worst = x, wsize = sizes[s];
+		}
+	}
+	fprintf(f, "  %-10s fill %-4s: worst size %s at %.2fx (goal >= 0.97: %s)",
+		align ? "misaligned" : "aligned", fill ? "0x5a" : "0",
+		size_name(wsize, wb), worst, worst >= 0.97 ? "met" : "MISSED");
+	if (nd)
+		fprintf(f, "; worst distribution %s at %.2fx (%s); geomean of %u "
+			"distributions %.2fx (goal >= 1.15: %s)",
+			size_name(dsize, db), dworst, dworst >= 0.97 ? "met" : "MISSED",
+			nd, exp(logsum / nd), exp(logsum / nd) >= 1.15 ? "met" : "MISSED");
+	fputc('\n', f);
+}
+
+static void write_summary(void)
+{
+	FILE *f = out_file("summary.txt");
+	char autoname[40], b[32];
+	unsigned a, fi, s, c;
+	int ac;
+
+	snprintf(autoname, sizeof(autoname), "site-%s",
+		 repstos_variant_name(repstos_variant()));
+	ac = cand_index(autoname);
+	fprintf(f, "repstos memset benchmark (bench, `make bench`)\n");
+	print_machine(f, "");
+	fprintf(f, "\nCandidates:\n");
+	for (c = 0; c < ncand; c++)
+		fprintf(f, "  %-18s %s\n", cands[c]->name, cands[c]->what);
+
+	for (a = 0; a < NALIGN; a++) {
+		fprintf(f, "\nns/call (median), destination %s, fill 0x5a; "
+			"last column: auto (%s) speedup vs glibc\n",
+			aligns[a] ? "4 KiB + 3 (misaligned)" : "4 KiB aligned",
+			autoname);
+		fprintf(f, "%8s", "size");
+		for (c = 0; c < ncand; c++) {
+			const char *n = cands[c]->name;
+
+			fprintf(f, " %7.7s", !strncmp(n, "site-", 5) ? n + 5 :
+				!strncmp(n, "gcc-", 4) ? n + 4 : n);
+		}
+		fprintf(f, "  speedup\n");
+		for (s = 0; s < nsizes; s++) {
+			struct config *k = find(sizes[s], aligns[a], 0x5a);
+
+			fprintf(f, "%8s", size_name(sizes[s], b));
+			for (c = 0; c < ncand; c++)
+				fprintf(f, " %7.2f", med_ns(k, c));
+			if (ac >= 0)
+				fprintf(f, "  %6.2fx", speedup(k, (unsigned)ac));
+			fputc('\n', f);
+		}
+	}
+	if (ac < 0)
+		goto out;
+	fprintf(f, "\nGoals for auto (%s), speedup = glibc ns / site ns, "
+		"median of per-repetition ratios:\n", autoname);
+	for (a = 0; a < NALIGN; a++)
+		for (fi = 0; fi < NFILL; fi++)
+			goals(f, autoname, (unsigned)ac, aligns[a], fills[fi]);
+out:
+	fclose(f);
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static void pick(const char *list)
+{
+	unsigned c;
+
+	ncand = 0;
+	cands[ncand++] = &all_cands[0];		/* glibc: the reference */
+	for (c = 1; c < NALL; c++) {
+		const char *n = all_cands[c].name;
+		const char *p = list;
+		size_t l = strlen(n);
+		int v = all_cands[c].variant;
+
+		if (v >= 0 && !repstos_policy_supported(repstos_cpu(),
+							(enum repstos_variant)v)) {
+			fprintf(stderr, "bench: skipping %s: this CPU%s lacks "
+				"what it needs\n", n, getenv("REPSTOS_CPU") ?
+				" (as REPSTOS_CPU describes it)" : "");
+			continue;
+		}
+		if (!list) {
+			cands[ncand++] = &all_cands[c];
+			continue;
+		}
+		while ((p = strstr(p, n)) &&
+		       !((p == list || p[-1] == ',') && (p[l] == ',' || !p[l])))
+			p++;
+		if (p)
+			cands[ncand++] = &all_cands[c];
+	}
+}
+
+static void pick_sizes(const char *list)
+{
+	char *s, *tok, *save;
+
+	if (!list) {
+		memcpy(sizes, def_sizes, sizeof(def_sizes));
+		nsizes = sizeof(def_sizes) / sizeof(def_sizes[0]);
+		return;
+	}
+	s = strdup(list);
+	for (tok = strtok_r(s, ",", &save); tok && nsizes < 64;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned k;
+
+		if (!strcmp(tok, "dists")) {
+			for (k = 0; k < NDIST && nsizes < 64; k++)
+				sizes[nsizes++] = DIST(k);
+			continue;
+		}
+		for (k = 0; k < NDIST; k++)
+			if (!strncmp(tok, "dist-", 5) &&
+			    !strcmp(tok + 5, repstos_dists[k].name))
+				break;
+		sizes[nsizes++] = k < NDIST ? DIST(k) :
+				  !strcmp(tok, "mix") ? MIX : strtol(tok, NULL, 0);
+	}
+	free(s);
+}
+
+/* bench/results/VENDOR-FAMILY-MODEL of the CPU this runs on (a
+ * REPSTOS_CPU profile adds "-as-PROFILE"): one folder per CPU measured. */
+static const char *default_outdir(void)
+{
+	struct repstos_cpu real;
+	const char *as = getenv("REPSTOS_CPU");
+
+	repstos_cpu_detect(&real);
+	snprintf(outdir_buf, sizeof(outdir_buf),
+		 "bench/results/%s-%02x-%02x%s%s",
+		 real.vendor == REPSTOS_VENDOR_AMD ? "amd" :
+		 real.vendor == REPSTOS_VENDOR_INTEL ? "intel" : "other",
+		 real.family, real.model, as && *as ? "-as-" : "",
+		 as && *as ? as : "");
+	return outdir_buf;
+}
+
+static void pin(void)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	CPU_ZERO(&set);
+	CPU_SET(n > 1 ? n - 1 : 0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+int main(int argc, char **argv)
+{
+	const char *clist = NULL, *zlist = NULL;
+	unsigned i, r, c, a, fi, s;
+	int o;
+
+	outdir = default_outdir();
+	while ((o = getopt(argc, argv, "r:t:c:z:o:pV:W:")) != -1)
+		switch (o) {
+		case 'V': __repstos_vec_rep_min = strtoull(optarg, NULL, 0); break;
+		case 'W': __repstos_wide_rep_min = strtoull(optarg, NULL, 0); break;
+		case 'r': reps = (unsigned)atoi(optarg); break;
+		case 't': batch_ns = atof(optarg) * 1e3; break;
+		case 'c': clist = optarg; break;
+		case 'z': zlist = optarg; break;
+		case 'o': outdir = optarg; break;
+		case 'p': puts(outdir); return 0;
+		default:
+			fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] "
+				"[-c CAND,..] [-z SIZE,..|mix|dist-A..|dists] "
+				"[-o DIR] [-p]\n");
+			return 2;
+		}
+	if (reps < 1)
+		reps = 1;
+	pick(clist);
+	pick_sizes(zlist);
+	pin();
+	describe_machine();
+	if (posix_memalign((void **)&buf, 4096, (1 << 20) + 8192))
+		return 2;
+	memset(buf, 1, (1 << 20) + 8192);
+
+	ncfg = nsizes * NALIGN * NFILL;
+	cfgs = calloc(ncfg, sizeof(*cfgs));
+	i = 0;
+	for (s = 0; s < nsizes; s++)
+		for (a = 0; a < NALIGN; a++)
+			for (fi = 0; fi < NFILL; fi++) {
+				struct config *k = &cfgs[i++];
+
+				k->size = sizes[s];
+				k->align = aligns[a];
+				k->fill = fills[fi];
+				k->ring = make_ring(k->size);
+				k->ns = calloc((size_t)ncand * reps, sizeof(double));
+				calibrate(k);
+			}
+	make_ring(MIX);		/* for mix_mean in the report */
+	fprintf(stderr, "bench: %u candidates x %u configurations x %u "
+		"repetitions\n", ncand, ncfg, reps);
+	for (r = 0; r < reps; r++) {
+		for (i = 0; i < ncfg; i++) {
+			struct config *k = &cfgs[i];
+
+			for (c = 0; c < ncand; c++) {
+				unsigned cc = (c + r + i) % ncand;
+
+				NS(k, cc, r) = time_batch(cands[cc], k);
+			}
+		}
+		fprintf(stderr, "\rbench: repetition %u/%u", r + 1, reps);
+	}
+	fputc('\n', stderr);
+	write_csv();
+	write_plot_data();
+	write_summary();
+	fprintf(stderr, "bench: wrote %s/bench.csv, plot.dat, summary.txt\n",
+		outdir);
+	return 0;
+}

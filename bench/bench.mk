@@ -1,0 +1,141 @@
+# bench: benchmarks, run by `make bench`; `make test` runs only smoke.sh.
+#
+#   make bench-memset               full run; results into bench/results
+#                                   (`make bench` runs it with the others)
+#   make bench BENCH_ARGS='-r 5 -z 16,mix -c site-vec,site-avx2'
+#                                   a quick look (results still written)
+#   make tune                       time the routines here, print the tuning
+PB := $(B)/bench
+PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Ibench
+BENCH_ARGS ?=
+# One folder of results per CPU: bench/results/VENDOR-FAMILY-MODEL,
+# which `bench -p` names (BENCH_OUT=DIR overrides it).  For a recipe's
+# shell: $(PB)/bench is built by then.
+BENCH_OUT ?=
+bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
+
+# Every variant routine gets a site candidate: their symbols, from the
+# one list in the contract header (tests/xlist.sh).
+PERF_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh VARIANTS sym)
+PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
+PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
+	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \
+	$(PB)/cand-site-__bench_gpr.o \
+	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
+	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))
+
+DEPS += $(PERF_OBJS:.o=.d) $(PB)/tune.d
+
+$(PB)/bench.o: bench/bench.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(PB)/gpr.o: bench/gpr.S
+	@mkdir -p $(@D)
+	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
+$(PB)/cand-glibc.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
+$(PB)/cand-inline.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=inline -DKIND_INLINE -c -o $@ $<
+$(PB)/cand-empty.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -DCAND=empty -DKIND_EMPTY -c -o $@ $<
+$(PB)/cand-site-%.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=$* -DKIND_SITE=$* -c -o $@ $<
+$(PB)/cand-gcc-%.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+		-DCAND=gcc_$* -DKIND_GCC -c -o $@ $<
+
+$(PB)/bench: $(PERF_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PERF_OBJS) $(RT_LIB) -lm
+
+# make test runs the benchmarks once, tiny, as poorer CPUs: they must run
+# to the end (no timing is asserted).
+TESTS += bench/smoke.sh
+bench/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+
+# `make bench` runs every part's benchmark; this one alone is
+# `make bench-memset`.
+bench: bench-memset
+bench-memset: $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	$(PB)/bench -o $$out $(BENCH_ARGS) && \
+	gnuplot -e "dir='$$out'; n=$$(awk '/^size/ { print (NF - 1) / 2; exit }' $$out/plot.dat)" bench/plot.gp && \
+	cat $$out/summary.txt && \
+	bench/startup.sh 10000 21 | tee $$out/startup.txt
+
+.PHONY: bench-memset
+
+$(PB)/tune: bench/tune-main.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -o $@ $< $(RT_LIB)
+
+tune: $(PB)/tune
+	$(PB)/tune
+.PHONY: tune
+
+# Many sites, each with its own narrow size distribution, plain and with
+# repstos, interleaved; `make bench` runs it with the others.
+bench: bench-manysite
+bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/manysite.sh | tee $$out/manysite.txt
+
+# The same with memcpy sites (manysite.sh -c): glibc's memcpy against
+# the copy sites, auto and each copy routine.
+bench: bench-manysite-copy
+bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/manysite.sh -c | tee $$out/manysite-copy.txt
+
+# What the runtime adds to each module, and to a process mapping 50 of
+# them (issue 13's lean-module goals), against plain builds.
+bench: bench-footprint
+bench-footprint: $(RT_LIB) $(RT_SHARED_DEPS) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	taskset -c 1 bench/footprint.sh | tee $$out/footprint.txt
+.PHONY: bench-footprint
+
+# This CPU's cost table and module choice, ten times: the decision should
+# not change from run to run.
+bench: bench-tune
+bench-tune: $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/tune-runs.sh 10 | tee $$out/tune.txt
+
+.PHONY: bench-manysite bench-manysite-copy bench-tune
+
+# A real program plain and with repstos, side by side (zstd -b, small
+# blocks); `make bench` runs it with the others.
+bench: bench-macro
+bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/macro.sh | tee $$out/macro.txt
+
+.PHONY: bench-macro
+
+# The copy routines against glibc's memcpy/memmove: `make bench-copy`
+# (bench/copybench.sh) writes copybench.txt beside the memset
+# results.  -fno-builtin: glibc's functions are called through the PLT;
+# GCC's strategies are cand.c with -DOP_COPY, one object each, as for
+# memset.
+PERF_COPY_OBJS := $(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
+$(PB)/copycand-gcc-%.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
+		-DCAND=gcc_$* -DKIND_GCC -DOP_COPY -c -o $@ $<
+$(PB)/copybench.o: bench/copybench.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -c -o $@ $<
+$(PB)/copybench: $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+DEPS += $(PB)/copybench.d $(PERF_COPY_OBJS:.o=.d)
+
+bench: bench-copy
+bench-copy: $(PB)/copybench $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/copybench.sh | tee $$out/copybench.txt
+.PHONY: bench-copy

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# footprint.sh - what the runtime adds to each module: a one-function
+# shared object and a one-site executable, built plain and with one site
+# (REPSTOS_BZERO, so no plugin is involved), -O2, stripped, linked two
+# ways: with librepstos.a ("full": the start-up in every module) and
+# with -lrepstos-shared ("shared": librepstos_nonshared.a in the module,
+# the start-up in librepstos.so.0, once a process).  The difference in
+# .text, .data + .bss, file size and page-aligned sections; and the
+# start-up of a process that maps N such shared objects (default 50)
+# against the same process with plain ones: time, syscalls, how many
+# start-ups ran CPUID and read the environment, how often the tuning
+# file was opened.
+#
+# Issue 13's goals: added .text <= 6 KiB a module, added .data + .bss
+# <= 256 B, no page padding the routes do not need, CPUID and the
+# tuning file once a process.  Measures; with --check (bench/
+# lean.sh) it also fails when the shared build misses one of them.
+#   bench/footprint.sh [--check] [N]
+set -eu
+cd "$(dirname "$0")/.."
+check=0
+[ "${1:-}" = --check ] && { check=1; shift; }
+n=${1:-50}
+w=${FOOTPRINT_DIR:-build/bench/footprint}
+rm -rf "$w" && mkdir -p "$w" && w=$(cd "$w" && pwd)
+cflags="-O2 -Iinclude -Iruntime"
+
+cat >"$w/plain.c" <<'EOF'
+#include <string.h>
+__attribute__((visibility("default"))) void clear(char *p, unsigned long n)
+{
+	memset(p, 0, n);
+}
+EOF
+cat >"$w/site.c" <<'EOF'
+#include "repstos.h"
+__attribute__((visibility("default"))) void clear(char *p, unsigned long n)
+{
+	REPSTOS_BZERO(p, n);
+}
+EOF
+cat >"$w/main.c" <<'EOF'
+void clear(char *p, unsigned long n);
+int main(void) { static char b[64]; clear(b, sizeof b); return b[0]; }
+EOF
+
+# The link of each build: librepstos.a, or the shared runtime.
+full="runtime/librepstos.a"
+shared="-Lruntime -lrepstos-shared -Wl,-rpath,$PWD/runtime"
+
+gcc $cflags -fPIC -shared -s -o "$w/libplain.so" "$w/plain.c"
+gcc $cflags -fPIC -shared -s -o "$w/libfull.so" "$w/site.c" $full
+gcc $cflags -fPIC -shared -s -o "$w/libshared.so" "$w/site.c" $shared
+gcc $cflags -s -o "$w/exe-plain" "$w/main.c" "$w/plain.c"
+gcc $cflags -s -o "$w/exe-full" "$w/main.c" "$w/site.c" $full
+gcc $cflags -s -o "$w/exe-shared" "$w/main.c" "$w/site.c" $shared
+
+# sec FILE NAME...: the summed sizes of the named sections.
+sec() {
+	f=$1; shift
+	t=0
+	for s in "$@"; do
+		for h in $(readelf -S -W "$f" | sed 's/^ *\[ *[0-9]*\] *//' |
+			   awk -v s="$s" '$1 == s { print $5 }'); do
+			t=$((t + 0x$h))
+		done
+	done
+	echo $t
+}
+# pad FILE: how many sections are aligned to a page (each may bring up
+# to 4 KiB of padding before it).
+pad() {
+	readelf -S -W "$1" | grep '^ *\[ *[0-9]' | awk '$NF >= 4096' | wc -l
+}
+# The goals, as --check applies them to the shared build.
+goal_text=6144 goal_data=256
+misses=0
+miss() { echo "MISSED: $*"; misses=$((misses + 1)); }
+row() {
+	plain=$1 site=$2 what=$3 build=$4
+	pt=$(sec "$plain" .text) st=$(sec "$site" .text)
+	pd=$(sec "$plain" .data .bss) sd=$(sec "$site" .data .bss)
+	pp=$(pad "$plain") sp=$(pad "$site")
+	printf '%-24s %8d %8d %8d   %8d %8d %8d   %8d %8d   %d\n' "$what" \
+		"$pt" "$st" $((st - pt)) "$pd" "$sd" $((sd - pd)) \
+		"$(stat -c %s "$plain")" "$(stat -c %s "$site")" "$sp"
+	[ "$build" = shared ] || return 0
+	[ $((st - pt)) -le $goal_text ] ||
+		miss "$what: $((st - pt)) bytes of .text added, goal $goal_text"
+	[ $((sd - pd)) -le $goal_data ] ||
+		miss "$what: $((sd - pd)) bytes of .data + .bss added, goal $goal_data"
+	[ "$sp" -le "$pp" ] ||
+		miss "$what: $sp page-aligned sections, plain has $pp"
+}
+
+echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(gcc --version | head -1)"
+echo "# bytes; stripped; -O2; 'site' = one REPSTOS_BZERO, linked with librepstos.a (full)"
+echo "# or -lrepstos-shared (shared: librepstos_nonshared.a + librepstos.so.0)"
+printf '%-24s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' module \
+	"text" "text" "added" "data+bss" "data+bss" "added" "file" "file" \
+	"4K-aligned"
+printf '%-24s %8s %8s %8s   %8s %8s %8s   %8s %8s   %s\n' "" \
+	plain site "" plain site "" plain site "sections"
+row "$w/libplain.so" "$w/libfull.so" "shared object, full" full
+row "$w/libplain.so" "$w/libshared.so" "shared object, shared" shared
+row "$w/exe-plain" "$w/exe-full" "executable, full" full
+row "$w/exe-plain" "$w/exe-shared" "executable, shared" shared
+echo "# librepstos.so.0, mapped once a process: $(sec runtime/librepstos.so.0 .text) bytes of .text"
+
+# N shared objects, each its own copy (distinct sonames), one process.
+i=0 libs_plain="" libs_full="" libs_shared="" calls=""
+while [ $i -lt "$n" ]; do
+	sed "s/clear/clear$i/" "$w/plain.c" >"$w/p$i.c"
+	sed "s/clear/clear$i/" "$w/site.c" >"$w/s$i.c"
+	gcc $cflags -fPIC -shared -s -o "$w/libp$i.so" "$w/p$i.c"
+	gcc $cflags -fPIC -shared -s -o "$w/libf$i.so" "$w/s$i.c" $full
+	gcc $cflags -fPIC -shared -s -o "$w/libs$i.so" "$w/s$i.c" $shared
+	libs_plain="$libs_plain -lp$i" libs_full="$libs_full -lf$i"
+	libs_shared="$libs_shared -ls$i"
+	calls="$calls clear$i(b, sizeof b);"
+	i=$((i + 1))
+done
+{
+	i=0
+	while [ $i -lt "$n" ]; do
+		echo "void clear$i(char *p, unsigned long n);"
+		i=$((i + 1))
+	done
+	echo "int main(void) { static char b[64]; $calls return b[0]; }"
+} >"$w/many.c"
+gcc $cflags -o "$w/many-plain" "$w/many.c" -L"$w" $libs_plain -Wl,-rpath,"$w"
+gcc $cflags -o "$w/many-full" "$w/many.c" -L"$w" $libs_full -Wl,-rpath,"$w"
+gcc $cflags -o "$w/many-shared" "$w/many.c" -L"$w" $libs_shared -Wl,-rpath,"$w"
+
+# best of 21 runs, microseconds
+best_us() {
+	k=0 best=
+	while [ $k -lt 21 ]; do
+		t0=$(date +%s%N); "$1"; t1=$(date +%s%N)
+		t=$(( (t1 - t0) / 1000 ))
+		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
+		k=$((k + 1))
+	done
+	echo "$best"
+}
+# syscalls of one run, by name, counted
+calls_of() {
+	strace -f -c -o "$w/strace.$2" "$1" >/dev/null 2>&1 || true
+	awk 'NF >= 5 && $NF != "total" && $1 ~ /^[0-9.]+$/ { c += $4 } END { print c + 0 }' \
+		"$w/strace.$2"
+}
+echo
+echo "# a process mapping $n shared objects, one site each"
+printf '%-10s %12s %10s %14s %13s\n' build "start-up us" syscalls "modules detecting" "tuning opens"
+tuning=$w/tuning	# a file of its own, so its opens can be counted
+: >"$tuning"
+for b in plain full shared; do
+	us=$(best_us "$w/many-$b")
+	sc=-
+	command -v strace >/dev/null && sc=$(calls_of "$w/many-$b" "$b")
+	# every start-up says so in one REPSTOS_DEBUG line a module; one
+	# that ran CPUID and read the environment itself does not end it
+	# "start-up shared"
+	det=$(REPSTOS_DEBUG=1 "$w/many-$b" 2>&1 | grep '^repstos: .*: cpu ' |
+		grep -vc 'start-up shared$' || true)
+	opens=-
+	command -v strace >/dev/null &&
+		opens=$(REPSTOS_TUNING=$tuning strace -f -e trace=openat \
+			"$w/many-$b" 2>&1 | grep -c "$tuning" || true)
+	printf '%-10s %12s %10s %14s %13s\n' "$b" "$us" "$sc" "$det" "$opens"
+	[ "$b" = shared ] || continue
+	[ "$det" -le 1 ] || miss "$det start-ups ran CPUID, not one"
+	[ "$opens" = - ] || [ "$opens" -le 1 ] ||
+		miss "the tuning file opened $opens times, not once"
+done
+[ $check = 0 ] || [ $misses = 0 ]

@@ -1,0 +1,52 @@
+#!/bin/sh
+# macro.sh - a real program plain and with repstos, side by side: zstd
+# from Debian's source package, its library and CLI built twice (plain
+# gcc; CC=plugin/repstos-cc, the plugin plus librepstos.a), then
+# `zstd -b` with small blocks (many short memsets per block), the two
+# builds interleaved R times; medians of compression and decompression
+# speed, ratio repstos / plain (above 1 = faster).
+#   bench/macro.sh [R]        needs plugin/repstos.so, deb-src, network to Debian
+reps=${1:-7}
+top=$(pwd)
+dir=$top/build/bench/macro
+[ -x plugin/repstos-cc ] && [ -f plugin/repstos.so ] || {
+	echo "macro: needs plugin/repstos.so and plugin/repstos-cc (make)"; exit 77; }
+# The source comes the way tests/realworld fetches its packages (one
+# place that knows how to add Debian's deb-src entry).
+. tests/realworld/lib.sh
+src=$(fetch_source libzstd) || exit 1	# the source package of zstd
+mkdir -p $dir && cd $dir || exit 1
+for kind in plain repstos; do
+	[ -x $dir/zstd-$kind ] && continue
+	rm -rf build-$kind && cp -r $src build-$kind || exit 1
+	cc=gcc
+	[ $kind = repstos ] && cc=$top/plugin/repstos-cc
+	make -s -C build-$kind/programs CC="$cc" zstd-release >/dev/null 2>&1 ||
+		make -s -C build-$kind/programs CC="$cc" zstd >/dev/null || exit 1
+	cp build-$kind/programs/zstd $dir/zstd-$kind
+done
+# input: the zstd sources themselves (up to 8 MiB of C)
+[ -f input ] || { cat $(find $src -name '*.[ch]') | head -c 8388608 > input; }
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
+	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1); $(nproc) cpus"
+echo "zstd $(basename $src): $($top/patcher/repstos dump zstd-repstos | head -n 1 | sed 's/^[^:]*: //')"
+echo "zstd -b1 -B4096 (4 KiB blocks), $reps interleaved runs; MB/s medians:"
+for kind in plain repstos; do : > $kind.txt; done
+i=0
+while [ $i -lt $reps ]; do
+	for kind in plain repstos; do
+		./zstd-$kind -q -b1 -i1 -B4096 input 2>&1 | tr '\r' '\n' |
+			sed -n 's/.* \([0-9.]*\) MB\/s *\([0-9.]*\) MB\/s.*/\1 \2/p' |
+			tail -n 1 >> $kind.txt
+	done
+	i=$((i + 1))
+done
+m=$(( (reps + 1) / 2 ))
+for kind in plain repstos; do
+	c=$(cut -d' ' -f1 $kind.txt | sort -n | sed -n ${m}p)
+	d=$(cut -d' ' -f2 $kind.txt | sort -n | sed -n ${m}p)
+	echo "  $kind: compress $c MB/s, decompress $d MB/s"
+	eval ${kind}_c=$c ${kind}_d=$d
+done
+awk -v a=$plain_c -v b=$repstos_c -v c=$plain_d -v d=$repstos_d \
+	'BEGIN { printf "  repstos / plain: compress %.3fx, decompress %.3fx\n", b / a, d / c }'

@@ -1,0 +1,85 @@
+#!/bin/sh
+# manysite.sh - bench/manysite.c built plain and with repstos-cc,
+# run interleaved on one CPU: glibc's memset through the PLT against the
+# sites as the runtime patches them (auto), as it patches them from a size
+# profile the program recorded (profiled: REPSTOS_PROFILE, then
+# REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns
+# per call (median of R runs, each the best of its rounds) and the speedup
+# over the plain build.  -c: the copy program (manysite.c -DOP_COPY, built
+# with -fplugin-arg-repstos-copy): glibc's memcpy against the copy sites,
+# auto, profiled and each copy routine this CPU runs (REPSTOS_VARIANT=name).
+#   bench/manysite.sh [-c] [R]
+. "$(dirname "$0")/../tests/lib.sh"	# for variants
+op=set name=manysite cflags="-O2 -Iinclude -Iruntime" plugin=""
+if [ "${1:-}" = -c ]; then
+	op=copy name=manysite-copy cflags="$cflags -DOP_COPY"
+	plugin=-fplugin-arg-repstos-copy
+	shift
+fi
+reps=${1:-11}
+dir=build/bench
+mkdir -p $dir
+gcc $cflags -o $dir/$name-plain bench/manysite.c || exit 1
+gcc $cflags -DOP_NONE -o $dir/$name-none bench/manysite.c || exit 1
+plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos bench/manysite.c || exit 1
+cpu=$(($(nproc) - 1))
+sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
+
+t=$(mktemp -d)
+# a size profile of the program's own sites, then the sites chosen from it
+REPSTOS_PROFILE=$t/profile $dir/$name-repstos 1 >/dev/null || exit 1
+if [ $op = set ]; then
+	configs="plain auto profiled"
+	for v in $(variants); do
+		out=$(REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null)
+		echo "$out" | grep -q "lacks" || configs="$configs $v"
+	done
+else
+	# the copy routines the runtime takes here: it says "(forced)"
+	configs="plain auto profiled"
+	for v in $(variants copy); do
+		REPSTOS_DEBUG=1 REPSTOS_VARIANT=$v $dir/$name-repstos 1 2>&1 >/dev/null |
+			grep -q "copy $v (forced)" && configs="$configs $v"
+	done
+fi
+
+run() {
+	case $1 in
+	plain) taskset -c $cpu $dir/$name-plain 20 ;;
+	harness) taskset -c $cpu $dir/$name-none 20 ;;
+	auto) taskset -c $cpu $dir/$name-repstos 20 ;;
+	profiled) REPSTOS_PROFILE_USE=$t/profile taskset -c $cpu \
+		$dir/$name-repstos 20 ;;
+	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/$name-repstos 20 ;;
+	esac
+}
+
+i=0
+while [ $i -lt $reps ]; do
+	for c in harness $configs; do
+		run $c | cut -d' ' -f1 >> $t/$c
+	done
+	i=$((i + 1))
+done
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+plain=$(median $t/plain)
+mean=$($dir/$name-plain 1 | cut -d' ' -f2)
+if [ $op = set ]; then
+	what=memset chose='; variant \([a-z0-9_]*\) '
+else
+	what=memcpy chose=', copy \([a-z0-9_]*\)'
+fi
+auto=$(REPSTOS_DEBUG=1 $dir/$name-repstos 1 2>&1 >/dev/null | sed -n "s/.*$chose.*/\1/p")
+echo "many-site program: $sites $what sites, each with 3 sizes drawn from one published"
+echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, medians"
+echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
+h=$(median $t/harness)
+echo "the harness alone (sites that do nothing): $h ns a call, in every figure;"
+echo "op only: the speedup with it taken out of both sides"
+printf '%-14s %8s %8s %8s\n' config ns/call speedup "op only"
+for c in $configs; do
+	m=$(median $t/$c)
+	awk -v c=$c -v m=$m -v p=$plain -v h=$h 'BEGIN {
+		printf "%-14s %8.3f %7.2fx %7.2fx\n", c, m, p / m, (p - h) / (m - h) }'
+done
+rm -rf $t

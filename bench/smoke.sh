@@ -1,0 +1,75 @@
+#!/bin/sh
+# Proves: the benchmarks run to the end as any CPU, poorer than this one too.
+# The benchmarks run to the end on any CPU: under REPSTOS_CPU profiles with
+# fewer features than this machine, make bench's memset benchmark skips
+# the routines such a CPU lacks (a SIGILL there killed it on a Zen 4
+# without AVX-512) and the many-site program runs only the variants the
+# CPU has; the same for copies (copybench, manysite.sh -c).  Tiny
+# batches: this checks that they run, never how fast.  And the
+# distribution tables are what bench/dists/mkdists.sh writes from the data.
+# (footprint.sh runs in tests/runtime/shared.sh, which checks its goals.)
+. "$(dirname "$0")/../tests/lib.sh"
+bin=build/bench/bench
+copybench=build/bench/copybench
+need $bin $copybench plugin/repstos.so runtime/librepstos.a patcher/repstos
+t=$(mktemp -d build/bench/smoke.XXXXXX) || exit 1
+trap 'rm -rf $t' EXIT
+
+for cpu in generic zen3 zen4-noavx512 native; do
+	out=$(REPSTOS_CPU=$cpu $bin -r 1 -t 2 -z 0,16,300,5000,mix,dist-A \
+		-o $t/$cpu 2>&1); rc=$?
+	if [ $rc -ne 0 ] || [ ! -s $t/$cpu/summary.txt ]; then
+		fail "bench as $cpu: exit $rc"
+		echo "$out" | tail -n 5
+		continue
+	fi
+	# The routines each profile's features (policy.c) leave out.
+	case $cpu in
+	generic) lack="site-avx2 site-avx512 site-avx512_split site-stosb_avx2" ;;
+	zen3|zen4-noavx512) lack="site-avx512 site-avx512_split" ;;
+	*) lack="" ;;
+	esac
+	for c in $lack; do
+		grep -q "^  $c " $t/$cpu/summary.txt &&
+			fail "bench as $cpu ran $c, which it lacks"
+	done
+	grep -q 'dist-A' $t/$cpu/summary.txt ||
+		fail "bench as $cpu: no published distribution in the summary"
+	ok "bench as $cpu ran to the end${lack:+, without $lack}"
+done
+
+for op in "" -c; do
+	what="many-site program${op:+ for copies}"
+	out=$(REPSTOS_CPU=generic bench/manysite.sh $op 1 2>&1); rc=$?
+	[ $rc -eq 0 ] && echo "$out" | grep -q '^auto ' &&
+		! echo "$out" | grep -q '^avx2 ' &&
+		ok "$what as generic: no avx2, auto $(echo "$out" |
+			sed -n 's/^auto *//p')" ||
+		{ fail "$what as generic (exit $rc)"; echo "$out"; }
+done
+
+# copybench: every configuration kind and each distribution, one
+# repetition; as generic no avx2 or avx512 column, natively all of them.
+for cpu in generic native; do
+	out=$(REPSTOS_CPU=$cpu $copybench -r 1 -z 0,17,5000,dist-A,dist-B,dist-D,dist-L,dist-M 2>&1); rc=$?
+	head=$(echo "$out" | grep '^config ')
+	rows=$(echo "$out" | grep -c '^[0-9]* [a-z]\|^dist-')
+	if [ $rc -ne 0 ] || [ "$rows" -ne 14 ]; then
+		fail "copybench as $cpu: exit $rc, $rows of 14 rows"
+		echo "$out" | tail -n 5
+	elif [ $cpu = generic ] && echo "$head" | grep -q 'avx'; then
+		fail "copybench as generic ran an AVX routine: $head"
+	elif ! echo "$head" | grep -q 'gcc-vector_loop'; then
+		fail "copybench as $cpu: no GCC strategy columns: $head"
+	else
+		ok "copybench as $cpu ran to the end, $(echo "$head" | wc -w) columns"
+	fi
+done
+
+for op in memset memcpy; do
+	bench/dists/mkdists.sh $op | cmp -s - bench/dists/${op}_dists.h &&
+		ok "bench/dists/${op}_dists.h is what mkdists.sh writes" ||
+		fail "bench/dists/${op}_dists.h differs from bench/dists/mkdists.sh $op"
+done
+
+finish

@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tune.c - measure this machine's cost table and choose its tuning
+ * (patcher/tune.h).
+ *
+ * Every form runs the way a site runs it: a routine by a direct `call`
+ * with the contract's registers, rep stosb in place, and glibc's memset,
+ * the reference every goal is stated against, through the PLT.
+ * Candidates are interleaved and each figure is a median, so drift
+ * moves them all alike.
+ *
+ * Three steps:
+ *  1. the rep stosb thresholds of the store loops ("vec", and the wide
+ *     routines), kept at the policy's value unless another is 5% better
+ *     over the large sizes (near the crossover the two are level, and a
+ *     threshold chosen on noise would differ from run to run);
+ *  2. the cost of every form in every size class, at both ends of the
+ *     class, destination aligned and not, the worst of the four;
+ *  3. the module routine, which every site of unknown size gets: among
+ *     the routines no more than 5% slower than glibc at any fixed size
+ *     and on any published distribution, the best geometric mean over
+ *     the distributions (the goals say 3%; the margin keeps noise from
+ *     flipping the choice); when none qualifies, the one safest at fixed
+ *     sizes among those level with glibc or better on the distributions
+ *     taken together (geometric mean >= 1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "tune.h"
+#include "routines/routines.h"
+#include "dists/memset_dists.h"
+#include "dists/memcpy_dists.h"
+
+#define RING 65536u
+#define REPS 11
+#define BATCH_NS 100e3
+#define NEVER (~0ull)
+#define NSETDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
+#define NCOPYDIST (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
+#define NDIST (NSETDIST > NCOPYDIST ? NSETDIST : NCOPYDIST)
+#define BUF_SIZE ((1u << 20) + 8192)
+/* A form number for the reference, glibc's memset or memcpy: past both
+ * families' variants (policy.h's table rows). */
+#define GLIBC REPSTOS_NFORM
+#define NFORM (GLIBC + 1)
+
+static unsigned char *buf;
+static unsigned char *src;	/* what copies read */
+static uint32_t *ring;
+static size_t ring_pos;		/* batches go on where the last one ended:
+				 * replaying one stretch of the ring from
+				 * batch to batch lets the branch predictor
+				 * learn it */
+
+/* ---- running one form ------------------------------------------------- */
+
+/*
+ * One loop per routine, each calling its routine directly, as a patched
+ * site does (this file is built with -mno-red-zone, as the plugin builds
+ * the code it compiles), and one for glibc, a plain `call memset@plt`:
+ * each as a real program would run it.
+ */
+#define REPSTOS_X_RUN(e, name, sym, needs)				\
+static void run_##e(unsigned char *dst, size_t iters)			\
+{									\
+	size_t i;							\
+									\
+	for (i = 0; i < iters; i++) {					\
+		void *d = dst;						\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned long a = 0x5a;					\
+									\
+		__asm__ __volatile__("call " #sym			\
+				     : "+D"(d), "+c"(n), "+a"(a)	\
+				     : : "memory", "cc", "xmm0");	\
+	}								\
+}
+REPSTOS_VARIANTS(REPSTOS_X_RUN)
+#undef REPSTOS_X_RUN
+
+static void (*const runners[REPSTOS_VARIANT_COUNT])(unsigned char *, size_t) = {
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = run_##e,
+	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
+#undef REPSTOS_X_RUNNER
+};
+
+static void run_inline(unsigned char *dst, size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		void *d = dst;
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)], a = 0x5a;
+
+		__asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n), "+a"(a)
+				     : : "memory", "cc");
+	}
+}
+
+static void run_libc(unsigned char *dst, size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		memset(dst, 0x5a, ring[(ring_pos + i) & (RING - 1)]);
+		__asm__ __volatile__("" : : : "memory");
+	}
+}
+
+/* The same for the copy forms: each copy routine called as a copy site
+ * calls it, rep movsb in place, and glibc's memcpy through the PLT. */
+#define REPSTOS_X_COPY_RUN(e, name, sym, needs)				\
+static void copy_run_##e(unsigned char *dst, const unsigned char *from,	\
+			 size_t iters)					\
+{									\
+	size_t i;							\
+									\
+	for (i = 0; i < iters; i++) {					\
+		void *d = dst;						\
+		const void *s = from;					\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+									\
+		__asm__ __volatile__("call " #sym			\
+				     : "+D"(d), "+S"(s), "+c"(n)	\
+				     : : "memory", "cc",		\
+				       REPSTOS_COPY_CLOBBERS);		\
+	}								\
+}
+REPSTOS_COPY_VARIANTS(REPSTOS_X_COPY_RUN)
+#undef REPSTOS_X_COPY_RUN
+
+static void (*const copy_runners[REPSTOS_COPY_VARIANT_COUNT])(unsigned char *,
+		const unsigned char *, size_t) = {
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_run_##e,
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER)
+#undef REPSTOS_X_RUNNER
+};
+
+static void copy_run_inline(unsigned char *dst, const unsigned char *from,
+			    size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		void *d = dst;
+		const void *s = from;
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];
+
+		__asm__ __volatile__("rep movsb" : "+D"(d), "+S"(s), "+c"(n)
+				     : : "memory", "cc");
+	}
+}
+
+static void copy_run_libc(unsigned char *dst, const unsigned char *from,
+			  size_t iters)
+{
+	size_t i;
+
+	for (i = 0; i < iters; i++) {
+		memcpy(dst, from, ring[(ring_pos + i) & (RING - 1)]);
+		__asm__ __volatile__("" : : : "memory");
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ns per call of form f (a variant, INLINE meaning in place, or GLIBC;
+ * copy: of the copy family), destination at buf + off; a copy's source
+ * at src + off + 2 when off is not 0, so the two are misaligned apart. */
+static double once(int copy, unsigned f, unsigned off, size_t iters)
+{
+	const unsigned char *from = src + (off ? off + 2 : 0);
+	double t0 = now(), t;
+
+	if (copy && f == GLIBC)
+		copy_run_libc(buf + off, from, iters);
+	else if (copy && f == REPSTOS_COPY_VARIANT_INLINE)
+		copy_run_inline(buf + off, from, iters);
+	else if (copy)
+		copy_runners[f](buf + off, from, iters);
+	else if (f == GLIBC)
+		run_libc(buf + off, iters);
+	else if (f == REPSTOS_VARIANT_INLINE)
+		run_inline(buf + off, iters);
+	else
+		runners[f](buf + off, iters);
+	t = (now() - t0) / (double)iters;
+	ring_pos += iters;
+	return t;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(double), cmpd);
+	return v[n / 2];
+}
+
+/*
+ * The forms measured side by side, in the order they run: variant
+ * numbers, and GLIBC for the reference.  Appending is checked, so no
+ * list can outgrow the arrays sized NFORM that its measurements fill.
+ */
+struct forms {
+	int copy;		/* copy variants, and glibc's memcpy */
+	unsigned n;
+	unsigned f[NFORM];
+};
+
+static int add_form(struct forms *s, unsigned f)
+{
+	if (s->n >= NFORM || f >= NFORM)
+		return -1;
+	s->f[s->n++] = f;
+	return 0;
+}
+
+/* s with glibc, the reference measure() takes ratios to, last. */
+static int with_glibc(const struct forms *s, struct forms *out)
+{
+	*out = *s;
+	return add_form(out, GLIBC);
+}
+
+/*
+ * Median ns per call of each form of s, interleaved, on the ring as it
+ * is, destination at buf + off; and, when ratio is not NULL, the median
+ * over the repetitions of the last form's time over each form's, which
+ * cancels the drift between repetitions (bench/bench.c does the
+ * same).  The batch length is set by the first form's speed.
+ */
+static void measure(const struct forms *s, unsigned off, double *med,
+		    double *ratio)
+{
+	double t[NFORM][REPS], q[REPS];
+	unsigned r, c, n = s->n;
+	size_t iters;
+
+	if (!n)
+		return;
+	once(s->copy, s->f[0], off, 16);
+	iters = (size_t)(BATCH_NS / (once(s->copy, s->f[0], off, 16) + 0.5)) + 2;
+	for (r = 0; r < REPS; r++)
+		for (c = 0; c < n; c++) {
+			unsigned k = (c + r) % n;
+
+			t[k][r] = once(s->copy, s->f[k], off, iters);
+		}
+	for (c = 0; ratio && c < n; c++) {
+		for (r = 0; r < REPS; r++)
+			q[r] = t[n - 1][r] / t[c][r];
+		ratio[c] = median(q, REPS);
+	}
+	for (c = 0; c < n; c++)
+		med[c] = median(t[c], REPS);
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return *s;
+}
+
+static void fill_fixed(uint32_t size)
+{
+	unsigned i;
+
+	for (i = 0; i < RING; i++)
+		ring[i] = size;
+}
+
+/* The published distributions of a family: memset's, or memcpy's. */
+static const struct repstos_dist *dists(int copy, unsigned *n)
+{
+	*n = copy ? NCOPYDIST : NSETDIST;
+	return copy ? repstos_copy_dists : repstos_dists;
+}
+
+/* Sizes drawn from distribution d, as bench/bench does. */
+static void fill_dist(const struct repstos_dist *d)
+{
+	unsigned total = repstos_dist_total(d), i;
+	uint64_t s = 0x2545f4914f6cdd1dull;
+
+	for (i = 0; i < RING; i++)
+		ring[i] = repstos_dist_size(d, (unsigned)(xorshift(&s) % total));
+}
+
+/* ---- step 1: rep stosb thresholds ------------------------------------- */
+
+#define NBIG 19		/* 2 KiB, 3 KiB, 4 KiB, 6 KiB .. 768 KiB, 1 MiB */
+
+static unsigned long long big_size(unsigned i)
+{
+	return (2048ull << i / 2) * (i & 1 ? 3 : 2) / 2;
+}
+
+/* m[i][0]: ns of the store loop at big_size(i), m[i][1]: of rep stosb;
+ * each the sum of aligned and +3. */
+static void measure_big(FILE *rep, enum repstos_variant loop, double m[][2])
+{
+	const struct forms s = { 0, 2, { loop, REPSTOS_VARIANT_INLINE } };
+	unsigned i;
+
+	for (i = 0; i < NBIG; i++) {
+		double mis[2];
+
+		fill_fixed((uint32_t)big_size(i));
+		measure(&s, 0, m[i], NULL);
+		measure(&s, 3, mis, NULL);
+		m[i][0] += mis[0];
+		m[i][1] += mis[1];
+		if (rep)
+			fprintf(rep, "  %-6s %8llu bytes: loop %9.2f ns, rep stosb %9.2f ns "
+				"(aligned and +3, added)\n",
+				repstos_variant_name(loop), big_size(i),
+				m[i][0], m[i][1]);
+	}
+}
+
+/* With rep stosb from t on: the total over the sizes of the time taken
+ * relative to the faster of the two at each size. */
+static double threshold_cost(const double m[][2], unsigned long long t)
+{
+	double cost = 0;
+	unsigned i;
+
+	for (i = 0; i < NBIG; i++)
+		cost += m[i][big_size(i) >= t] /
+			(m[i][0] < m[i][1] ? m[i][0] : m[i][1]);
+	return cost;
+}
+
+/* The threshold for `loop` among the sizes measured and never: the least
+ * total over the sizes, relative to the faster of the two at each; the
+ * policy's own value `dflt` unless another is 5% better.  (With 2%,
+ * where the loop and rep stosb are within 1-3% of each other at every
+ * size from 4 KiB, as avx2's are on Zen 4, the noise of 14 sizes added
+ * up chose 4 KiB, 256 KiB or never from run to run: 3 to 5 decisions
+ * in 10 runs.  A real difference, as vec's loop at 1.8x rep stosb's
+ * time from 2 KiB, is far above 5%.) */
+static unsigned long long threshold(FILE *rep, enum repstos_variant loop,
+				    unsigned long long dflt)
+{
+	double m[NBIG][2], cost, best_cost = 0;
+	unsigned long long best = NEVER, t;
+	unsigned j;
+
+	measure_big(rep, loop, m);
+	for (j = 0; j <= NBIG; j++) {
+		t = j < NBIG ? big_size(j) : NEVER;
+		cost = threshold_cost(m, t);
+		if (!j || cost < best_cost)
+			best_cost = cost, best = t;
+	}
+	return best_cost < threshold_cost(m, dflt) * 0.95 ? best : dflt;
+}
+
+/* The routines' rep stosb thresholds, which tuning moves while it
+ * measures and then puts back. */
+struct knobs {
+	unsigned long long vec_rep_min, wide_rep_min, short_rep_max;
+};
+
+static struct knobs knobs_now(void)
+{
+	return (struct knobs){ __repstos_vec_rep_min, __repstos_wide_rep_min,
+			       __repstos_short_rep_max };
+}
+
+static void knobs_set(const struct knobs *k)
+{
+	__repstos_vec_rep_min = k->vec_rep_min;
+	__repstos_wide_rep_min = k->wide_rep_min;
+	__repstos_short_rep_max = k->short_rep_max;
+}
+
+/* Step 1 into out, whose thresholds the routines then use for the
+ * steps after it.  Without ERMS the policy's stay (no rep stosb). */
+static void tune_thresholds(FILE *rep, const struct repstos_cpu *cpu,
+			    struct repstos_tuning *out)
+{
+	struct knobs k = { NEVER, NEVER, out->short_rep_max };
+
+	knobs_set(&k);
+	if (cpu->features & REPSTOS_CPU_ERMS) {
+		out->vec_rep_min = threshold(rep, REPSTOS_VARIANT_VEC,
+					     out->vec_rep_min);
+		if (repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2))
+			out->wide_rep_min = threshold(rep, REPSTOS_VARIANT_AVX2,
+						      out->wide_rep_min);
+	}
+	k.vec_rep_min = out->vec_rep_min;
+	k.wide_rep_min = out->wide_rep_min;
+	knobs_set(&k);
+	if (rep)
+		fprintf(rep, "  rep stosb thresholds: vec from %llu, wide from %llu\n",
+			out->vec_rep_min, out->wide_rep_min);
+}
+
+/* ---- step 2: the cost table ------------------------------------------- */
+
+/* ns[form][class] for the four configurations of each class, and the
+ * median ratio of glibc's time to the form's. */
+struct table {
+	double ns[NFORM][REPSTOS_NCLASS][4];
+	double ratio[NFORM][REPSTOS_NCLASS][4];
+};
+
+static void measure_costs(const struct forms *s, struct table *tb)
+{
+	static const unsigned offs[2] = { 0, 3 };
+	double m[NFORM], x[NFORM];
+	unsigned c, e, a, f;
+
+	/* A first pass over the smallest class, thrown away: measured
+	 * straight after step 1's large sizes, the first classes read
+	 * 0.3-1.5 ns high for every form (Zen 4). */
+	fill_fixed(0);
+	measure(s, 0, m, x);
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		for (e = 0; e < 2; e++) {
+			/* the last class from its low end only: 1 MiB */
+			unsigned long long size = e && c < REPSTOS_NCLASS - 1 ?
+				repstos_class_hi(c) : repstos_class_lo(c);
+
+			fill_fixed((uint32_t)size);
+			for (a = 0; a < 2; a++) {
+				measure(s, offs[a], m, x);
+				for (f = 0; f < s->n; f++) {
+					tb->ns[s->f[f]][c][e * 2 + a] = m[f];
+					tb->ratio[s->f[f]][c][e * 2 + a] = x[f];
+				}
+			}
+		}
+}
+
+/* A form's cost in class c: the worst of its four, in centi-ns. */
+static unsigned class_cost(const struct table *tb, unsigned f, unsigned c)
+{
+	double w = 0;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		w = tb->ns[f][c][i] > w ? tb->ns[f][c][i] : w;
+	w = w * 100 + 0.5;
+	return (unsigned)(w < 1 ? 1 : w > 4e9 ? 4e9 : w);
+}
+
+/* s's forms' rows of a cost table k, which has no others (set or copy:
+ * the same model). */
+static void set_costs(const struct forms *s, const struct table *tb,
+		      struct repstos_costs *k)
+{
+	unsigned c, f;
+
+	memset(k, 0, sizeof(*k));
+	for (f = 0; f < s->n; f++)
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			k->cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
+}
+
+/* The variants of a family this CPU runs, by number: "inline" stands
+ * for rep stosb (rep movsb) in place, as sites run it (its called form
+ * is for the stub only). */
+static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
+{
+	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
+
+	s->copy = copy;
+	s->n = 0;
+	for (v = 0; v < n; v++)
+		if ((copy ? repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)v) :
+			    repstos_policy_supported(cpu, (enum repstos_variant)v)) &&
+		    add_form(s, (unsigned)v))
+			return -1;
+	return 0;
+}
+
+/* Step 2: the cost of every site form of a family, into *tb and out's
+ * table. */
+static int tune_costs(const struct repstos_cpu *cpu, int copy,
+		      struct table *tb, struct repstos_tuning *out)
+{
+	struct forms sites, s;
+
+	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
+		return -1;
+	measure_costs(&s, tb);
+	set_costs(&sites, tb, REPSTOS_TUNING_COSTS(out, copy));
+	return 0;
+}
+
+/* ---- step 2b: what a change of size class costs ------------------------ */
+
+#define NCHANGE 9	/* the classes below 256 bytes */
+
+/* Sizes below 256 whose class is drawn at random call by call: each of
+ * the NCHANGE classes equally often, the size uniform within it. */
+static void fill_classes(void)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned i;
+
+	for (i = 0; i < RING; i++) {
+		unsigned c = (unsigned)(xorshift(&s) % NCHANGE);
+		unsigned long long lo = repstos_class_lo(c);
+
+		ring[i] = (uint32_t)(lo + xorshift(&s) % (repstos_class_hi(c) - lo + 1));
+	}
+}
+
+/*
+ * Each site form on those sizes, against what its fixed-size costs in
+ * *tb predict for them (the mean over the classes of both ends' mean,
+ * at the same alignment): the difference is what the changes of class
+ * cost it, mispredictions.  Consecutive calls change class with
+ * probability 1 - 1/NCHANGE, so the cost of one change is the difference
+ * over that; the worse of aligned and +3, and never below 0 (a form
+ * faster on varying sizes than at fixed ones is noise).
+ */
+static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
+		       const struct table *tb, struct repstos_tuning *out)
+{
+	static const unsigned offs[2] = { 0, 3 };
+	struct repstos_costs *k = REPSTOS_TUNING_COSTS(out, copy);
+	double m[2][NFORM];
+	struct forms s;
+	unsigned a, c, f;
+
+	if (site_forms(cpu, copy, &s))
+		return -1;
+	fill_classes();
+	for (a = 0; a < 2; a++)
+		measure(&s, offs[a], m[a], NULL);
+	for (f = 0; f < s.n; f++) {
+		unsigned v = s.f[f];
+		double worst = 0, cns;
+
+		for (a = 0; a < 2; a++) {
+			double fixed = 0;
+
+			for (c = 0; c < NCHANGE; c++)
+				fixed += (tb->ns[v][c][a] + tb->ns[v][c][2 + a]) / 2;
+			fixed /= NCHANGE;
+			if (m[a][f] - fixed > worst)
+				worst = m[a][f] - fixed;
+		}
+		cns = worst / (1 - 1.0 / NCHANGE) * 100 + 0.5;
+		k->change[v] = (unsigned)(cns > 4e9 ? 4e9 : cns);
+		k->change_known |= 1u << v;
+		if (rep)
+			fprintf(rep, "  %s%-13s sizes below 256 changing class: "
+				"%.2f ns aligned, %.2f at +3; a change of class "
+				"%.2f ns\n", copy ? "copy " : "", repstos_family_variant_name(copy, (int)v),
+				m[0][f], m[1][f], k->change[v] / 100.0);
+	}
+	return 0;
+}
+
+/* ---- step 3: the module routine --------------------------------------- */
+
+struct verdict {
+	double worst;		/* glibc/form at fixed sizes, worst class */
+	unsigned worst_class;
+	double dist[NDIST];	/* glibc/form per distribution */
+	double dist_min, geo;
+};
+
+/* The least, over the classes, of the median of the class's four
+ * ratios (both ends, aligned and not): a single low point is usually
+ * noise (glibc's time at a small fixed size is bimodal from run to
+ * run), a real weakness spans a class. */
+static void judge_fixed(const struct table *tb, unsigned f, struct verdict *v)
+{
+	double r[4];
+	unsigned c, i;
+
+	v->worst = 1e9;
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		for (i = 0; i < 4; i++)
+			r[i] = tb->ratio[f][c][i];
+		qsort(r, 4, sizeof(double), cmpd);
+		if ((r[1] + r[2]) / 2 < v->worst)
+			v->worst = (r[1] + r[2]) / 2, v->worst_class = c;
+	}
+}
+
+/* x^(1/n) by Newton's method, x > 0: no libm for the tool. */
+static double root(double x, unsigned n)
+{
+	double y = 1;
+	unsigned i, k;
+
+	for (i = 0; i < 60; i++) {
+		double p = 1;
+
+		for (k = 1; k < n; k++)
+			p *= y;
+		y -= (p * y - x) / (n * p);
+	}
+	return y;
+}
+
+/* v[i] for each routine rt->f[i], on every published distribution: the
+ * worse of aligned and +3, their least and their geometric mean. */
+static int judge_dists(const struct forms *rt, struct verdict *v)
+{
+	double m[NFORM], x[2][NFORM];
+	struct forms s;
+	unsigned d, f, a, nd;
+	const struct repstos_dist *ds = dists(rt->copy, &nd);
+
+	if (with_glibc(rt, &s))
+		return -1;
+	for (f = 0; f < rt->n; f++)
+		v[f].dist_min = 1e9, v[f].geo = 1;
+	for (d = 0; d < nd; d++) {
+		fill_dist(&ds[d]);
+		for (a = 0; a < 2; a++)
+			measure(&s, a ? 3 : 0, m, x[a]);
+		for (f = 0; f < rt->n; f++) {
+			double r = x[0][f] < x[1][f] ? x[0][f] : x[1][f];
+
+			v[f].dist[d] = r;
+			v[f].geo *= r;
+			if (r < v[f].dist_min)
+				v[f].dist_min = r;
+		}
+	}
+	for (f = 0; f < rt->n; f++)
+		v[f].geo = root(v[f].geo, nd);
+	return 0;
+}
+
+static int qualifies(const struct verdict *v)
+{
+	return v->worst >= 0.95 && v->dist_min >= 0.95;
+}
+
+/* Which of the n routines; see the head of this file. */
+static unsigned choose(const struct verdict *v, unsigned n)
+{
+	double top = 0, safest = 0;
+	unsigned i, pick = 0;
+	int any = 0;
+
+	for (i = 0; i < n; i++)
+		if (qualifies(&v[i]) && v[i].geo > top)
+			top = v[i].geo, any = 1;
+	if (any) {
+		/* within 2% of the best mean, the one safest at fixed sizes */
+		for (i = 0; i < n; i++)
+			if (qualifies(&v[i]) && v[i].geo >= top * 0.98 &&
+			    v[i].worst > safest)
+				safest = v[i].worst, pick = i;
+		return pick;
+	}
+	/* None: the safest at fixed sizes of those not slower than glibc on
+	 * the distributions taken together; failing that, the fastest there. */
+	for (i = 0; i < n; i++)
+		if (v[i].geo >= 1 && v[i].worst > safest)
+			safest = v[i].worst, pick = i, any = 1;
+	if (any)
+		return pick;
+	for (i = 0; i < n; i++)
+		if (v[i].geo > top)
+			top = v[i].geo, pick = i;
+	return pick;
+}
+
+static void report_verdicts(FILE *rep, const struct forms *rt,
+			    const struct verdict *v, unsigned pick)
+{
+	unsigned i, d, nd;
+	const struct repstos_dist *ds = dists(rt->copy, &nd);
+
+	fprintf(rep, "  %s routine, speedup = glibc ns / routine ns (worst of "
+		"aligned and +3):\n", rt->copy ? "copy" : "module");
+	for (i = 0; i < rt->n; i++) {
+		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
+			i == pick ? '*' : ' ', repstos_family_variant_name(rt->copy, (int)rt->f[i]),
+			v[i].worst, repstos_class_lo(v[i].worst_class),
+			repstos_class_hi(v[i].worst_class));
+		for (d = 0; d < nd; d++)
+			fprintf(rep, " %s %.2fx", ds[d].name, v[i].dist[d]);
+		fprintf(rep, "; geomean %.2fx%s\n", v[i].geo,
+			qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
+	}
+}
+
+/* The routines among a family's site forms: all but rep stosb (rep
+ * movsb) in place, and the copy stub's "original", which is no routine
+ * a module would choose. */
+static int routine_forms(const struct repstos_cpu *cpu, int copy,
+			 struct forms *rt)
+{
+	struct forms sites;
+	unsigned i;
+
+	rt->copy = copy;
+	rt->n = 0;
+	if (site_forms(cpu, copy, &sites))
+		return -1;
+	for (i = 0; i < sites.n; i++) {
+		unsigned f = sites.f[i];
+
+		if (copy ? f == REPSTOS_COPY_VARIANT_INLINE ||
+			   f == REPSTOS_COPY_VARIANT_ORIGINAL :
+			   f == REPSTOS_VARIANT_INLINE)
+			continue;
+		if (add_form(rt, f))
+			return -1;
+	}
+	return rt->n ? 0 : -1;		/* choose() needs one */
+}
+
+/* Step 3, from the fixed sizes in *tb and the distributions measured
+ * now: out's variant (copy: its copy_variant). */
+static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
+		       const struct table *tb, struct repstos_tuning *out)
+{
+	struct verdict v[NFORM];
+	struct forms rt;
+	unsigned i, pick;
+
+	if (routine_forms(cpu, copy, &rt))
+		return -1;
+	for (i = 0; i < rt.n; i++)
+		judge_fixed(tb, rt.f[i], &v[i]);
+	if (judge_dists(&rt, v))
+		return -1;
+	pick = choose(v, rt.n);
+	if (copy)
+		out->copy_variant = (int)rt.f[pick];
+	else
+		out->variant = (int)rt.f[pick];
+	if (rep)
+		report_verdicts(rep, &rt, v, pick);
+	return 0;
+}
+
+/* ---- repstos_tune ------------------------------------------------------ */
+
+static int setup(void)
+{
+	buf = src = NULL;
+	ring = malloc(RING * sizeof(*ring));
+	if (!ring || posix_memalign((void **)&buf, 4096, BUF_SIZE) ||
+	    posix_memalign((void **)&src, 4096, BUF_SIZE)) {
+		free(buf);
+		free(ring);
+		return -1;
+	}
+	memset(buf, 1, BUF_SIZE);
+	memset(src, 2, BUF_SIZE);
+	return 0;
+}
+
+static void teardown(void)
+{
+	free(buf);
+	free(src);
+	free(ring);
+	buf = src = NULL;
+	ring = NULL;
+}
+
+int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out)
+{
+	static struct table tb;
+	const struct knobs saved = knobs_now();
+	int r;
+
+	if (setup())
+		return -1;
+	repstos_policy_tuning(cpu, out);
+	tune_thresholds(rep, cpu, out);
+	r = tune_costs(cpu, 0, &tb, out);
+	if (!r)
+		r = tune_change(rep, cpu, 0, &tb, out);
+	if (!r)
+		r = tune_module(rep, cpu, 0, &tb, out);
+	/* the copy routines with the policy's thresholds, which stay */
+	if (!r)
+		r = tune_costs(cpu, 1, &tb, out);
+	if (!r)
+		r = tune_change(rep, cpu, 1, &tb, out);
+	if (!r)
+		r = tune_module(rep, cpu, 1, &tb, out);
+	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
+	out->source = "measured by repstos_tune";
+	knobs_set(&saved);
+	teardown();
+	return r;
+}
+
+static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
+#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = #e,
+	REPSTOS_VARIANTS(REPSTOS_X_ENUM_NAME)
+#undef REPSTOS_X_ENUM_NAME
+};
+
+static const char *const copy_enum_names[REPSTOS_COPY_VARIANT_COUNT] = {
+#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = #e,
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_ENUM_NAME)
+#undef REPSTOS_X_ENUM_NAME
+};
+
+static const char *enum_name(int copy, int v)
+{
+	return copy ? copy_enum_names[v] : variant_enum_names[v];
+}
+
+/* A family's table k: in ns, and as the C of a row for runtime/policy/policy.c
+ * (costs, change costs and which forms have one). */
+static void print_table(FILE *f, int copy, const struct repstos_costs *k)
+{
+	unsigned known = repstos_cost_forms(k), c;
+	const char *family = copy ? "COPY_" : "";
+	int v;
+
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1))
+			continue;
+		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
+			repstos_family_variant_name(copy, v));
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
+		fputc('\n', f);
+	}
+	fprintf(f, "a change of size class below 256 bytes, ns:");
+	for (v = 0; v < REPSTOS_NFORM; v++)
+		if (k->change_known >> v & 1)
+			fprintf(f, " %s %.2f", repstos_family_variant_name(copy, v),
+				k->change[v] / 100.0);
+	fprintf(f, "\nas a row's table for runtime/policy/policy.c:\n\t.cns = {\n");
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1))
+			continue;
+		fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = {", family,
+			enum_name(copy, v));
+		for (c = 0; c < REPSTOS_NCLASS; c++)
+			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t\t", k->cns[v][c],
+				c + 1 < REPSTOS_NCLASS ? "," : "");
+		fprintf(f, " },\n");
+	}
+	fprintf(f, "\t},\n\t.change = {\n");
+	for (v = 0; v < REPSTOS_NFORM; v++)
+		if (k->change_known >> v & 1)
+			fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = %u,\n", family,
+				enum_name(copy, v), k->change[v]);
+	fprintf(f, "\t},\n\t.change_known = %#x,\n", k->change_known);
+}
+
+void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
+			      const struct repstos_tuning *t)
+{
+	unsigned c;
+
+	fprintf(f, "cost table, ns per call (worst of both ends of the class, "
+		"aligned and +3):\n%-13s", "class from");
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		fprintf(f, " %6llu", repstos_class_lo(c));
+	fputc('\n', f);
+	print_table(f, 0, &t->costs);
+	if (repstos_cost_forms(&t->copy_costs)) {
+		fprintf(f, "copy cost table, ns per call (worst of both ends, "
+			"source and destination aligned and +5/+3):\n");
+		print_table(f, 1, &t->copy_costs);
+	}
+	fprintf(f, "runtime/policy/policy.c: %s\n", repstos_policy_has_row(cpu) ?
+		"has a measured row for this CPU" :
+		"no row for this CPU (the conservative rule applies without "
+		"a tuning file)");
+}
+
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t)
+{
+	char text[REPSTOS_TUNING_MAX], tmp[4096];
+	FILE *f;
+	int n, e;
+
+	n = repstos_tuning_format(text, sizeof(text), cpu, t);
+	if (n < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+			      (long)getpid()) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	if (fwrite(text, 1, (size_t)n, f) != (size_t)n || fflush(f) ||
+	    fsync(fileno(f))) {
+		e = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}

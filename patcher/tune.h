@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tune.h - measure the routines on this machine and write the tuning
+ * file the runtime reads at start-up (REPSTOS_TUNING, default
+ * /etc/repstos/tuning).  For `repstos tune` and bench/tune-main.c;
+ * it is in librepstos.a but nothing in the start-up path refers to it,
+ * so a program links it only if it calls it.
+ *
+ *   struct repstos_tuning t;
+ *   if (repstos_tune(stderr, cpu, &t) == 0)
+ *           repstos_tune_write("/etc/repstos/tuning", cpu, &t);
+ *
+ * One cpu for all three: the forms measured are those it can run, and
+ * the file is keyed to it, so the runtime takes the file exactly when
+ * it sees that CPU (REPSTOS_CPU included) and never a measurement of
+ * another.  In a program with the runtime's start-up, pass repstos_cpu().
+ *
+ * The measurement takes a few seconds and should run on an idle
+ * machine; its figures are medians of interleaved repetitions.
+ */
+#ifndef REPSTOS_TUNE_H
+#define REPSTOS_TUNE_H
+
+#include <stdio.h>
+#include "policy/policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Measure this machine (about 1-3 s): the rep stosb thresholds of the
+ * store loops, the cost of every form this CPU runs in every size class
+ * (the table per-site choices are made from), and the module routine
+ * every site of unknown size gets: among the routines no more than 5%
+ * slower than glibc's memset at any fixed size and on any published
+ * distribution (bench/dists/memset_dists.h), the best geometric mean over
+ * the distributions; then the same for the copy routines and rep movsb
+ * in place (the copy table), and the copy routine for copy sites of
+ * unknown size, against glibc's memcpy and the published memcpy
+ * distributions (bench/dists/memcpy_dists.h).  The copy routines' rep movsb
+ * and non-temporal thresholds stay the policy's.
+ * Writes what it measured to `report` (may be NULL).
+ * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
+ * it could not measure (no memory; or, a bug, more forms than its
+ * tables hold).
+ */
+int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
+		 struct repstos_tuning *out);
+
+/* The cost table of *t as a table of ns, and whether runtime/policy/policy.c
+ * has a row for cpu. */
+void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
+			      const struct repstos_tuning *t);
+
+/* Write *t as the tuning file for cpu at path, atomically (a temporary
+ * file renamed).  Returns 0, or -1 with errno set. */
+int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
+		       const struct repstos_tuning *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

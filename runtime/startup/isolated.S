@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * isolated.S - the isolated pages the start-up patcher (write_text) runs
+ * and probes on, which patch.c pulls in.  They belong to the start-up,
+ * not to each module: with the shared runtime there is one pair per
+ * process, whichever module's text it writes.
+ */
+#include "routines/asm.h"
+
+	.section .rodata.repstos, "a", @progbits
+	.balign 8
+.Lones:
+	.quad	-1
+
+
+/*
+ * long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
+ *                     size_t n)
+ *
+ * The mprotect route of the start-up patcher: make [page, page+plen)
+ * read-write (never executable while writable), copy n bytes, make it
+ * read-execute again.  While the range is not executable nothing on it
+ * may run, and the range may hold any code of this module, even libc's
+ * mprotect in a static binary or the PLT; so the whole window runs here,
+ * on pages of their own, with raw system calls.
+ *
+ * Nor may anything else run during the window: not a signal handler,
+ * not another thread, not a vfork parent sharing the address space (a
+ * library constructor that starts a thread calling into the executable
+ * made most runs die).  So every signal is blocked first, then
+ * unshare(CLONE_VM) must say that no other task shares the address
+ * space: it fails with EINVAL if one does and does nothing if none does.
+ * With signals blocked and no other task, none can appear before the
+ * window closes.  Returns
+ *   0        done
+ *   -errno   nothing changed: another task shares the address space
+ *            (-EINVAL), unshare was refused, or the first mprotect failed
+ *   errno    the second failed: the range is left read-write, fatal for
+ *            code on it, so the caller probes a page of its own first
+ */
+	.section .text.repstos_isolated, "ax", @progbits
+	.balign 4096
+ENTRY(__repstos_poke)
+	/* 0: the old signal mask; 8: page, 16: plen, 24: dst, 32: src,
+	 * 40: n (8 later holds the result across the last system call). */
+	sub	$56, %rsp
+	.cfi_adjust_cfa_offset 56
+	mov	%rdi, 8(%rsp)
+	mov	%rsi, 16(%rsp)
+	mov	%rdx, 24(%rsp)
+	mov	%rcx, 32(%rsp)
+	mov	%r8, 40(%rsp)
+	mov	$14, %eax		/* SYS_rt_sigprocmask */
+	xor	%edi, %edi		/* SIG_BLOCK */
+	lea	.Lones(%rip), %rsi	/* every signal */
+	mov	%rsp, %rdx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_out		/* mask unchanged: nothing to undo */
+	mov	$272, %eax		/* SYS_unshare */
+	mov	$0x100, %edi		/* CLONE_VM */
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_unmask
+	mov	$10, %eax		/* SYS_mprotect */
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
+	mov	$3, %edx		/* PROT_READ | PROT_WRITE */
+	syscall
+	test	%rax, %rax
+	jnz	.Lpoke_unmask
+	mov	24(%rsp), %rdi
+	mov	32(%rsp), %rsi
+	mov	40(%rsp), %rcx
+	rep movsb
+	mov	$10, %eax
+	mov	8(%rsp), %rdi
+	mov	16(%rsp), %rsi
+	mov	$5, %edx		/* PROT_READ | PROT_EXEC */
+	syscall
+	neg	%rax			/* 0, or a positive errno */
+.Lpoke_unmask:
+	mov	%rax, 8(%rsp)
+	mov	$14, %eax
+	mov	$2, %edi		/* SIG_SETMASK */
+	mov	%rsp, %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	mov	8(%rsp), %rax
+.Lpoke_out:
+	add	$56, %rsp
+	.cfi_adjust_cfa_offset -56
+	ret
+END(__repstos_poke)
+	/* Fill the rest of the page: nothing else may share it. */
+	.balign 4096, 0xcc
+
+	/*
+	 * A page that only the probe writes: if the kernel lets a written
+	 * private page become executable again (SELinux execmod denies it),
+	 * the probe finds out here before any page of real code is touched.
+	 * It is never executed.
+	 */
+	.section .text.repstos_probe, "ax", @progbits
+	.balign 4096
+	.globl __repstos_probe_page
+	.hidden __repstos_probe_page
+__repstos_probe_page:
+	.fill	4096, 1, 0xcc
+
+	OBJECT_NOTES
