@@ -76,8 +76,8 @@ RT_SO_EXPORTING := $(call rt_obj,runtime/module/dispatch.S \
 RT_SO_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(RT_SO_EXPORTING)) \
 	$(filter-out $(RT_SO_EXPORTING),$(RT_OBJS))
 RT_LEAN_OBJS := $(B)/runtime/lean/dispatch-set.o \
-	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module.o \
-	$(B)/runtime/shared/api.o \
+	$(B)/runtime/lean/dispatch-copy.o $(B)/runtime/shared/module/module.o \
+	$(B)/runtime/shared/module/api.o \
 	$(call rt_obj,runtime/module/record.S runtime/module/record_copy.S \
 		runtime/routines/set.S runtime/routines/copy.S \
 		runtime/routines/routines.c)

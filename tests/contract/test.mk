@@ -7,7 +7,7 @@ $(CT)/check.o: tests/contract/check.c
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
 
-$(CT)/check: $(CT)/check.o $(B)/runtime/sitecode.o
+$(CT)/check: $(CT)/check.o $(B)/runtime/policy/sitecode.o
 	$(CC) -o $@ $^ -lelf
 
 DEPS += $(CT)/check.d
