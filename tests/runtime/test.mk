@@ -152,7 +152,7 @@ tests/runtime/shared.sh: $(RTS)/sites $(RTS)/copysites $(RTS)/libdso.so \
 # then define nothing still missing and stay out of the link.
 RTT_COV := $(RTT)/cov
 DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT)/sweep.d $(RTT)/sweep_call.d
-$(RTT_COV)/%.o: runtime/%.S runtime/runtime.mk
+$(RTT_COV)/%.o: runtime/routines/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_PATHS $(DEPFLAGS) -c -o $@ $<
 $(RTT)/sweep.o: tests/runtime/sweep.c
