@@ -23,7 +23,7 @@ for cpu in generic zen3 zen4-noavx512 native; do
 		echo "$out" | tail -n 5
 		continue
 	fi
-	# The routines each profile's features (policy.c) leave out.
+	# The routines each profile's features (repstos_cpu_profile) leave out.
 	case $cpu in
 	generic) lack="site-avx2 site-avx512 site-avx512_split site-stosb_avx2" ;;
 	zen3|zen4-noavx512) lack="site-avx512 site-avx512_split" ;;

@@ -69,7 +69,7 @@
  *   Sites of the narrow versions 1 and 2 (from before this rule) keep
  * every vector register but the declared ones, whole: the runtime and
  * `repstos patch` give them only forms that touch no ymm, zmm or
- * xmm16-31 (a routine whose needs include no AVX; repstos_form_narrow()),
+ * xmm16-31 (a routine whose needs include no AVX; repstos_family_narrow()),
  * and a module that has any calls its stub's routine in that form too.
  *
  * Routines are leaf code reached by `call` with an unaligned stack: no

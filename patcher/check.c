@@ -119,15 +119,15 @@ static void check_form(struct ctx *c, const struct rs_site *s)
 
 	/* rep movsb copies forwards: wrong where the destination lies in
 	 * the source's tail, which only a move may have. */
-	if (s->form == REPSTOS_FORM_INLINE && repstos_op_is_copy(s->e.op) &&
-	    !repstos_copy_inline_ok(s->e.op))
+	if (s->form == REPSTOS_FORM_INLINE &&
+	    !repstos_family_inline_ok(repstos_family_of(s->e.op), s->e.op))
 		problem(c, s, "entry %zu: a move site is rep movsb inline, "
 			"but its regions may overlap backwards", s->entry);
 	/* A narrow site keeps every vector register but its declared ones
 	 * (repstos_site.h, "The vector state"). */
 	if (s->form == REPSTOS_FORM_CALL && s->variant >= 0 &&
 	    repstos_version_narrow(s->e.version) &&
-	    repstos_form_narrow(repstos_op_is_copy(s->e.op), s->variant) !=
+	    repstos_family_narrow(repstos_family_of(s->e.op), s->variant) !=
 	    s->variant)
 		problem(c, s, "entry %zu: a version %u site calls %s, which "
 			"may change vector registers it keeps", s->entry,

@@ -43,19 +43,24 @@ static int native_tuning(struct rs_choice *c)
  */
 int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 {
+	int f, v;
+
 	memset(c, 0, sizeof(*c));
-	c->forced = repstos_variant_by_name(name);
-	c->copy_forced = repstos_copy_variant_by_name(name);
-	if (c->forced >= 0 || c->copy_forced >= 0) {
-		c->native_other = c->forced < 0 || c->copy_forced < 0;
+	for (f = 0; f < REPSTOS_NFAMILY; f++) {
+		v = repstos_family_by_name(&repstos_families[f], name);
+		c->mods.fam[f].variant = v;
+		c->mods.fam[f].forced = v >= 0;
+		c->native_other |= v < 0;
+	}
+	if (rs_choice_forced(c)) {
 		if (c->native_other && native_tuning(c))
 			return -1;
-		c->module = (enum repstos_variant)c->tuning.variant;
-		c->copy_module = c->copy_forced >= 0 ?
-			(enum repstos_copy_variant)c->copy_forced :
-			(enum repstos_copy_variant)c->tuning.copy_variant;
+		for (f = 0; f < REPSTOS_NFAMILY; f++)
+			if (!c->mods.fam[f].forced)
+				c->mods.fam[f].variant = c->tuning.fam[f].variant;
 		return 0;
 	}
+	c->native_other = false;
 	if (!strcmp(name, "native")) {
 		if (native_tuning(c))
 			return -1;
@@ -69,8 +74,8 @@ int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name)
 		       name);
 		return -1;
 	}
-	c->module = (enum repstos_variant)c->tuning.variant;
-	c->copy_module = (enum repstos_copy_variant)c->tuning.copy_variant;
+	for (f = 0; f < REPSTOS_NFAMILY; f++)
+		c->mods.fam[f].variant = c->tuning.fam[f].variant;
 	return 0;
 }
 
@@ -176,12 +181,12 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
 					    unsigned op)
 {
-	return REPSTOS_TUNING_COSTS(&c->tuning, repstos_op_is_copy(op));
+	return &c->tuning.fam[repstos_family_of(op)->id].costs;
 }
 
 int rs_choice_module(const struct rs_choice *c, unsigned op)
 {
-	return repstos_op_is_copy(op) ? (int)c->copy_module : (int)c->module;
+	return c->mods.fam[repstos_family_of(op)->id].variant;
 }
 
 bool rs_choice_costs(const struct rs_choice *c, unsigned op)
@@ -191,24 +196,18 @@ bool rs_choice_costs(const struct rs_choice *c, unsigned op)
 
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 {
-	const struct repstos_modules m = {
-		c->forced >= 0 ? c->forced : (int)c->module, c->copy_module,
-		c->forced >= 0, c->copy_forced >= 0,
-	};
-
-	return repstos_policy_form(&c->tuning, &m, &s->e,
+	return repstos_policy_form(&c->tuning, &c->mods, &s->e,
 				   c->hist ? c->hist[s->entry] : NULL);
 }
 
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 		    int *routine)
 {
+	const struct repstos_family *f = repstos_family_of(s->e.op);
 	int v = rs_choice_site(c, s);
 
 	*routine = rs_routine_of(s->e.op, v);
-	if (repstos_op_is_copy(s->e.op))
-		return repstos_copy_form_inline(v, s->e.op);
-	return v == REPSTOS_VARIANT_INLINE;
+	return v == f->inline_form && repstos_family_inline_ok(f, s->e.op);
 }
 
 void rs_choice_free(struct rs_choice *c)

@@ -551,10 +551,11 @@ static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
 	fprintf(out, "profile %s: %u section%s, %llu calls; --cpu=%s: %s, "
 		"module routine %s%s, copy routine %s%s\n", profile,
 		c->sections, c->sections == 1 ? "" : "s", calls, cpu,
-		c->tuning.source, rs_variant_names[c->module],
+		c->tuning.source,
+		rs_variant_names[c->mods.fam[REPSTOS_FAMILY_SET].variant],
 		rs_choice_costs(c, REPSTOS_OP_MEMSET) ? "" : " (no cost table: "
 		"forms by the policy's rule)",
-		repstos_copy_variant_names[c->copy_module],
+		repstos_copy_variant_names[c->mods.fam[REPSTOS_FAMILY_COPY].variant],
 		rs_choice_costs(c, REPSTOS_OP_COPY) ? "" : " (no copy cost table)");
 }
 
@@ -570,8 +571,8 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 
 	if (rs_choice_cpu(&c, f->path, cpu) || rs_table_load(f, &t))
 		return RS_EXIT_BAD;
-	if (c.forced >= 0 || rs_choice_profile(&c, f, &t, profile)) {
-		if (c.forced >= 0)
+	if (rs_choice_forced(&c) || rs_choice_profile(&c, f, &t, profile)) {
+		if (rs_choice_forced(&c))
 			rs_err(f->path, "--cpu=%s forces one routine: give a CPU",
 			       cpu);
 		rs_table_free(&t);
@@ -593,8 +594,9 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 	    rs_choice_costs(&c, REPSTOS_OP_COPY))
 		fprintf(out, "predicted: %.0f ns saved over the profiled calls "
 			"against %s at every set site and %s at every copy "
-			"site\n", saved, rs_variant_names[c.module],
-			repstos_copy_variant_names[c.copy_module]);
+			"site\n", saved,
+			rs_variant_names[c.mods.fam[REPSTOS_FAMILY_SET].variant],
+			repstos_copy_variant_names[c.mods.fam[REPSTOS_FAMILY_COPY].variant]);
 	rs_lines_close(l);
 	rs_choice_free(&c);
 	rs_table_free(&t);

@@ -380,11 +380,11 @@ static void copy_notes(struct plan *p, const struct rs_table *t)
 		n += t->site[i].known && repstos_op_is_copy(t->site[i].e.op);
 	if (!n)
 		return;
-	if (c->native_other && c->copy_forced < 0)
+	if (c->native_other && !c->mods.fam[REPSTOS_FAMILY_COPY].forced)
 		fprintf(to, "%s: note: %s is no copy routine: %zu copy site%s "
 			"get%s this CPU's choice, %s\n", p->f->path, p->o->cpu,
 			n, n == 1 ? "" : "s", n == 1 ? "s" : "",
-			repstos_copy_variant_names[c->copy_module]);
+			repstos_copy_variant_names[c->mods.fam[REPSTOS_FAMILY_COPY].variant]);
 }
 
 /* --profile: each site's form from the sizes it saw, by this CPU's
@@ -393,7 +393,7 @@ static int with_profile(struct plan *p, const struct rs_table *t)
 {
 	const struct rs_choice *c = &p->choice;
 
-	if (c->forced >= 0) {
+	if (rs_choice_forced(c)) {
 		rs_err(p->f->path, "--profile chooses per site from a CPU's "
 		       "costs; --cpu=%s gives every site one routine", p->o->cpu);
 		return -1;

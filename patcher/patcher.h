@@ -202,7 +202,7 @@ struct rs_table {
 /* What check, dump and patch say of a file without a site table. */
 #define RS_NO_SITES	"no sites (no " REPSTOS_SITES_SECTION " section)"
 
-/* Variant names: the runtime's own table (runtime/policy/policy.c). */
+/* Variant names: the runtime's own table (repstos_families). */
 #define rs_variant_names repstos_variant_names
 /* the runtime's (sitecode.h), one table for both */
 #define rs_op_names repstos_op_names
@@ -255,19 +255,29 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 
 /* choice.c: the form each site gets, from a --cpu name and a profile. */
 struct rs_choice {
-	int forced;			/* variant, or -1: ask the policy */
-	int copy_forced;		/* copy variant, or -1: ask the policy */
-	enum repstos_copy_variant copy_module;	/* copy sites' routine */
+	/* each family's routine for sites of unknown size, and whether
+	 * --cpu named it (forced on every site of the family) */
+	struct repstos_modules mods;
 	/* --cpu named a routine of one family only: the other family's
 	 * sites get this CPU's choice, which the output says */
 	bool native_other;
 	const struct repstos_cpu *cpu;
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
-	enum repstos_variant module;
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* per entry, or NULL */
 	unsigned sections;		/* the profile's for this file */
 };
+
+/* Did --cpu name a routine (of any family)? */
+static inline bool rs_choice_forced(const struct rs_choice *c)
+{
+	int f;
+
+	for (f = 0; f < REPSTOS_NFAMILY; f++)
+		if (c->mods.fam[f].forced)
+			return true;
+	return false;
+}
 
 /* c from --cpu=name (messages name file): 0, or -1 after one line. */
 int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name);

@@ -40,7 +40,9 @@ $(PATCHER_BIN): $(PATCHER_OBJS) $(RT_CORE_LIB)
 # The sanitizer builds compile the runtime sources the tool's input
 # reaches (CPU profiles, policy, encoder, profile parser) themselves, so
 # that those are checked too; the core archive gives the rest.
-PATCHER_RT_SRCS	:= runtime/policy/cpu.c runtime/policy/policy.c runtime/policy/sitecode.c \
+PATCHER_RT_SRCS	:= runtime/policy/cpu.c runtime/policy/cpus.c runtime/policy/family.c \
+	runtime/policy/cost.c runtime/policy/rows.c runtime/policy/choose.c \
+	runtime/policy/tuning.c runtime/policy/sitecode.c \
 	runtime/policy/profile.c
 
 # The same tool under AddressSanitizer and UBSan: tests/patcher/asan.sh

@@ -65,7 +65,7 @@ int rs_routine_by_sym(const char *name)
 
 const char *rs_variant_text(unsigned op, int v)
 {
-	const char *name = repstos_family_variant_name(repstos_op_is_copy(op), v);
+	const char *name = repstos_family_name(repstos_family_of(op), v);
 
 	return name ? name : "routine?";
 }

@@ -36,6 +36,10 @@
 #include "dists/memset_dists.h"
 #include "dists/memcpy_dists.h"
 
+/* The family a measuring loop's copy flag names. */
+#define FAM(copy) (&repstos_families[(copy) ? REPSTOS_FAMILY_COPY : \
+						REPSTOS_FAMILY_SET])
+
 #define RING 65536u
 #define REPS 11
 #define BATCH_NS 100e3
@@ -482,14 +486,13 @@ static void set_costs(const struct forms *s, const struct table *tb,
  * is for the stub only). */
 static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
 {
-	int v, n = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
+	const struct repstos_family *fam = FAM(copy);
+	int v;
 
 	s->copy = copy;
 	s->n = 0;
-	for (v = 0; v < n; v++)
-		if ((copy ? repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)v) :
-			    repstos_policy_supported(cpu, (enum repstos_variant)v)) &&
-		    add_form(s, (unsigned)v))
+	for (v = 0; v < fam->nvariants; v++)
+		if (repstos_family_runs(fam, cpu, v) && add_form(s, (unsigned)v))
 			return -1;
 	return 0;
 }
@@ -504,7 +507,7 @@ static int tune_costs(const struct repstos_cpu *cpu, int copy,
 	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
 		return -1;
 	measure_costs(&s, tb);
-	set_costs(&sites, tb, REPSTOS_TUNING_COSTS(out, copy));
+	set_costs(&sites, tb, &out->fam[FAM(copy)->id].costs);
 	return 0;
 }
 
@@ -540,7 +543,7 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
 	static const unsigned offs[2] = { 0, 3 };
-	struct repstos_costs *k = REPSTOS_TUNING_COSTS(out, copy);
+	struct repstos_costs *k = &out->fam[FAM(copy)->id].costs;
 	double m[2][NFORM];
 	struct forms s;
 	unsigned a, c, f;
@@ -569,7 +572,7 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		if (rep)
 			fprintf(rep, "  %s%-13s sizes below 256 changing class: "
 				"%.2f ns aligned, %.2f at +3; a change of class "
-				"%.2f ns\n", copy ? "copy " : "", repstos_family_variant_name(copy, (int)v),
+				"%.2f ns\n", copy ? "copy " : "", repstos_family_name(FAM(copy), (int)v),
 				m[0][f], m[1][f], k->change[v] / 100.0);
 	}
 	return 0;
@@ -696,7 +699,7 @@ static void report_verdicts(FILE *rep, const struct forms *rt,
 		"aligned and +3):\n", rt->copy ? "copy" : "module");
 	for (i = 0; i < rt->n; i++) {
 		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
-			i == pick ? '*' : ' ', repstos_family_variant_name(rt->copy, (int)rt->f[i]),
+			i == pick ? '*' : ' ', repstos_family_name(FAM(rt->copy), (int)rt->f[i]),
 			v[i].worst, repstos_class_lo(v[i].worst_class),
 			repstos_class_hi(v[i].worst_class));
 		for (d = 0; d < nd; d++)
@@ -722,9 +725,10 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 	for (i = 0; i < sites.n; i++) {
 		unsigned f = sites.f[i];
 
-		if (copy ? f == REPSTOS_COPY_VARIANT_INLINE ||
-			   f == REPSTOS_COPY_VARIANT_ORIGINAL :
-			   f == REPSTOS_VARIANT_INLINE)
+		/* no module routine in place; and glibc's memcpy is no
+		 * routine a copy stub may take (it handles no overlap) */
+		if ((int)f == FAM(copy)->inline_form ||
+		    (copy && f == REPSTOS_COPY_VARIANT_ORIGINAL))
 			continue;
 		if (add_form(rt, f))
 			return -1;
@@ -748,10 +752,7 @@ static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 	if (judge_dists(&rt, v))
 		return -1;
 	pick = choose(v, rt.n);
-	if (copy)
-		out->copy_variant = (int)rt.f[pick];
-	else
-		out->variant = (int)rt.f[pick];
+	out->fam[FAM(copy)->id].variant = (int)rt.f[pick];
 	if (rep)
 		report_verdicts(rep, &rt, v, pick);
 	return 0;
@@ -806,7 +807,7 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 		r = tune_change(rep, cpu, 1, &tb, out);
 	if (!r)
 		r = tune_module(rep, cpu, 1, &tb, out);
-	out->inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
+	out->fam[REPSTOS_FAMILY_SET].inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;
 	out->source = "measured by repstos_tune";
 	knobs_set(&saved);
 	teardown();
@@ -830,7 +831,7 @@ static const char *enum_name(int copy, int v)
 	return copy ? copy_enum_names[v] : variant_enum_names[v];
 }
 
-/* A family's table k: in ns, and as the C of a row for runtime/policy/policy.c
+/* A family's table k: in ns, and as the C of a row for the policy's rows
  * (costs, change costs and which forms have one). */
 static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 {
@@ -842,7 +843,7 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 		if (!(known >> v & 1))
 			continue;
 		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
-			repstos_family_variant_name(copy, v));
+			repstos_family_name(FAM(copy), v));
 		for (c = 0; c < REPSTOS_NCLASS; c++)
 			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
 		fputc('\n', f);
@@ -850,9 +851,9 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 	fprintf(f, "a change of size class below 256 bytes, ns:");
 	for (v = 0; v < REPSTOS_NFORM; v++)
 		if (k->change_known >> v & 1)
-			fprintf(f, " %s %.2f", repstos_family_variant_name(copy, v),
+			fprintf(f, " %s %.2f", repstos_family_name(FAM(copy), v),
 				k->change[v] / 100.0);
-	fprintf(f, "\nas a row's table for runtime/policy/policy.c:\n\t.cns = {\n");
+	fprintf(f, "\nas a row's table for the policy's rows:\n\t.cns = {\n");
 	for (v = 0; v < REPSTOS_NFORM; v++) {
 		if (!(known >> v & 1))
 			continue;
@@ -881,13 +882,13 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 	for (c = 0; c < REPSTOS_NCLASS; c++)
 		fprintf(f, " %6llu", repstos_class_lo(c));
 	fputc('\n', f);
-	print_table(f, 0, &t->costs);
-	if (repstos_cost_forms(&t->copy_costs)) {
+	print_table(f, 0, &t->fam[REPSTOS_FAMILY_SET].costs);
+	if (repstos_cost_forms(&t->fam[REPSTOS_FAMILY_COPY].costs)) {
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");
-		print_table(f, 1, &t->copy_costs);
+		print_table(f, 1, &t->fam[REPSTOS_FAMILY_COPY].costs);
 	}
-	fprintf(f, "runtime/policy/policy.c: %s\n", repstos_policy_has_row(cpu) ?
+	fprintf(f, "the policy's rows: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :
 		"no row for this CPU (the conservative rule applies without "
 		"a tuning file)");

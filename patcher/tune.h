@@ -48,7 +48,7 @@ extern "C" {
 int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
 		 struct repstos_tuning *out);
 
-/* The cost table of *t as a table of ns, and whether runtime/policy/policy.c
+/* The cost table of *t as a table of ns, and whether the policy (rows.c)
  * has a row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t);

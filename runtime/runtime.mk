@@ -14,7 +14,9 @@ RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 # The core: CPU detection, the policy, the site encoder, the profile
 # format (policy/) and the routines (routines/).  Nothing in it runs by
 # itself.
-RT_CORE_SRCS := runtime/policy/cpu.c runtime/policy/policy.c runtime/policy/sitecode.c \
+RT_CORE_SRCS := runtime/policy/cpu.c runtime/policy/cpus.c runtime/policy/family.c \
+	runtime/policy/cost.c runtime/policy/rows.c runtime/policy/choose.c \
+	runtime/policy/tuning.c runtime/policy/sitecode.c \
 	runtime/policy/profile.c runtime/routines/routines.c
 RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S
 # The start-up: the stub every site calls, which pulls in the constructor

@@ -4,16 +4,21 @@
  * runtime's start-up patcher and `repstos patch` (so that --cpu=native
  * chooses exactly what the runtime would).  No constructor and no
  * global state; only repstos_tuning_path() reads the environment and
- * repstos_tuning_load() a file.
+ * repstos_tuning_load() a file.  By concern:
+ *   family.c   the families and their variants (family.h)
+ *   cpu.c      CPUID;  cpus.c  the named CPU profiles
+ *   cost.c     the cost model;  rows.c  the measured rows and the rules
+ *   choose.c   one site's form;  tuning.c  the tuning file
  */
 #ifndef REPSTOS_POLICY_H
 #define REPSTOS_POLICY_H
 
 #include "repstos.h"
+#include "family.h"
 
 /* Variant names, by enum repstos_variant: the one table the runtime, the
- * tool and the tests share (runtime/policy/policy.c, with the lookups repstos.h
- * declares: by name, by routine, and what a variant needs). */
+ * tool and the tests share (the set family's, family.h; repstos.h
+ * declares the lookups by name and by routine). */
 extern const char *const repstos_variant_names[REPSTOS_VARIANT_COUNT];
 /* The same for the copy variants (REPSTOS_COPY_VARIANTS). */
 extern const char *const repstos_copy_variant_names[REPSTOS_COPY_VARIANT_COUNT];
@@ -69,41 +74,33 @@ int repstos_cost_known(const struct repstos_costs *k, int v);
 /* The forms it has every class of, bit v for form v; 0: no table. */
 unsigned repstos_cost_forms(const struct repstos_costs *k);
 
-/* Numbers the routines read at run time, per CPU. */
+/* One family's part of a tuning. */
+struct repstos_family_tuning {
+	int variant;			/* the module-wide routine: the stub's
+					 * target, and every site of unknown size */
+	unsigned inline_min;		/* without costs: sites proven at least
+					 * this large go inline; ~0u: none */
+	struct repstos_costs costs;	/* per form and class; all 0: none */
+};
+
+/* What the policy (or a tuning file) says for a CPU: each family's
+ * part, and the numbers the routines read at run time. */
 struct repstos_tuning {
+	struct repstos_family_tuning fam[REPSTOS_NFAMILY];
 	unsigned long long vec_rep_min;	/* "vec" uses rep stosb from here; ~0: never */
 	unsigned long long wide_rep_min; /* "avx2", "avx512" likewise */
 	unsigned long long short_rep_max; /* "stosb_avx2": above 128 bytes,
 					   * rep stosb below this */
-	unsigned inline_min;		/* without costs: sites proven at least
-					 * this large go inline */
-	int variant;			/* the module-wide routine (enum repstos_variant) */
-	/* Copy sites (copy.S): the module-wide copy routine (enum
-	 * repstos_copy_variant), its rep movsb and non-temporal thresholds
-	 * (~0: never), and copy sites proven at least copy_inline_min bytes
-	 * go inline (~0u: none). */
-	int copy_variant;
+	/* the copy routines' rep movsb and non-temporal thresholds (~0:
+	 * never) */
 	unsigned long long copy_rep_min, copy_nt_min;
-	unsigned copy_inline_min;
 	const char *source;		/* where the numbers come from, for reports */
-	struct repstos_costs costs;	/* per form and class; all 0: none */
-	struct repstos_costs copy_costs;	/* the same for copy sites */
 };
-
-/* The name of variant v of a family (copy: a copy variant), or NULL. */
-const char *repstos_family_variant_name(int copy, int v);
-
-/* A family's cost table in *t: the copy sites' (copy), or the set's;
- * a macro, so that it is as const as t. */
-#define REPSTOS_TUNING_COSTS(t, copy) ((copy) ? &(t)->copy_costs : &(t)->costs)
 
 /* The tuning for this CPU from the measured table (or the conservative
  * rule for CPUs not in it). */
 void repstos_policy_tuning(const struct repstos_cpu *cpu,
 			   struct repstos_tuning *t);
-
-/* The copy part of *t for cpu (repstos_policy_tuning calls it). */
-void repstos_policy_copy(const struct repstos_cpu *cpu, struct repstos_tuning *t);
 
 /* Does the measured table have a row for this CPU? */
 int repstos_policy_has_row(const struct repstos_cpu *cpu);
@@ -118,109 +115,40 @@ int repstos_policy_supported(const struct repstos_cpu *cpu,
 int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
 				  enum repstos_copy_variant v);
 
-/* v itself where a site of a narrow entry version may call it (a form
- * that touches no ymm, zmm or xmm16-31), else the family's SSE-only
- * "vec".  copy: v is a copy variant. */
-int repstos_form_narrow(int copy, int v);
-
-/*
- * The form for one copy site (an entry of a copy op), chosen as
- * repstos_policy_site_tuned chooses a set site's, from the copy cost
- * table: a forced variant as it is; `module` (the tuning's copy_variant)
- * for a site of unknown size; for a known size, the form the table
- * makes cheapest over the classes of its range.  Inline `rep movsb` only
- * for ops that allow it (REPSTOS_OP_COPY, REPSTOS_OP_MOVE_FWD: a move
- * whose regions may overlap backwards never takes it).  Without a copy
- * table: inline when the site is proven at least copy_inline_min bytes
- * and the op allows it, else the module routine.  "inline" (forced or
- * the module's) is the inline form where the op allows it, and elsewhere
- * "inline"'s called form, which checks for overlap: the caller's to
- * write (runtime/startup/patch.c, the tool).
- */
-enum repstos_copy_variant repstos_policy_copy_site(const struct repstos_tuning *t,
-						   enum repstos_copy_variant module,
-						   int forced,
-						   const struct repstos_site *e);
-
-/* The same from a size profile, as repstos_policy_site_profiled chooses
- * a set site's, by the copy table; inline only where the op allows it. */
-enum repstos_copy_variant
-repstos_policy_copy_site_profiled(const struct repstos_tuning *t,
-				  enum repstos_copy_variant module, int forced,
-				  const struct repstos_site *e,
-				  const unsigned long long *hist);
-
-/* May a site of this op take the inline form, rep movsb, which copies
- * forwards whatever the overlap? */
-static inline int repstos_copy_inline_ok(unsigned op)
-{
-	return op == REPSTOS_OP_COPY || op == REPSTOS_OP_MOVE_FWD;
-}
-
-/* Does a copy site of this op, given variant v, take the inline form?
- * Elsewhere "inline" is its called form, which checks for overlap. */
-static inline int repstos_copy_form_inline(enum repstos_copy_variant v,
-					   unsigned op)
-{
-	return v == REPSTOS_COPY_VARIANT_INLINE && repstos_copy_inline_ok(op);
-}
-
-/*
- * The form for one site, from what the compiler knew of its size and the
- * tuning (the policy's for the CPU, or a tuning file's).  `module` is the
- * module-wide choice, t->variant, which every site of unknown size gets;
- * a forced variant is used for every site as it is.  A site whose size
- * is known (a constant, or a proven range) gets, from the cost table,
- * the form whose worst ratio to the cheapest form over the classes the
- * range spans is smallest (the module routine when it is within 3% of
- * that, then the smallest total, then the lowest number: deterministic
- * for a given table).  Without a cost table: inline when the site is
- * proven at least inline_min bytes, else the module routine.
- */
-enum repstos_variant repstos_policy_site_tuned(const struct repstos_tuning *t,
-					       enum repstos_variant module,
-					       int forced,
-					       const struct repstos_site *e);
-
-/*
- * The form for one site from a size profile: hist[c] calls of the site
- * fell in size class c (runtime/policy/profile.h).  Every form stores every
- * size correctly, so a profile can only change speed, never what a site
- * does: it is a hint.  With calls and a cost table, the form whose
- * expected time over those calls, sum of hist[c] * cost[form][c], is
- * least, among the forms the table has (the module routine when it is
- * within 3% of that, then the lowest number); the sizes were measured
- * one at a time, so a site whose size changes from call to call pays
- * mispredictions they do not show: where the table has every form's
- * change cost, each form's expected time adds its change cost
- * times the expected changes of class, N - sum(hist[c]^2) / N for N
- * calls drawn independently from the histogram, and every form with a
- * change cost competes; without it, a site whose calls spread over
- * classes keeps the module routine unless rep stosb in place is
- * cheaper.  With no calls (hist NULL or all 0), no cost table, or a
- * forced variant: repstos_policy_site_tuned.
- * The runtime and `repstos patch --profile` both choose with this.
- */
-enum repstos_variant repstos_policy_site_profiled(const struct repstos_tuning *t,
-						  enum repstos_variant module,
-						  int forced,
-						  const struct repstos_site *e,
-						  const unsigned long long *hist);
-
 /* What a process (or `repstos patch --cpu`) chose for sites of unknown
  * size, per family, and whether REPSTOS_VARIANT (or --cpu=ROUTINE)
  * forced it on every site of the family. */
 struct repstos_modules {
-	int variant, copy_variant;
-	int forced, copy_forced;
+	struct {
+		int variant, forced;
+	} fam[REPSTOS_NFAMILY];
 };
 
 /*
- * The form for site e of either family, from the profile hist (or
- * NULL): repstos_policy_site_profiled's or
- * repstos_policy_copy_site_profiled's, a variant of the site's family;
- * a site of a narrow entry version gets repstos_form_narrow() of it.
- * The one choice the runtime and `repstos patch` both make.
+ * The form for one site of any family, a variant of its family.  A
+ * forced variant (REPSTOS_VARIANT, --cpu=ROUTINE) is used as it is; a
+ * site of unknown size gets the module routine.  With a size profile
+ * (hist[c] calls of the site fell in size class c, profile.h) and a
+ * cost table, the form whose expected time over those calls, sum of
+ * hist[c] * cost[form][c], is least (the module routine when it is
+ * within 3% of that, then the lowest number); the sizes were measured
+ * one at a time, so where the table has every form's change cost, each
+ * form's expected time adds its change cost times the expected changes
+ * of class, N - sum(hist[c]^2) / N for N calls drawn independently
+ * from the histogram; without it, a site whose calls spread over
+ * classes keeps the module routine unless the inline form is cheaper.
+ * A profile only changes speed, never what a site does: every form
+ * stores every size correctly.  Without a profile, a site whose size
+ * is known (a constant, or a proven range) gets the form whose worst
+ * ratio to the cheapest form over the classes the range spans is
+ * smallest (the module routine when it is within 3% of that, then the
+ * smallest total, then the lowest number: deterministic for a given
+ * table); without a cost table, the inline form when the site is
+ * proven at least inline_min bytes.  The inline form only where the
+ * family lets the op take it (repstos_family_inline_ok: a move that may
+ * overlap backwards never does).  A site of a narrow entry version gets
+ * repstos_family_narrow() of the result.  The one choice the runtime
+ * and `repstos patch` both make.
  */
 int repstos_policy_form(const struct repstos_tuning *t,
 			const struct repstos_modules *m,
@@ -231,8 +159,13 @@ int repstos_policy_form(const struct repstos_tuning *t,
  * ~0ull when the table lacks v. */
 unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
 					   int v, const unsigned long long *hist);
-/* What repstos_policy_site_profiled compares: the weighted sum, plus,
- * where the table has the change cost of every form it has, v's change
+/* Does the table say what a change of class costs every form it has? */
+int repstos_cost_has_change(const struct repstos_costs *k);
+/* Forget the costs of the forms of f that cpu cannot run. */
+void repstos_costs_drop(const struct repstos_family *f,
+			const struct repstos_cpu *cpu, struct repstos_costs *k);
+/* What repstos_policy_form compares for a profiled site: the weighted
+ * sum, plus, where the table has the change cost of every form it has, v's change
  * cost times the expected changes of class over the calls. */
 unsigned long long repstos_policy_expected(const struct repstos_costs *k,
 					   int v, const unsigned long long *hist);

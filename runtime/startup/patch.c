@@ -78,16 +78,15 @@ enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
 /* What the process chose, once, at the first module's start-up. */
 struct config {
 	struct repstos_tuning tuning;	/* policy, or the tuning file */
-	int forced;			/* REPSTOS_VARIANT named a variant */
+	/* each family's module-wide choice, and whether REPSTOS_VARIANT
+	 * forced it */
+	struct repstos_modules mods;
 	int debug;			/* REPSTOS_DEBUG: 1, or 2 (each site) */
 	enum route route;		/* REPSTOS_PATCH */
-	enum repstos_variant variant;	/* the module-wide choice */
-	enum repstos_copy_variant copy_variant; /* the same for copy sites */
-	int copy_forced;		/* REPSTOS_VARIANT named a copy variant */
 	const char *why;
 	const char *record;		/* REPSTOS_PROFILE: recording to it */
-	unsigned cost_forms[2];		/* repstos_cost_forms() of the set
-					 * and the copy table */
+	unsigned cost_forms[REPSTOS_NFAMILY]; /* repstos_cost_forms() of
+					 * each family's table */
 };
 
 /* Where the sites of one run go: the mem file, or the mprotect route. */
@@ -114,8 +113,8 @@ struct module {
 	struct repstos_recorder *rec;	/* ... and their counts */
 	int seal_errno;			/* why its dispatch page stayed
 					 * writable, or 0 */
-	unsigned char narrow[2];	/* it has set (0) or copy (1) sites
-					 * of a narrow entry version */
+	unsigned char narrow[REPSTOS_NFAMILY]; /* it has sites of the
+					 * family of a narrow entry version */
 	struct writer writer;
 };
 
@@ -141,46 +140,38 @@ static void warn(const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
-/* REPSTOS_VARIANT=name picks the copy routine of that name too, where
- * there is one this CPU can run; copy sites keep the policy's otherwise. */
-static void read_copy_variant(struct config *c, const char *v)
-{
-	int n = v ? repstos_copy_variant_by_name(v) : -1;
-
-	c->copy_variant = (enum repstos_copy_variant)c->tuning.copy_variant;
-	if (n >= 0 && repstos_policy_copy_supported(&cpu, n)) {
-		c->copy_variant = (enum repstos_copy_variant)n;
-		c->copy_forced = 1;
-	}
-}
-
+/*
+ * REPSTOS_VARIANT=name picks the routine of that name in every family
+ * that has one this CPU can run ("avx2": 32-byte vectors for sets and
+ * copies alike); a family without it keeps the policy's choice.
+ */
 static void read_variant(struct config *c)
 {
 	const char *v = secure_getenv("REPSTOS_VARIANT");
-	int n;
+	int f, n, named = 0, forced = 0;
 
-	c->variant = (enum repstos_variant)c->tuning.variant;
+	for (f = 0; f < REPSTOS_NFAMILY; f++)
+		c->mods.fam[f].variant = c->tuning.fam[f].variant;
 	c->why = c->tuning.source;
 	if (!v || !*v || !strcmp(v, "auto"))
-		v = NULL;
-	read_copy_variant(c, v);
-	if (!v)
 		return;
-	n = repstos_variant_by_name(v);
-	if (n < 0 && c->copy_forced)
-		return;			/* a copy routine's name only */
-	if (n < 0) {
-		warn("unknown REPSTOS_VARIANT '%s', using auto", v);
-		return;
+	for (f = 0; f < REPSTOS_NFAMILY; f++) {
+		n = repstos_family_by_name(&repstos_families[f], v);
+		if (n < 0)
+			continue;
+		named = 1;
+		if (!repstos_family_runs(&repstos_families[f], &cpu, n))
+			continue;
+		c->mods.fam[f].variant = n;
+		c->mods.fam[f].forced = forced = 1;
 	}
-	if (!repstos_policy_supported(&cpu, (enum repstos_variant)n)) {
+	if (!named)
+		warn("unknown REPSTOS_VARIANT '%s', using auto", v);
+	else if (!forced)
 		warn("REPSTOS_VARIANT '%s' needs instructions this CPU lacks, "
 		     "using auto", v);
-		return;
-	}
-	c->variant = (enum repstos_variant)n;
-	c->forced = 1;
-	c->why = "forced by REPSTOS_VARIANT";
+	if (c->mods.fam[REPSTOS_FAMILY_SET].forced)
+		c->why = "forced by REPSTOS_VARIANT";
 }
 
 static void read_route(struct config *c)
@@ -201,7 +192,7 @@ static void read_route(struct config *c)
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
- * (runtime/policy/policy.c reads it; one open() when there is none).  A
+ * (repstos_tuning_load reads it; one open() when there is none).  A
  * set-user-ID or otherwise secure program says nothing about it: what
  * it could say about a file its user cannot read is an oracle. */
 static void read_tuning(struct config *c)
@@ -253,12 +244,13 @@ static void read_config(struct config *c)
 {
 	const char *d = secure_getenv("REPSTOS_DEBUG");
 	const char *r = secure_getenv("REPSTOS_PROFILE");
+	int f;
 
 	c->debug = !d || !*d || !strcmp(d, "0") ? 0 : !strcmp(d, "2") ? 2 : 1;
 	read_cpu();
 	read_tuning(c);
-	c->cost_forms[0] = repstos_cost_forms(&c->tuning.costs);
-	c->cost_forms[1] = repstos_cost_forms(&c->tuning.copy_costs);
+	for (f = 0; f < REPSTOS_NFAMILY; f++)
+		c->cost_forms[f] = repstos_cost_forms(&c->tuning.fam[f].costs);
 	read_variant(c);
 	read_route(c);
 	c->record = r && *r ? r : NULL;
@@ -427,21 +419,27 @@ static void add_to_run(struct module *mod, struct run *r, uintptr_t at,
  * routine of its module (a rel32 call reaches no further), so every
  * address here is the module's, as it described itself.
  */
+static void *const *routines_of(const struct module *mod,
+				const struct repstos_family *f)
+{
+	return f->id == REPSTOS_FAMILY_COPY ? mod->m.copy_routine :
+					      mod->m.set_routine;
+}
+
 static uintptr_t routine_of(const struct module *mod, unsigned op, int v)
 {
-	if (repstos_op_is_copy(op))
-		return (uintptr_t)mod->m.copy_routine[v];
-	return (uintptr_t)mod->m.set_routine[v];
+	return (uintptr_t)routines_of(mod, repstos_family_of(op))[v];
 }
 
 static int variant_by_routine(const struct module *mod, unsigned op,
 			      uintptr_t target)
 {
-	int v, n = repstos_op_is_copy(op) ? REPSTOS_COPY_VARIANT_COUNT :
-					    REPSTOS_VARIANT_COUNT;
+	const struct repstos_family *f = repstos_family_of(op);
+	void *const *r = routines_of(mod, f);
+	int v;
 
-	for (v = 0; target && v < n; v++)
-		if (routine_of(mod, op, v) == target)
+	for (v = 0; target && v < f->nvariants; v++)
+		if ((uintptr_t)r[v] == target)
 			return v;
 	return -1;
 }
@@ -449,8 +447,8 @@ static int variant_by_routine(const struct module *mod, unsigned op,
 /* The stub a site of op calls as the compiler left it. */
 static uintptr_t stub_of(const struct module *mod, unsigned op)
 {
-	return (uintptr_t)(repstos_op_is_copy(op) ? mod->m.copy_stub :
-						    mod->m.set_stub);
+	return (uintptr_t)(repstos_family_of(op)->id == REPSTOS_FAMILY_COPY ?
+			   mod->m.copy_stub : mod->m.set_stub);
 }
 
 /*
@@ -510,31 +508,33 @@ static int row_choice(const struct repstos_modules *m,
 static int choice(const struct module *mod, const struct repstos_site *e,
 		  const char **why)
 {
-	int copy = repstos_op_is_copy(e->op);
+	const struct repstos_family *f = repstos_family_of(e->op);
 	const unsigned long long *h = mod->hist ? mod->hist[e - mod->m.begin] :
 						  NULL;
-	const struct repstos_modules m = { cfg.variant, cfg.copy_variant,
-					   cfg.forced, cfg.copy_forced };
-	unsigned kind = !copy ? 0 : repstos_copy_inline_ok(e->op) ? 1 : 2;
+	const struct repstos_modules *m = &cfg.mods;
+	int forced = m->fam[f->id].forced;
+	/* set; copy that may go inline; move that may not */
+	unsigned kind = f->id == REPSTOS_FAMILY_SET ? 0 :
+			repstos_family_inline_ok(f, e->op) ? 1 : 2;
 	int narrow = repstos_version_narrow(e->version);
 	unsigned char *pick;
 
 	if (h && !repstos_profile_calls(h))
 		h = NULL;
 	*why = h ? "the size profile's counts" :
-	       (copy ? cfg.copy_forced : cfg.forced) ? "REPSTOS_VARIANT" :
+	       forced ? "REPSTOS_VARIANT" :
 	       e->size_kind == REPSTOS_SIZE_UNKNOWN ? "size unknown: the process's routine" :
-	       !cfg.cost_forms[copy] ? "the rule for this CPU (no cost table row)" :
+	       !cfg.cost_forms[f->id] ? "the rule for this CPU (no cost table row)" :
 	       "the cost table over the site's sizes";
-	if (h && row_picks && !(copy ? cfg.copy_forced : cfg.forced))
-		return row_choice(&m, e, h, kind * 2 + (unsigned)narrow);
-	if (h || (copy ? cfg.copy_forced : cfg.forced) ||
-	    e->size_kind == REPSTOS_SIZE_UNKNOWN || !cfg.cost_forms[copy])
-		return repstos_policy_form(&cfg.tuning, &m, e, h);
+	if (h && row_picks && !forced)
+		return row_choice(m, e, h, kind * 2 + (unsigned)narrow);
+	if (h || forced || e->size_kind == REPSTOS_SIZE_UNKNOWN ||
+	    !cfg.cost_forms[f->id])
+		return repstos_policy_form(&cfg.tuning, m, e, h);
 	pick = &picks[narrow][kind][repstos_size_class(e->size_min)]
 		     [repstos_size_class(e->size_max)];
 	if (!*pick)
-		*pick = 1 + (unsigned char)repstos_policy_form(&cfg.tuning, &m,
+		*pick = 1 + (unsigned char)repstos_policy_form(&cfg.tuning, m,
 							       e, NULL);
 	return *pick - 1;
 }
@@ -542,11 +542,11 @@ static int choice(const struct module *mod, const struct repstos_site *e,
 /* The process's routine for sites of unknown size, as this module's
  * stubs may call it: a stub serves every site of its family, narrow
  * ones too. */
-static int module_variant(const struct module *mod, int copy)
+static int module_variant(const struct module *mod, enum repstos_family_id f)
 {
-	int v = copy ? (int)cfg.copy_variant : (int)cfg.variant;
+	int v = cfg.mods.fam[f].variant;
 
-	return mod->narrow[copy] ? repstos_form_narrow(copy, v) : v;
+	return mod->narrow[f] ? repstos_family_narrow(&repstos_families[f], v) : v;
 }
 
 /* Note which families have sites of a narrow entry version. */
@@ -556,7 +556,7 @@ static void find_narrow(struct module *mod)
 
 	for (e = mod->m.begin; e < mod->m.end; e++)
 		if (repstos_version_narrow(e->version))
-			mod->narrow[repstos_op_is_copy(e->op)] = 1;
+			mod->narrow[repstos_family_of(e->op)->id] = 1;
 }
 
 /* The bytes a site should have; 0, or -1 if the entry cannot be used.
@@ -565,18 +565,20 @@ static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
 			uintptr_t at, uint8_t *out, const char **form,
 			const char **why)
 {
-	int copy = repstos_op_is_copy(e->op), v;
+	const struct repstos_family *f = repstos_family_of(e->op);
 	uintptr_t target;
+	int v;
 
 	if (mod->record) {
 		*form = "the profiling routine", *why = "REPSTOS_PROFILE";
-		return repstos_encode_call(out, e->len, at, (uintptr_t)(copy ?
-				mod->m.copy_profile : mod->m.profile));
+		return repstos_encode_call(out, e->len, at,
+				(uintptr_t)(f->id == REPSTOS_FAMILY_COPY ?
+					    mod->m.copy_profile : mod->m.profile));
 	}
 	v = choice(mod, e, why);
-	*form = copy ? repstos_copy_variant_name(v) : repstos_variant_name(v);
-	if (copy ? repstos_copy_form_inline(v, e->op) : v == REPSTOS_VARIANT_INLINE) {
-		*form = copy ? "rep movsb in place" : "rep stosb in place";
+	*form = repstos_family_name(f, v);
+	if (v == f->inline_form && repstos_family_inline_ok(f, e->op)) {
+		*form = f->inline_name;
 		return repstos_encode_inline(out, e->len, e->op);
 	}
 	target = routine_of(mod, e->op, v);
@@ -628,11 +630,7 @@ static int unrunnable(const struct module *mod, unsigned op, uintptr_t target)
 {
 	int v = variant_by_routine(mod, op, target);
 
-	if (v < 0)
-		return 0;
-	if (repstos_op_is_copy(op))
-		return !repstos_policy_copy_supported(&cpu, v);
-	return !repstos_policy_supported(&cpu, (enum repstos_variant)v);
+	return v >= 0 && !repstos_family_runs(repstos_family_of(op), &cpu, v);
 }
 
 /* What the site holds: 0, *form and *target (of a call), or -1 when it
@@ -654,8 +652,8 @@ static int site_form(const struct module *mod, const struct repstos_site *e,
 	     variant_by_routine(mod, e->op, *target) < 0))
 		return -1;
 	/* rep movsb in a move site copies forwards blindly: not ours */
-	if (*form == REPSTOS_FORM_INLINE && !repstos_copy_inline_ok(e->op) &&
-	    repstos_op_is_copy(e->op))
+	if (*form == REPSTOS_FORM_INLINE &&
+	    !repstos_family_inline_ok(repstos_family_of(e->op), e->op))
 		return -1;
 	return 0;
 }
@@ -748,8 +746,8 @@ static void start_recording(struct module *mod)
 					  repstos_site_addr(e),
 					  profiled_routine(mod, e, form, target));
 	if (repstos_prof_ready(rec, mod->m.prof,
-			       mod->m.set_routine[module_variant(mod, 0)],
-			       mod->m.copy_routine[module_variant(mod, 1)],
+			       mod->m.set_routine[module_variant(mod, REPSTOS_FAMILY_SET)],
+			       mod->m.copy_routine[module_variant(mod, REPSTOS_FAMILY_COPY)],
 			       repstos_table_hash(b, end), module_name(mod))) {
 		not_recorded(cfg.record, module_name(mod), errno);
 		mod->record = 0;
@@ -894,9 +892,9 @@ static void report(const struct module *mod)
 		"variant %s (%s), copy %s%s; ", module_name(mod),
 		cpu.vendor == REPSTOS_VENDOR_INTEL ? "intel" :
 		cpu.vendor == REPSTOS_VENDOR_AMD ? "amd" : "other",
-		cpu.family, cpu.model, feats, repstos_variant_names[cfg.variant],
-		cfg.why, repstos_copy_variant_names[cfg.copy_variant],
-		cfg.copy_forced ? " (forced)" : "");
+		cpu.family, cpu.model, feats, repstos_variant_names[cfg.mods.fam[REPSTOS_FAMILY_SET].variant],
+		cfg.why, repstos_copy_variant_names[cfg.mods.fam[REPSTOS_FAMILY_COPY].variant],
+		cfg.mods.fam[REPSTOS_FAMILY_COPY].forced ? " (forced)" : "");
 	report_outcome(mod, stderr);
 	if (mod->seal_errno)
 		fprintf(stderr, "; dispatch pointer left writable (%s)",
@@ -939,10 +937,10 @@ static void set_routines(const struct module *mod)
 static void set_targets(const struct module *mod)
 {
 	const struct repstos_module *m = &mod->m;
-	void *copy = m->copy_routine[module_variant(mod, 1)];
+	void *copy = m->copy_routine[module_variant(mod, REPSTOS_FAMILY_COPY)];
 
 	__atomic_store_n(m->set_target, mod->record ? m->profile :
-			 m->set_routine[module_variant(mod, 0)],
+			 m->set_routine[module_variant(mod, REPSTOS_FAMILY_SET)],
 			 __ATOMIC_RELEASE);
 	if (m->copy_target && copy)
 		__atomic_store_n(m->copy_target, mod->record ? m->copy_profile :
@@ -1138,13 +1136,13 @@ const struct repstos_cpu *__repstos_process_cpu(void)
 enum repstos_variant __repstos_process_variant(void)
 {
 	configure();
-	return cfg.variant;
+	return cfg.mods.fam[REPSTOS_FAMILY_SET].variant;
 }
 
 enum repstos_copy_variant __repstos_process_copy_variant(void)
 {
 	configure();
-	return cfg.copy_variant;
+	return cfg.mods.fam[REPSTOS_FAMILY_COPY].variant;
 }
 
 enum repstos_variant __repstos_module_site_variant(void *handle,

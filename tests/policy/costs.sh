@@ -5,7 +5,7 @@
 # tests/policy/sizes.c (constant, bounded and unknown sizes) gets the
 # form its table makes cheapest, a move that may overlap never rep movsb
 # in place, and `repstos patch --cpu=native` chooses exactly what the
-# runtime does, for those tables and for the measured rows of policy.c.
+# runtime does, for those tables and for the policy's measured rows.
 . "$(dirname "$0")/../lib.sh"
 bin=build/tests/policy/sizes
 tool=patcher/repstos
@@ -79,7 +79,7 @@ for cpu in zen4-noavx512 zen4 zen5; do
 done
 
 # The conservative rule, for CPUs no row describes: the routine a site of
-# unknown size gets (policy.c, conservative()): avx2 with AVX2 on AMD
+# unknown size gets (conservative()): avx2 with AVX2 on AMD
 # from Zen and on Intel, vec elsewhere.
 for pair in generic:vec zen2:avx2 zen3:avx2 skylake:avx2 icelake:avx2; do
 	cpu=${pair%%:*} want=${pair#*:}

@@ -149,13 +149,13 @@ static int write_tuning(const char *path, const char *module, int change)
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
-	t.variant = repstos_variant_by_name(module);
-	t.copy_variant = REPSTOS_COPY_VARIANT_ORIGINAL;
-	fixed_costs(&t.costs);
-	fixed_copy_costs(&t.copy_costs);
+	t.fam[REPSTOS_FAMILY_SET].variant = repstos_variant_by_name(module);
+	t.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_ORIGINAL;
+	fixed_costs(&t.fam[REPSTOS_FAMILY_SET].costs);
+	fixed_copy_costs(&t.fam[REPSTOS_FAMILY_COPY].costs);
 	if (change) {
-		fixed_change(&t.costs, REPSTOS_VARIANT_VEC, 2000);
-		fixed_change(&t.copy_costs, REPSTOS_COPY_VARIANT_VEC, 0);
+		fixed_change(&t.fam[REPSTOS_FAMILY_SET].costs, REPSTOS_VARIANT_VEC, 2000);
+		fixed_change(&t.fam[REPSTOS_FAMILY_COPY].costs, REPSTOS_COPY_VARIANT_VEC, 0);
 	}
 	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
 	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {

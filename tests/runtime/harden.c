@@ -100,7 +100,7 @@ static int tuning(const char *path)
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
-	t.variant = REPSTOS_VARIANT_ORIGINAL;
+	t.fam[REPSTOS_FAMILY_SET].variant = REPSTOS_VARIANT_ORIGINAL;
 	f = fopen(path, "w");
 	if (!f || repstos_tuning_format(text, sizeof(text), &cpu, &t) < 0 ||
 	    fputs(text, f) < 0 || fclose(f))

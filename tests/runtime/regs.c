@@ -294,7 +294,7 @@ static void run_copies(void)
 
 		if (!repstos_policy_copy_supported(repstos_cpu(), v))
 			continue;
-		narrow = repstos_form_narrow(1, v) == v;
+		narrow = repstos_family_narrow(&repstos_families[REPSTOS_FAMILY_COPY], v) == v;
 		for (stub = 0; stub < 2; stub++) {
 			char who[64];
 
@@ -328,7 +328,7 @@ int main(void)
 			       repstos_variant_name(v));
 			continue;
 		}
-		narrow = repstos_form_narrow(0, v) == v;
+		narrow = repstos_family_narrow(&repstos_families[REPSTOS_FAMILY_SET], v) == v;
 		for (stub = 0; stub < 2; stub++) {
 			char who[64];
 

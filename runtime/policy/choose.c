@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * choose.c - the form of one site, of any family, from what the
+ * compiler knew of its size, the tuning's cost table and, where there
+ * is one, the site's size profile (policy.h, repstos_policy_form): the
+ * one choice the runtime and `repstos patch` both make.
+ */
+#include "policy.h"
+
+/* A form's standing over classes lo..hi: its worst cost against the
+ * cheapest form's, in permille, and its total. */
+struct standing {
+	unsigned long long worst, total;
+};
+
+static struct standing standing(const struct repstos_costs *k, int v,
+				const unsigned *best, unsigned lo, unsigned hi)
+{
+	struct standing s = { 0, 0 };
+	unsigned c;
+
+	for (c = lo; c <= hi; c++) {
+		unsigned long long r = 1000ull * k->cns[v][c] / best[c];
+
+		if (r > s.worst)
+			s.worst = r;
+		s.total += k->cns[v][c];
+	}
+	return s;
+}
+
+static int better(struct standing a, struct standing b)
+{
+	return a.worst != b.worst ? a.worst < b.worst : a.total < b.total;
+}
+
+/* The cheapest of the forms in `known` over classes lo..hi (policy.h
+ * says how); module when known has none. */
+static int cheapest(const struct repstos_costs *k, unsigned known, int module,
+		    unsigned lo, unsigned hi)
+{
+	unsigned best[REPSTOS_NCLASS], c;
+	struct standing s, top = { ~0ull, ~0ull };
+	int v, pick = -1;
+
+	for (c = lo; c <= hi; c++) {
+		unsigned b = ~0u;
+
+		for (v = 0; v < REPSTOS_NFORM; v++)
+			if ((known >> v & 1) && k->cns[v][c] < b)
+				b = k->cns[v][c];
+		best[c] = b;
+	}
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1))
+			continue;
+		s = standing(k, v, best, lo, hi);
+		if (pick < 0 || better(s, top))
+			top = s, pick = v;
+	}
+	if (pick < 0)
+		return module;
+	if ((known >> module & 1) &&
+	    standing(k, module, best, lo, hi).worst <= top.worst + 30)
+		return module;
+	return pick;
+}
+
+static int any_calls(const unsigned long long *hist)
+{
+	unsigned c;
+
+	for (c = 0; hist && c < REPSTOS_NCLASS; c++)
+		if (hist[c])
+			return 1;
+	return 0;
+}
+
+/* Does one size class hold at least 95% of the calls? */
+static int one_class(const unsigned long long *hist)
+{
+	unsigned long long total = 0, top = 0;
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++) {
+		total += hist[c];
+		top = hist[c] > top ? hist[c] : top;
+	}
+	return (unsigned __int128)top * 100 >= (unsigned __int128)total * 95;
+}
+
+/*
+ * From a profile (policy.h), either family: of the `known` forms (bit v
+ * for form v), the one whose expected time over the calls of hist is
+ * least by table k.  The module routine keeps the site unless another
+ * form saves more than 3% of it: the table's figures move by that much
+ * from run to run, and a choice made on noise would differ from one
+ * tuning file to the next.  The table's figures are for one size at a
+ * time, branches predicted; where a site's sizes spread over classes, a
+ * routine that branches on the size mispredicts.  Where the table has
+ * every form's change cost, the expected time counts them; where it has
+ * not, such a site keeps the module routine, chosen on varying sizes,
+ * unless rep stosb (rep movsb) in place, which does not branch on the
+ * size, is cheaper (choosing by the fixed sizes alone made the many-site
+ * program 1.06x glibc on Zen 4 where the module routine made it 1.27x).
+ */
+static int by_profile(const struct repstos_costs *k, unsigned known,
+		      int module, int inline_form,
+		      const unsigned long long *hist)
+{
+	unsigned long long best = ~0ull, w;
+	int v, pick = -1, by_change = repstos_cost_has_change(k);
+
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1) ||
+		    (!by_change && !one_class(hist) && v != module &&
+		     v != inline_form))
+			continue;
+		w = repstos_policy_expected(k, v, hist);
+		if (w != ~0ull && (pick < 0 || w < best))
+			best = w, pick = v;
+	}
+	if (pick < 0)
+		return module;
+	w = repstos_policy_expected(k, module, hist);
+	if ((known >> module & 1) && w != ~0ull &&
+	    (unsigned __int128)w * 100 <= (unsigned __int128)best * 103)
+		return module;
+	return pick;
+}
+
+/* The forms t's table for f has that a site of op may take: the inline
+ * form not for a copy that may overlap backwards, whatever its cost. */
+static unsigned forms(const struct repstos_family_tuning *ft,
+		      const struct repstos_family *f, unsigned op)
+{
+	unsigned known = repstos_cost_forms(&ft->costs);
+
+	if (!repstos_family_inline_ok(f, op))
+		known &= ~(1u << f->inline_form);
+	return known;
+}
+
+/* By what the compiler knew of the size (policy.h). */
+static int by_size(const struct repstos_family_tuning *ft,
+		   const struct repstos_family *f, int module, int forced,
+		   const struct repstos_site *e)
+{
+	unsigned known;
+
+	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
+		return module;
+	known = forms(ft, f, e->op);
+	if (known)
+		return cheapest(&ft->costs, known, module,
+				repstos_size_class(e->size_min),
+				repstos_size_class(e->size_max));
+	if (repstos_family_inline_ok(f, e->op) && e->size_min >= ft->inline_min)
+		return f->inline_form;
+	return module;
+}
+
+int repstos_policy_form(const struct repstos_tuning *t,
+			const struct repstos_modules *m,
+			const struct repstos_site *e,
+			const unsigned long long *hist)
+{
+	const struct repstos_family *f = repstos_family_of(e->op);
+	const struct repstos_family_tuning *ft = &t->fam[f->id];
+	int module = m->fam[f->id].variant, forced = m->fam[f->id].forced, v;
+	unsigned known;
+
+	/* the forms the table has only when there is a profile to weigh:
+	 * this runs for every site at start-up (10,000 sites took 0.7 ms
+	 * more when it counted them first) */
+	if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
+		v = by_size(ft, f, module, forced, e);
+	else
+		v = by_profile(&ft->costs, known, module, f->inline_form, hist);
+	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
+}

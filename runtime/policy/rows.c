@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rows.c - what the policy chooses for a CPU before any site: the
+ * measured rows, for CPUs a benchmark ran on, and the conservative rule
+ * for every other CPU.  A tuning file (tuning.c) written by `repstos
+ * tune` on the machine itself overrides both.
+ *
+ * The rule is measured, not read off feature flags (bench/results has
+ * the numbers): on AMD Zen 3 (ERMS+FSRM, no FSRS) inline `rep stosb`
+ * costs 2-13x glibc's memset below 4 KiB, although the 2022 kernel
+ * inlined it for FSRM and today's kernel, which sets FSRS on AMD CPUs
+ * with FSRM, still would.  So every site whose size the compiler did
+ * not bound calls the module routine (a row's, or the conservative
+ * rule's: "avx2", "avx512_split" or "vec"), which uses rep stosb only
+ * from a measured size up, and a site of known size gets the form the
+ * row's cost table makes cheapest (choose.c).
+ */
+#include <string.h>
+#include "policy.h"
+
+#define KIB 1024u
+
+/*
+ * The measured table: vendor, family, model ranges and the features the
+ * chosen routines need, to what bench measured there
+ * (bench/results/VENDOR-FAMILY-MODEL/) and, where `repstos tune
+ * --report` printed one there, the cost table.  Only rows measured on a
+ * real machine belong here; every other CPU gets the conservative rule
+ * below.  Rows are tried in order: put the one needing more first.
+ *
+ * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
+ * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
+ * bench/results/amd-1a-02): "avx512" is ~2x glibc on the 1..256 mix
+ * and its 64-byte store loop beats rep stosb (glibc's choice from 2 KiB)
+ * by 1.5-1.8x from 4 KiB to 256 KiB; rep stosb wins again from 512 KiB
+ * (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So rep stosb from
+ * 512 KiB, and a site goes inline only when proven that large.  "vec"
+ * loses to rep stosb from 2 KiB.  No cost table was measured there.
+ *
+ * AMD family 0x19 models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf (Zen 4):
+ * measured on an AMD EPYC family 0x19 model 0x11 (KVM, 2 cores, glibc
+ * 2.36; bench/results/amd-19-11, and amd-19-11-as-zen4-noavx512
+ * with AVX-512 hidden from glibc and from repstos, as KVM guests of Zen 4
+ * often see it).  On the published distributions (one site, sizes
+ * drawn at random) and the many-site program, a routine with few size
+ * branches wins, as sizes vary from call to call; at one fixed size a
+ * branchy one does.  Against glibc's memset at one site:
+ *  - with AVX-512, "avx512_split" (one masked store below 64 bytes,
+ *    32-byte stores with one size test to 256, 64-byte ones above where
+ *    aligned): 1.17-1.18x geometric mean over the distributions
+ *    (0.98-1.34x), at least 0.99x at every fixed size, 1.32x on the
+ *    many-site program.  "avx512", all masked stores below 256, is
+ *    faster on some distributions but 0.69x at fixed sizes below 128 on
+ *    a destination not 64-byte aligned (a 64-byte store crossing a
+ *    cache line is split; three masked-off ones still cost): the goals
+ *    put "never slower" first.
+ *  - without it, "stosb_avx2": Zen 4 starts a rep stosb below 128 bytes
+ *    in 2.5 ns flat, 32..64 bytes take two 32-byte stores (rep stosb was
+ *    0.87x glibc there), and above 128 "avx2"'s 32-byte stores.  1.20x
+ *    on the distributions against glibc's avx2 memset, 1.29x on the
+ *    many-site program (1.55x from profiles), 0.90-0.96x at some fixed
+ *    sizes from 65 bytes up.
+ * The cost table is `repstos tune --report`'s on that machine, with
+ * AVX-512; the forms a CPU cannot run are dropped at run time.
+ */
+struct measured {
+	unsigned vendor, family;
+	unsigned char models[4][2];	/* inclusive ranges; {0, 0} ends */
+	unsigned need;			/* features the row needs */
+	enum repstos_variant variant;
+	unsigned long long vec_rep_min, wide_rep_min;
+	unsigned inline_min;
+	enum repstos_copy_variant copy_variant;
+	unsigned long long copy_rep_min;	/* ~0: never rep movsb */
+	const struct repstos_costs *costs;	/* or NULL */
+	const struct repstos_costs *copy_costs;	/* or NULL */
+	const char *source;
+};
+
+static const struct repstos_costs zen4_costs = {
+	.cns = {
+		[REPSTOS_VARIANT_ORIGINAL] = {
+			190, 217, 298, 515, 569, 515, 731, 758,
+			1137, 1354, 2654, 5253, 10452, 21716, 44185, 90554,
+			180126, 359950, 719600, 1441525, 2892900, 2893680 },
+		[REPSTOS_VARIANT_INLINE] = {
+			258, 258, 258, 259, 259, 258, 261, 265,
+			1224, 1337, 1572, 2070, 3804, 7259, 14775, 29321,
+			57488, 113171, 225140, 450131, 1124480, 1112943 },
+		[REPSTOS_VARIANT_ERMS] = {
+			190, 217, 325, 542, 596, 542, 758, 276,
+			1226, 1367, 1619, 2099, 3871, 7349, 14802, 29338,
+			57560, 113250, 225200, 450175, 1115460, 1112371 },
+		[REPSTOS_VARIANT_REP_GOOD] = {
+			1111, 1111, 1111, 1111, 686, 687, 703, 699,
+			1493, 1631, 2013, 2720, 4851, 9213, 17987, 37163,
+			78223, 157650, 315200, 632325, 1364620, 1367440 },
+		[REPSTOS_VARIANT_VEC] = {
+			190, 190, 190, 190, 244, 163, 217, 218,
+			461, 894, 1760, 3493, 3838, 7329, 14793, 29446,
+			57665, 113458, 225540, 450413, 1128060, 1128480 },
+		[REPSTOS_VARIANT_AVX2] = {
+			271, 271, 271, 217, 190, 190, 163, 190,
+			272, 597, 1030, 1896, 4447, 7397, 14851, 29410,
+			57630, 113421, 225333, 450175, 1115800, 1118660 },
+		[REPSTOS_VARIANT_AVX512] = {
+			354, 353, 354, 354, 354, 353, 354, 354,
+			329, 543, 976, 1842, 4474, 7397, 14916, 29401,
+			57647, 113379, 225400, 450300, 1108643, 1115086 },
+		[REPSTOS_VARIANT_AVX512_SPLIT] = {
+			163, 163, 163, 163, 163, 163, 163, 191,
+			273, 488, 921, 1788, 4423, 7379, 14850, 29400,
+			57646, 113375, 225333, 450163, 1108071, 1101071 },
+		[REPSTOS_VARIANT_STOSB_AVX2] = {
+			281, 281, 281, 282, 281, 283, 245, 218,
+			273, 597, 1030, 1896, 4501, 7395, 14877, 29293,
+			57647, 113500, 225600, 450300, 1110840, 1113060 },
+	},
+	/* tune's change costs there (three runs agree within 0.7 ns):
+	 * nothing for avx512 and rep stosb in place, 2.7 ns for
+	 * avx512_split, 4.0 for stosb_avx2 (branches at 32 and 128 bytes).
+	 * avx2 from 256 bytes and stosb_avx2 from 32 were measured again
+	 * after their code changed (66e5fee, 03d7725; three runs of tune,
+	 * medians): the class ends at +3 of the loop, where avx2 now keeps
+	 * glibc's shape, cost 0.8 ns more, four stores 32..63 0.8 more and
+	 * 64..127 0.85 less. */
+	.change = {
+		[REPSTOS_VARIANT_ORIGINAL] = 1386,
+		[REPSTOS_VARIANT_INLINE] = 13,
+		[REPSTOS_VARIANT_ERMS] = 1015,
+		[REPSTOS_VARIANT_REP_GOOD] = 36,
+		[REPSTOS_VARIANT_VEC] = 982,
+		[REPSTOS_VARIANT_AVX2] = 801,
+		[REPSTOS_VARIANT_AVX512] = 3,
+		[REPSTOS_VARIANT_AVX512_SPLIT] = 276,
+		[REPSTOS_VARIANT_STOSB_AVX2] = 396,
+	},
+	.change_known = (1u << REPSTOS_VARIANT_COUNT) - 1,
+};
+
+/* `repstos tune --report`'s copy table on the same machine (AMD EPYC
+ * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
+ * bytes, where "avx512" takes 1.9-2.5, so no copy site of a size known
+ * to be small goes inline here; from 2 KiB the forms are level. */
+static const struct repstos_costs zen4_copy_costs = {
+	.cns = {
+		[REPSTOS_COPY_VARIANT_ORIGINAL] = {
+			190, 217, 300, 379, 569, 677, 894, 948,
+			1382, 2375, 4415, 8449, 17254, 33420, 67153, 133618,
+			266164, 588870, 1094536, 2155033, 4308150, 4301125 },
+		[REPSTOS_COPY_VARIANT_INLINE] = {
+			380, 380, 383, 380, 380, 381, 384, 386,
+			1330, 1539, 1830, 2700, 4432, 7912, 17469, 63067,
+			123903, 364895, 646509, 1117150, 2323700, 2366275 },
+		[REPSTOS_COPY_VARIANT_VEC] = {
+			136, 135, 164, 163, 163, 190, 190, 297,
+			515, 902, 1771, 3519, 7176, 14151, 28855, 59457,
+			115454, 286625, 509391, 1110317, 2272125, 2268100 },
+		[REPSTOS_COPY_VARIANT_AVX2] = {
+			163, 163, 190, 190, 190, 263, 247, 263,
+			393, 569, 949, 1816, 4428, 7892, 16272, 56559,
+			113503, 234550, 475618, 1065417, 2191750, 2230300 },
+		[REPSTOS_COPY_VARIANT_AVX512] = {
+			190, 190, 191, 190, 190, 190, 190, 249,
+			449, 757, 1105, 2034, 4488, 8499, 17785, 57796,
+			114297, 236250, 478436, 1070767, 2214275, 2210800 },
+	},
+	/* tune's change costs there, the median of three runs: "avx512"
+	 * branches once at 64 bytes and climbs a ladder above */
+	.change = {
+		[REPSTOS_COPY_VARIANT_ORIGINAL] = 1204,
+		[REPSTOS_COPY_VARIANT_INLINE] = 8,
+		[REPSTOS_COPY_VARIANT_VEC] = 1045,
+		[REPSTOS_COPY_VARIANT_AVX2] = 944,
+		[REPSTOS_COPY_VARIANT_AVX512] = 268,
+	},
+	.change_known = (1u << REPSTOS_COPY_VARIANT_COUNT) - 1,
+};
+
+/*
+ * Copies on Zen 4 (AMD EPYC 0x19/0x11, bench/results/amd-19-11, two
+ * full runs of copybench): "avx512" worst fixed size 0.87x glibc
+ * against avx2's 0.67x (avx2 loops from 257 bytes: 384..768 B
+ * 0.77-0.95x), the distributions' geomean 1.13x against 1.09x; without
+ * AVX-512, "avx2".  The avx2 loop beats rep movsb at every size from
+ * 2 KiB to 1 MiB (1.02-1.16x glibc, against 0.75-1.0x with rep movsb
+ * from 2 KiB, glibc's own threshold there), so no rep movsb below the
+ * non-temporal threshold.  Zen 5's copies were not measured: the
+ * conservative copy rule's.
+ */
+#define F(x) REPSTOS_CPU_##x
+#define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }
+static const struct measured table[] = {
+	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS,
+	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
+	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 4 * KIB, 4 * KIB,
+	  REPSTOS_COPY_VARIANT_AVX512, ~0ull, &zen4_costs, &zen4_copy_costs,
+	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
+	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS, F(ERMS) | F(AVX2),
+	  REPSTOS_VARIANT_STOSB_AVX2, 2 * KIB, 4 * KIB, 4 * KIB,
+	  REPSTOS_COPY_VARIANT_AVX2, ~0ull, &zen4_costs, &zen4_copy_costs,
+	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512" },
+	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
+	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
+	  REPSTOS_VARIANT_AVX512, 2 * KIB, 512 * KIB, 512 * KIB,
+	  REPSTOS_COPY_VARIANT_AVX2, 2 * KIB, NULL, NULL,
+	  "measured: AMD family 0x1a (EPYC model 2)" },
+};
+#undef F
+
+static int model_in(const struct measured *m, unsigned model)
+{
+	unsigned i;
+
+	for (i = 0; i < 4 && (m->models[i][0] || m->models[i][1]); i++)
+		if (model >= m->models[i][0] && model <= m->models[i][1])
+			return 1;
+	return 0;
+}
+
+static const struct measured *lookup(const struct repstos_cpu *cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const struct measured *m = &table[i];
+
+		if (m->vendor == cpu->vendor && m->family == cpu->family &&
+		    model_in(m, cpu->model) && (cpu->features & m->need) == m->need)
+			return m;
+	}
+	return NULL;
+}
+
+int repstos_policy_has_row(const struct repstos_cpu *cpu)
+{
+	return lookup(cpu) != NULL;
+}
+
+/*
+ * The conservative rule, for CPUs no row describes.  It must not be
+ * slower than glibc's memset anywhere, on CPUs nobody here measured:
+ *
+ *  - AMD from family 0x17 (Zen) and Intel, with AVX2: "avx2", the shape
+ *    of glibc's own AVX2 memset, which glibc chooses there, down to the
+ *    vzeroupper on the way out of every path that wrote a ymm register.
+ *    A dirty upper half would cost the caller's later SSE code: a state
+ *    transition on Intel's Haswell and Broadwell, a false dependency on
+ *    every SSE write from Skylake on and on Zen 4 (zlib's minigzip -6
+ *    with copy sites: 0.95x while the routines left it dirty;
+ *    bench/results/README.md), where no memset benchmark sees it.
+ *    Measured on Zen 4 with AVX-512 hidden, against glibc's avx2
+ *    memset: 0.94-1.4x at every fixed size, 0.98-1.10x on the published
+ *    distributions, where "vec" was 0.45-0.6x from 256 bytes to 2 KiB
+ *    (16-byte stores: half the store width).  Not measured on Intel.
+ *  - AMD with AVX-512 (a Zen after 5): "avx512_split".  Where glibc has
+ *    AVX-512 it stores small sizes with one masked store and no size
+ *    branch, and "avx2" was 0.69x of it on the distributions on Zen 4;
+ *    "avx512_split" was 1.1x there and no worse than 0.9x at any fixed
+ *    size, where "avx512" (Zen 5's) was 0.69x at small misaligned ones.
+ *  - Every other CPU: "vec" (SSE2, correct on every x86-64).  Before the
+ *    vector-state rule (repstos_site.h) let routines run vzeroupper,
+ *    Intel got "vec" too, for want of a clean way out of "avx2".
+ *  - rep stosb from 4 KiB, and only with ERMS: glibc's own threshold is
+ *    2 KiB (rep_stosb_threshold), but on the Zen 3 measured first rep
+ *    stosb at 2 KiB took 42.8 ns against glibc's 21.6, and matched it
+ *    from 4 KiB (63.6 against 64.5 ns).
+ */
+static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t)
+{
+	/* [routine][erms]: what the debug line says the rule chose */
+	static const char *const why[3][2] = {
+		{ "auto: sized stores at every size (no erms)",
+		  "auto: sized stores, rep stosb from 4 KiB (erms)" },
+		{ "auto: avx2 stores at every size (no erms)",
+		  "auto: avx2 stores, rep stosb from 4 KiB (erms)" },
+		{ "auto: avx512_split at every size (no erms)",
+		  "auto: avx512_split, rep stosb from 4 KiB (erms)" },
+	};
+	int erms = (cpu->features & REPSTOS_CPU_ERMS) != 0, r = 0;
+
+	if (cpu->vendor == REPSTOS_VENDOR_AMD && cpu->family >= 0x17 &&
+	    (cpu->features & REPSTOS_CPU_AVX2))
+		r = repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX512_SPLIT) ?
+		    2 : 1;
+	else if (cpu->vendor == REPSTOS_VENDOR_INTEL &&
+		 (cpu->features & REPSTOS_CPU_AVX2))
+		r = 1;
+	t->fam[REPSTOS_FAMILY_SET].variant = r == 2 ? REPSTOS_VARIANT_AVX512_SPLIT :
+		     r == 1 ? REPSTOS_VARIANT_AVX2 : REPSTOS_VARIANT_VEC;
+	t->vec_rep_min = t->wide_rep_min = erms ? 4 * KIB : ~0ull;
+	t->fam[REPSTOS_FAMILY_SET].inline_min = erms ? 4 * KIB : ~0u;
+	t->source = why[r][erms];
+}
+
+/*
+ * The conservative copy rule (copy.S), for CPUs no row describes: the
+ * module routine, which every copy site of unknown size gets, "avx2"
+ * wherever it runs, else "vec"; no copy site goes inline by rule (short
+ * rep movsb cost 1.3-1.6x glibc's call below 128 bytes on Zen 4).  rep
+ * movsb from 2 KiB with ERMS, as glibc does (not measured here: on the
+ * one CPU measured, Zen 4, the loop won, and its row says so).  The
+ * non-temporal threshold, 3/4 of a 32 MiB L3, is not measured either.
+ */
+static void conservative_copy(const struct repstos_cpu *cpu,
+			      struct repstos_tuning *t)
+{
+	struct repstos_family_tuning *c = &t->fam[REPSTOS_FAMILY_COPY];
+	int erms = (cpu->features & REPSTOS_CPU_ERMS) != 0;
+
+	c->variant = repstos_policy_copy_supported(cpu, REPSTOS_COPY_VARIANT_AVX2) ?
+		     REPSTOS_COPY_VARIANT_AVX2 : REPSTOS_COPY_VARIANT_VEC;
+	c->inline_min = ~0u;
+	t->copy_rep_min = erms ? 2 * KIB : ~0ull;
+}
+
+void repstos_policy_tuning(const struct repstos_cpu *cpu,
+			   struct repstos_tuning *t)
+{
+	const struct measured *m = lookup(cpu);
+	struct repstos_family_tuning *s = &t->fam[REPSTOS_FAMILY_SET];
+	struct repstos_family_tuning *c = &t->fam[REPSTOS_FAMILY_COPY];
+
+	memset(t, 0, sizeof(*t));
+	t->short_rep_max = 128;
+	t->copy_nt_min = 24 * KIB * KIB;
+	if (!m) {
+		conservative(cpu, t);
+		conservative_copy(cpu, t);
+		return;
+	}
+	s->variant = m->variant;
+	t->vec_rep_min = m->vec_rep_min;
+	t->wide_rep_min = m->wide_rep_min;
+	s->inline_min = m->inline_min;
+	c->variant = m->copy_variant;
+	c->inline_min = ~0u;
+	t->copy_rep_min = m->copy_rep_min;
+	/* a row's copy routine needs more than its set routine: a CPU the
+	 * row fits without it gets the conservative copy rule */
+	if (!repstos_policy_copy_supported(cpu, (enum repstos_copy_variant)c->variant))
+		conservative_copy(cpu, t);
+	t->source = m->source;
+	if (m->costs)
+		s->costs = *m->costs;
+	if (m->copy_costs)
+		c->costs = *m->copy_costs;
+	repstos_costs_drop(&repstos_families[REPSTOS_FAMILY_SET], cpu, &s->costs);
+	repstos_costs_drop(&repstos_families[REPSTOS_FAMILY_COPY], cpu, &c->costs);
+}
