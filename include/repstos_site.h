@@ -26,20 +26,15 @@
  * the fill byte broadcast: to 8 bytes it is built in rax itself (imul by
  * 0x0101010101010101 from memory) and rax is restored with `movzbl %al`,
  * so no extra GPR is needed; 16-byte stores need one vector register, and
- * they halve the store count from 16 to 256 bytes (bench measures the
- * vector and the GPR-only routine side by side: on Zen 5 "vec" and the
- * GPR-only copy are alike below 128 bytes, "vec" is 1.2-2.2x faster from
- * 128 bytes to 2 KiB, and "avx512", the routine the policy picks there,
- * needs the whole zmm0).  One vector register costs integer code nothing
- * and float code at most one spill around the site, where the libc call
- * it replaces cost all sixteen.
+ * they halve the store count from 16 to 256 bytes.  One vector register
+ * costs integer code nothing and float code at most one spill around the
+ * site, where the libc call it replaces cost all sixteen.
  *
  * Declared too, in code compiled with AVX-512F enabled: k1
  * (REPSTOS_SITE_CLOBBERS_AVX512).  "avx512" makes sizes 0..255
- * branch-free with masked stores, which needs a mask register.  Keeping
- * k1 for the caller (save and restore around every call) cost ~2 ns a
- * call at small fixed sizes on Zen 5 (3.8 ns against 1.45 ns with k1
- * clobbered; glibc 1.4-1.7).  Where AVX-512F is not enabled GCC never
+ * branch-free with masked stores, which needs a mask register; keeping
+ * k1 for the caller, saved and restored around every call, cost more
+ * than the whole call at small sizes.  Where AVX-512F is not enabled GCC never
  * keeps a value in a mask register (and rejects a "k1" clobber), and the
  * ABI makes k1 call-clobbered, so there a site needs no clobber at all.
  *
@@ -50,13 +45,10 @@
  * ymm or zmm upper half non-zero leaves the core's "dirty upper" state
  * on, and every later SSE instruction that writes an xmm register then
  * waits on that register's old value (it must keep the upper part).
- * Measured on Zen 4 (AMD EPYC 0x19/0x11): zlib's minigzip -6 took 422 ms
- * with copy sites against 404 ms plain, and 407 ms when the routines
- * left the state clean.  Only vzeroupper (or vzeroall) ends the state,
- * and it clears every upper half, not a declared register's: so the
- * AVX2 routines end with vzeroupper, and the AVX-512 ones keep their
- * vectors in zmm16-31, which the state does not cover (zlib: 407 ms;
- * vzeroupper costs them 0.1-0.2 ns a call).
+ * Only vzeroupper (or vzeroall) ends the state, and it clears every
+ * upper half, not a declared register's: so the AVX2 routines end with
+ * vzeroupper, and the AVX-512 ones keep their vectors in zmm16-31, which
+ * the state does not cover.
  *   What the site declares for it depends on the code around it.  Code
  * compiled without AVX has no upper halves and no xmm16-31 to keep (its
  * vector registers are the 128-bit xmm0-15; the ABI makes every vector
@@ -71,6 +63,9 @@
  * `repstos patch` give them only forms that touch no ymm, zmm or
  * xmm16-31 (a routine whose needs include no AVX; repstos_family_narrow()),
  * and a module that has any calls its stub's routine in that form too.
+ *
+ * The figures behind these choices, with the CPUs they come from, are in
+ * bench/results/README.md ("The contract's measured reasons").
  *
  * Routines are leaf code reached by `call` with an unaligned stack: no
  * aligned spills, no calls.
@@ -270,13 +265,8 @@ REPSTOS_MODULE_SYMBOL:							\
  * Eight vector registers hold the head and tail of a copy up to eight
  * vectors long (4w+1..8w: 129..256 bytes with AVX2, 257..512 with
  * AVX-512), so every size to 8w is one run of loads then one of stores,
- * with no direction test and no loop, as in glibc's memmove.  With four
- * (the first choice, unmeasured) the overlapping 4w+1..8w moves went to
- * the loops: measured on Zen 4 (AMD EPYC 0x19/0x11, bench, the copy
- * results), avx2 with the destination 64 bytes above the source was
- * 0.71x glibc at 256 bytes and 0.96-0.98x at 192; with eight 1.08-1.11x
- * and 1.03-1.06x, and the non-overlapping 129..256 copies lost their
- * overlap tests.  The cost to a caller: xmm4..7 too do not survive the
+ * with no direction test and no loop, as in glibc's memmove (with four,
+ * the overlapping 4w+1..8w moves went to the loops and lost to glibc).  The cost to a caller: xmm4..7 too do not survive the
  * site.  Integer code keeps nothing in them; float code still has
  * xmm8..15 (and xmm16..31 with AVX-512) across the site, where the libc
  * call it replaces clobbered all sixteen (and every caller-saved GPR),
@@ -360,7 +350,8 @@ enum repstos_op {
 	REPSTOS_OP_COUNT
 };
 
-/* Whether op is a copy site's (and its entry version 2). */
+/* Whether op is a copy site's (entry version REPSTOS_COPY_VERSION; 2
+ * before the vector-state rule). */
 static inline int repstos_op_is_copy(unsigned op)
 {
 	return op >= REPSTOS_OP_COPY && op < REPSTOS_OP_COUNT;
