@@ -163,15 +163,6 @@ static void make_parent(const char *path)
 	}
 }
 
-/*
- * Time the routines here and record what the runtime should use; with
- * --report, print this CPU's cost table and write nothing.  One CPU is
- * measured, printed and written: this one as REPSTOS_CPU presents it,
- * as the runtime sees it.  The file is keyed to that CPU, so a runtime
- * that sees another (REPSTOS_CPU set otherwise, or not at all) ignores a
- * measurement that was not of what it runs; the tool's --cpu=native,
- * which ignores REPSTOS_CPU, likewise.
- */
 /* Whether the tuning file can be written, before a second of measuring:
  * not a directory or other non-file, and a writable file or folder. */
 static int tune_target_ok(const char *path)

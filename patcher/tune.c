@@ -814,35 +814,17 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 	return r;
 }
 
-static const char *const variant_enum_names[REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_VARIANT_##e] = #e,
-	REPSTOS_VARIANTS(REPSTOS_X_ENUM_NAME)
-#undef REPSTOS_X_ENUM_NAME
-};
-
-static const char *const copy_enum_names[REPSTOS_COPY_VARIANT_COUNT] = {
-#define REPSTOS_X_ENUM_NAME(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = #e,
-	REPSTOS_COPY_VARIANTS(REPSTOS_X_ENUM_NAME)
-#undef REPSTOS_X_ENUM_NAME
-};
-
-static const char *enum_name(int copy, int v)
-{
-	return copy ? copy_enum_names[v] : variant_enum_names[v];
-}
-
-/* A family's table k: in ns, and as the C of a row for the policy's rows
- * (costs, change costs and which forms have one). */
+/* A family's table k in ns: a line per form it has, then the change
+ * costs. */
 static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 {
 	unsigned known = repstos_cost_forms(k), c;
-	const char *family = copy ? "COPY_" : "";
 	int v;
 
 	for (v = 0; v < REPSTOS_NFORM; v++) {
 		if (!(known >> v & 1))
 			continue;
-		fprintf(f, "%-13s", v == REPSTOS_VARIANT_INLINE ? "inline (place)" :
+		fprintf(f, "%-13s", v == FAM(copy)->inline_form ? "inline (place)" :
 			repstos_family_name(FAM(copy), v));
 		for (c = 0; c < REPSTOS_NCLASS; c++)
 			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
@@ -853,23 +835,33 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 		if (k->change_known >> v & 1)
 			fprintf(f, " %s %.2f", repstos_family_name(FAM(copy), v),
 				k->change[v] / 100.0);
-	fprintf(f, "\nas a row's table for the policy's rows:\n\t.cns = {\n");
-	for (v = 0; v < REPSTOS_NFORM; v++) {
-		if (!(known >> v & 1))
-			continue;
-		fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = {", family,
-			enum_name(copy, v));
-		for (c = 0; c < REPSTOS_NCLASS; c++)
-			fprintf(f, "%s%u%s", c % 8 ? " " : "\n\t\t\t", k->cns[v][c],
-				c + 1 < REPSTOS_NCLASS ? "," : "");
-		fprintf(f, " },\n");
+	fputc('\n', f);
+}
+
+/* The tables as a measured row's data file takes them: the table lines
+ * of the tuning file (runtime/policy/mkrows.sh makes the policy's rows.h
+ * of them). */
+static void print_row_file(FILE *f, const struct repstos_cpu *cpu,
+			   const struct repstos_tuning *t)
+{
+	char text[REPSTOS_TUNING_MAX];
+	const char *p, *nl;
+
+	if (repstos_tuning_format(text, sizeof(text), cpu, t) < 0)
+		return;
+	/* named as bench/results names the CPU's folder */
+	fprintf(f, "for runtime/policy/rows/%s-%02x-%02x.costs, as a measured "
+		"row:\n", cpu->vendor == REPSTOS_VENDOR_AMD ? "amd" :
+		cpu->vendor == REPSTOS_VENDOR_INTEL ? "intel" : "other",
+		cpu->family, cpu->model);
+	for (p = text; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		if (!strncmp(p, "cost ", 5) || !strncmp(p, "change ", 7) ||
+		    !strncmp(p, "copy_cost ", 10) || !strncmp(p, "copy_change ", 12))
+			fwrite(p, 1, (size_t)(nl - p + 1), f);
 	}
-	fprintf(f, "\t},\n\t.change = {\n");
-	for (v = 0; v < REPSTOS_NFORM; v++)
-		if (k->change_known >> v & 1)
-			fprintf(f, "\t\t[REPSTOS_%sVARIANT_%s] = %u,\n", family,
-				enum_name(copy, v), k->change[v]);
-	fprintf(f, "\t},\n\t.change_known = %#x,\n", k->change_known);
 }
 
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
@@ -888,6 +880,7 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			"source and destination aligned and +5/+3):\n");
 		print_table(f, 1, &t->fam[REPSTOS_FAMILY_COPY].costs);
 	}
+	print_row_file(f, cpu, t);
 	fprintf(f, "the policy's rows: %s\n", repstos_policy_has_row(cpu) ?
 		"has a measured row for this CPU" :
 		"no row for this CPU (the conservative rule applies without "

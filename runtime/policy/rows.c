@@ -60,8 +60,9 @@
  *    on the distributions against glibc's avx2 memset, 1.29x on the
  *    many-site program (1.55x from profiles), 0.90-0.96x at some fixed
  *    sizes from 65 bytes up.
- * The cost table is `repstos tune --report`'s on that machine, with
- * AVX-512; the forms a CPU cannot run are dropped at run time.
+ * The cost tables are what `repstos tune` measured on that machine, with
+ * AVX-512 (rows/amd-19-11.costs); the forms a CPU cannot run are
+ * dropped at run time.
  */
 struct measured {
 	unsigned vendor, family;
@@ -77,105 +78,9 @@ struct measured {
 	const char *source;
 };
 
-static const struct repstos_costs zen4_costs = {
-	.cns = {
-		[REPSTOS_VARIANT_ORIGINAL] = {
-			190, 217, 298, 515, 569, 515, 731, 758,
-			1137, 1354, 2654, 5253, 10452, 21716, 44185, 90554,
-			180126, 359950, 719600, 1441525, 2892900, 2893680 },
-		[REPSTOS_VARIANT_INLINE] = {
-			258, 258, 258, 259, 259, 258, 261, 265,
-			1224, 1337, 1572, 2070, 3804, 7259, 14775, 29321,
-			57488, 113171, 225140, 450131, 1124480, 1112943 },
-		[REPSTOS_VARIANT_ERMS] = {
-			190, 217, 325, 542, 596, 542, 758, 276,
-			1226, 1367, 1619, 2099, 3871, 7349, 14802, 29338,
-			57560, 113250, 225200, 450175, 1115460, 1112371 },
-		[REPSTOS_VARIANT_REP_GOOD] = {
-			1111, 1111, 1111, 1111, 686, 687, 703, 699,
-			1493, 1631, 2013, 2720, 4851, 9213, 17987, 37163,
-			78223, 157650, 315200, 632325, 1364620, 1367440 },
-		[REPSTOS_VARIANT_VEC] = {
-			190, 190, 190, 190, 244, 163, 217, 218,
-			461, 894, 1760, 3493, 3838, 7329, 14793, 29446,
-			57665, 113458, 225540, 450413, 1128060, 1128480 },
-		[REPSTOS_VARIANT_AVX2] = {
-			271, 271, 271, 217, 190, 190, 163, 190,
-			272, 597, 1030, 1896, 4447, 7397, 14851, 29410,
-			57630, 113421, 225333, 450175, 1115800, 1118660 },
-		[REPSTOS_VARIANT_AVX512] = {
-			354, 353, 354, 354, 354, 353, 354, 354,
-			329, 543, 976, 1842, 4474, 7397, 14916, 29401,
-			57647, 113379, 225400, 450300, 1108643, 1115086 },
-		[REPSTOS_VARIANT_AVX512_SPLIT] = {
-			163, 163, 163, 163, 163, 163, 163, 191,
-			273, 488, 921, 1788, 4423, 7379, 14850, 29400,
-			57646, 113375, 225333, 450163, 1108071, 1101071 },
-		[REPSTOS_VARIANT_STOSB_AVX2] = {
-			281, 281, 281, 282, 281, 283, 245, 218,
-			273, 597, 1030, 1896, 4501, 7395, 14877, 29293,
-			57647, 113500, 225600, 450300, 1110840, 1113060 },
-	},
-	/* tune's change costs there (three runs agree within 0.7 ns):
-	 * nothing for avx512 and rep stosb in place, 2.7 ns for
-	 * avx512_split, 4.0 for stosb_avx2 (branches at 32 and 128 bytes).
-	 * avx2 from 256 bytes and stosb_avx2 from 32 were measured again
-	 * after their code changed (66e5fee, 03d7725; three runs of tune,
-	 * medians): the class ends at +3 of the loop, where avx2 now keeps
-	 * glibc's shape, cost 0.8 ns more, four stores 32..63 0.8 more and
-	 * 64..127 0.85 less. */
-	.change = {
-		[REPSTOS_VARIANT_ORIGINAL] = 1386,
-		[REPSTOS_VARIANT_INLINE] = 13,
-		[REPSTOS_VARIANT_ERMS] = 1015,
-		[REPSTOS_VARIANT_REP_GOOD] = 36,
-		[REPSTOS_VARIANT_VEC] = 982,
-		[REPSTOS_VARIANT_AVX2] = 801,
-		[REPSTOS_VARIANT_AVX512] = 3,
-		[REPSTOS_VARIANT_AVX512_SPLIT] = 276,
-		[REPSTOS_VARIANT_STOSB_AVX2] = 396,
-	},
-	.change_known = (1u << REPSTOS_VARIANT_COUNT) - 1,
-};
-
-/* `repstos tune --report`'s copy table on the same machine (AMD EPYC
- * 0x19/0x11, KVM): rep movsb in place takes 3.8 ns flat below 128
- * bytes, where "avx512" takes 1.9-2.5, so no copy site of a size known
- * to be small goes inline here; from 2 KiB the forms are level. */
-static const struct repstos_costs zen4_copy_costs = {
-	.cns = {
-		[REPSTOS_COPY_VARIANT_ORIGINAL] = {
-			190, 217, 300, 379, 569, 677, 894, 948,
-			1382, 2375, 4415, 8449, 17254, 33420, 67153, 133618,
-			266164, 588870, 1094536, 2155033, 4308150, 4301125 },
-		[REPSTOS_COPY_VARIANT_INLINE] = {
-			380, 380, 383, 380, 380, 381, 384, 386,
-			1330, 1539, 1830, 2700, 4432, 7912, 17469, 63067,
-			123903, 364895, 646509, 1117150, 2323700, 2366275 },
-		[REPSTOS_COPY_VARIANT_VEC] = {
-			136, 135, 164, 163, 163, 190, 190, 297,
-			515, 902, 1771, 3519, 7176, 14151, 28855, 59457,
-			115454, 286625, 509391, 1110317, 2272125, 2268100 },
-		[REPSTOS_COPY_VARIANT_AVX2] = {
-			163, 163, 190, 190, 190, 263, 247, 263,
-			393, 569, 949, 1816, 4428, 7892, 16272, 56559,
-			113503, 234550, 475618, 1065417, 2191750, 2230300 },
-		[REPSTOS_COPY_VARIANT_AVX512] = {
-			190, 190, 191, 190, 190, 190, 190, 249,
-			449, 757, 1105, 2034, 4488, 8499, 17785, 57796,
-			114297, 236250, 478436, 1070767, 2214275, 2210800 },
-	},
-	/* tune's change costs there, the median of three runs: "avx512"
-	 * branches once at 64 bytes and climbs a ladder above */
-	.change = {
-		[REPSTOS_COPY_VARIANT_ORIGINAL] = 1204,
-		[REPSTOS_COPY_VARIANT_INLINE] = 8,
-		[REPSTOS_COPY_VARIANT_VEC] = 1045,
-		[REPSTOS_COPY_VARIANT_AVX2] = 944,
-		[REPSTOS_COPY_VARIANT_AVX512] = 268,
-	},
-	.change_known = (1u << REPSTOS_COPY_VARIANT_COUNT) - 1,
-};
+/* The measured cost tables: the .costs files in rows/, what `repstos
+ * tune` wrote there, as mkrows.sh generates them. */
+#include "rows.h"
 
 /*
  * Copies on Zen 4 (AMD EPYC 0x19/0x11, bench/results/amd-19-11, two
@@ -194,11 +99,13 @@ static const struct measured table[] = {
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS,
 	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 4 * KIB, 4 * KIB,
-	  REPSTOS_COPY_VARIANT_AVX512, ~0ull, &zen4_costs, &zen4_copy_costs,
+	  REPSTOS_COPY_VARIANT_AVX512, ~0ull, &amd_19_11_costs,
+	  &amd_19_11_copy_costs,
 	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS, F(ERMS) | F(AVX2),
 	  REPSTOS_VARIANT_STOSB_AVX2, 2 * KIB, 4 * KIB, 4 * KIB,
-	  REPSTOS_COPY_VARIANT_AVX2, ~0ull, &zen4_costs, &zen4_copy_costs,
+	  REPSTOS_COPY_VARIANT_AVX2, ~0ull, &amd_19_11_costs,
+	  &amd_19_11_copy_costs,
 	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512" },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),

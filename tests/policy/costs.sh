@@ -91,4 +91,10 @@ for pair in generic:vec zen2:avx2 zen3:avx2 skylake:avx2 icelake:avx2; do
 		ok "conservative rule, $cpu: a site of unknown size gets $want" ||
 		fail "conservative rule, $cpu: $got, not $want"
 done
+
+# The measured rows' tables are generated from what tune wrote: rows.h
+# must be what mkrows.sh makes of runtime/policy/rows/*.costs today.
+runtime/policy/mkrows.sh | cmp -s - runtime/policy/rows.h &&
+	ok "runtime/policy/rows.h is what mkrows.sh writes from rows/*.costs" ||
+	fail "runtime/policy/rows.h differs from runtime/policy/mkrows.sh: run it"
 finish
