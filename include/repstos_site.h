@@ -327,6 +327,40 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(AVX2, "avx2", __repstos_copy_avx2, REPSTOS_CPU_AVX2)		\
 	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512)
 
+/*
+ * The ops, in the same shape, for C, assembler and shell alike (the
+ * preprocessor reads them in every language; tests/xlist.sh gives them
+ * to scripts):
+ *   X(ENUM, "name", the number an entry's op byte holds)
+ * Set sites are 0..2, copy sites 3..5 (entry version REPSTOS_COPY_VERSION).
+ *   MEMSET    memset(p, c, n): any fill byte
+ *   ZERO      fill known to be zero (bzero, memset(p, 0, n))
+ *   CLEAR     explicit_bzero or a user clear: never elided
+ *   COPY      memcpy: the regions do not overlap
+ *   MOVE      memmove: they may, either way
+ *   MOVE_FWD  memmove the compiler proved safe to copy forwards
+ *             (destination not inside the source's tail): may take rep
+ *             movsb inline
+ */
+#define REPSTOS_OPS(X)							\
+	X(MEMSET, "memset", 0)						\
+	X(ZERO, "zero", 1)						\
+	X(CLEAR, "clear", 2)						\
+	X(COPY, "copy", 3)						\
+	X(MOVE, "move", 4)						\
+	X(MOVE_FWD, "move_fwd", 5)
+
+/*
+ * What the compiler knew of a site's size, in the same shape:
+ *   UNKNOWN   size_min 0, size_max UINT32_MAX
+ *   BOUNDED   a proven range [size_min, size_max]
+ *   CONST     size_min == size_max == the size
+ */
+#define REPSTOS_SIZE_KINDS(X)						\
+	X(UNKNOWN, "unknown", 0)					\
+	X(BOUNDED, "bounded", 1)					\
+	X(CONST, "const", 2)
+
 /* The masked-store routines: byte masks (AVX512BW) built with bzhi
  * (BMI2), their vectors in zmm16-31 and, 32 bytes wide, ymm16-31
  * (AVX512VL). */
@@ -336,19 +370,14 @@ REPSTOS_MODULE_SYMBOL:							\
 
 #ifndef __ASSEMBLER__
 
-/* What a site does. */
+/* What a site does: the list of ops and their names ("zero" is what
+ * `repstos dump` and REPSTOS_DEBUG=2 print). */
+#define REPSTOS_X_OP_ENUM(e, name, num) REPSTOS_OP_##e = num,
 enum repstos_op {
-	REPSTOS_OP_MEMSET = 0,	/* memset(p, c, n): any fill byte */
-	REPSTOS_OP_ZERO = 1,	/* fill known to be zero (bzero, memset(p, 0, n)) */
-	REPSTOS_OP_CLEAR = 2,	/* explicit_bzero or a user clear: never elided */
-	/* Copy sites (entry version REPSTOS_COPY_VERSION): */
-	REPSTOS_OP_COPY = 3,	/* memcpy: the regions do not overlap */
-	REPSTOS_OP_MOVE = 4,	/* memmove: they may, either way */
-	REPSTOS_OP_MOVE_FWD = 5, /* memmove the compiler proved safe to copy
-				 * forwards (destination not inside the
-				 * source's tail): may take rep movsb inline */
+	REPSTOS_OPS(REPSTOS_X_OP_ENUM)
 	REPSTOS_OP_COUNT
 };
+#undef REPSTOS_X_OP_ENUM
 
 /* Whether op is a copy site's (entry version REPSTOS_COPY_VERSION; 2
  * before the vector-state rule). */
@@ -386,12 +415,12 @@ static inline int repstos_version_fits(unsigned version, unsigned op)
 }
 
 /* What the compiler knew of the size at the site. */
+#define REPSTOS_X_KIND_ENUM(e, name, num) REPSTOS_SIZE_##e = num,
 enum repstos_size_kind {
-	REPSTOS_SIZE_UNKNOWN = 0,	/* size_min 0, size_max UINT32_MAX */
-	REPSTOS_SIZE_BOUNDED = 1,	/* proven range [size_min, size_max] */
-	REPSTOS_SIZE_CONST = 2,		/* size_min == size_max == the size */
+	REPSTOS_SIZE_KINDS(REPSTOS_X_KIND_ENUM)
 	REPSTOS_SIZE_KIND_COUNT
 };
+#undef REPSTOS_X_KIND_ENUM
 
 /* Sizes at or above this saturate to it in size_min / size_max. */
 #define REPSTOS_SIZE_SAT	REPSTOS_U32(0xffffffff)

@@ -206,7 +206,7 @@ struct rs_table {
 #define rs_variant_names repstos_variant_names
 /* the runtime's (sitecode.h), one table for both */
 #define rs_op_names repstos_op_names
-extern const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT];
+#define rs_size_names repstos_size_kind_names
 
 int rs_table_load(struct rs_elf *f, struct rs_table *t);
 void rs_table_free(struct rs_table *t);

@@ -14,12 +14,6 @@
 
 #include "patcher.h"
 
-const char *const rs_size_names[REPSTOS_SIZE_KIND_COUNT] = {
-	[REPSTOS_SIZE_UNKNOWN] = "unknown",
-	[REPSTOS_SIZE_BOUNDED] = "bounded",
-	[REPSTOS_SIZE_CONST] = "const",
-};
-
 /* .o: the site is the PC32 relocation's S + A. */
 static int locate_rel(struct rs_elf *f, struct rs_site *s)
 {

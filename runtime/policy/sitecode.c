@@ -8,14 +8,15 @@
 #include <string.h>
 #include "sitecode.h"
 
+#define REPSTOS_X_NAME(e, name, num) [num] = name,
 const char *const repstos_op_names[REPSTOS_OP_COUNT] = {
-	[REPSTOS_OP_MEMSET] = "memset",
-	[REPSTOS_OP_ZERO] = "zero",
-	[REPSTOS_OP_CLEAR] = "clear",
-	[REPSTOS_OP_COPY] = "copy",
-	[REPSTOS_OP_MOVE] = "move",
-	[REPSTOS_OP_MOVE_FWD] = "move_fwd",
+	REPSTOS_OPS(REPSTOS_X_NAME)
 };
+
+const char *const repstos_size_kind_names[REPSTOS_SIZE_KIND_COUNT] = {
+	REPSTOS_SIZE_KINDS(REPSTOS_X_NAME)
+};
+#undef REPSTOS_X_NAME
 
 static const uint8_t nop_forms[9][9] = {
 	{ 0 },

@@ -28,6 +28,8 @@ void repstos_nops(uint8_t *out, unsigned len);
 
 /* Each op's name, as the tool and REPSTOS_DEBUG=2 show it. */
 extern const char *const repstos_op_names[REPSTOS_OP_COUNT];
+/* The size kinds' names, by enum repstos_size_kind (REPSTOS_SIZE_KINDS). */
+extern const char *const repstos_size_kind_names[REPSTOS_SIZE_KIND_COUNT];
 
 /* The inline form of a site of `len` bytes doing op: rep stosb, or
  * rep movsb for a copy op.  Returns 0, or -1 if len is out of range
