@@ -48,13 +48,13 @@ struct repstos_family {
 
 extern const struct repstos_family repstos_families[REPSTOS_NFAMILY];
 
-/* The family of a site of op (an op outside every family: set's, as the
- * readers of the table check the op first). */
+/* The family of a site of op (an op outside every family, which a file
+ * may hold: set's, as the readers of the table check the op first). */
 static inline const struct repstos_family *repstos_family_of(unsigned op)
 {
 	int f;
 
-	for (f = 0; f < REPSTOS_NFAMILY; f++)
+	for (f = 0; op < 32 && f < REPSTOS_NFAMILY; f++)
 		if (repstos_families[f].ops >> op & 1)
 			return &repstos_families[f];
 	return &repstos_families[REPSTOS_FAMILY_SET];
@@ -78,7 +78,7 @@ int repstos_family_narrow(const struct repstos_family *f, int v);
 static inline int repstos_family_inline_ok(const struct repstos_family *f,
 					   unsigned op)
 {
-	return f->inline_ops >> op & 1;
+	return op < 32 && (f->inline_ops >> op & 1);
 }
 
 #endif
