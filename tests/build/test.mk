@@ -2,3 +2,5 @@
 # a folder of its own, so it needs nothing built here and disturbs no
 # other test's build/.
 TESTS += tests/build/deps.sh
+# layout.sh reads the sources and the folders' READMEs: nothing built.
+TESTS += tests/build/layout.sh
