@@ -725,8 +725,9 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 	for (i = 0; i < sites.n; i++) {
 		unsigned f = sites.f[i];
 
-		/* no module routine in place; and glibc's memcpy is no
-		 * routine a copy stub may take (it handles no overlap) */
+		/* no module routine in place; nor the copy stub's first
+		 * target, "original", whose plain 8-byte loop was never a
+		 * candidate for copy sites */
 		if ((int)f == FAM(copy)->inline_form ||
 		    (copy && f == REPSTOS_COPY_VARIANT_ORIGINAL))
 			continue;
