@@ -3,14 +3,17 @@
  * bench.c - memset candidates side by side, interleaved in one run.
  *
  *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR]
- *         [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
- * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -p prints the
- * default -o folder, which is
+ *         [-s SHAPE,..] [-a OFFSET,..] [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
+ * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -s shapes b2b,
+ * use, read; -a destination offsets 0, 3, rand; all of them by default;
+ * -p prints the default -o folder, which is
  * bench/results/VENDOR-FAMILY-MODEL of this CPU, and exits)
  * (-V, -W: override the policy's rep stosb thresholds, to measure them)
  *
- * For every configuration (size or the small-size mix, aligned or
- * misaligned destination, fill 0 or 0x5a) and every repetition, each
+ * For every configuration (size or the small-size mix; shape: back to
+ * back, use after write or read after write, bench.h; destination at 4
+ * KiB, 4 KiB + 3 or 4 KiB + 0..63 drawn per call; fill 0 or 0x5a) and
+ * every repetition, each
  * candidate runs one timed batch of the same number of calls, in an order
  * rotated from one repetition to the next; the figures are medians over
  * the repetitions, and a candidate's speedup is the median of its per-
@@ -24,7 +27,8 @@
  * measured in production: peaky, mostly small.  Candidates this CPU (or
  * the REPSTOS_CPU profile) cannot run are skipped with a note.
  *
- * Writes DIR/bench.csv, DIR/plot.dat (for plot.gp), DIR/summary.txt.
+ * Writes DIR/bench.csv, DIR/plot.dat (for plot.gp: back to back, offsets
+ * 0 and 3), DIR/summary.txt.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +49,7 @@
 
 /* ---- candidates ------------------------------------------------------- */
 
-#define RUN(n) void bench_run_##n(unsigned char *, int, const uint32_t *, size_t);
+#define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
@@ -97,14 +101,17 @@ static long def_sizes[] = {
 };
 static long sizes[64];
 static unsigned nsizes;
-static const unsigned aligns[] = { 0, 3 };	/* destination offset from 4 KiB */
 static const int fills[] = { 0x5a, 0 };
-#define NALIGN 2
 #define NFILL 2
+/* The shapes and destination offsets measured (-s, -a): bit masks. */
+static unsigned shapes, offsets;
+/* Each offset kind's ring (bench.h): 0, 3, or drawn per call. */
+static uint8_t off_ring[BENCH_NOFF][BENCH_RING];
 
 struct config {
 	long size;
-	unsigned align;
+	unsigned shape;		/* enum bench_shape */
+	unsigned off;		/* enum bench_off */
 	int fill;
 	size_t iters;
 	uint32_t *ring;
@@ -203,9 +210,13 @@ static double now(void)
 
 static double time_batch(const struct bench_cand *c, struct config *k)
 {
+	struct bench_batch b = {
+		.dst = buf, .c = k->fill, .sizes = k->ring,
+		.doff = off_ring[k->off], .iters = k->iters,
+	};
 	double t0 = now();
 
-	c->run(buf + k->align, k->fill, k->ring, k->iters);
+	c->run[k->shape](&b);
 	return (now() - t0) / (double)k->iters;
 }
 
@@ -271,6 +282,22 @@ static double speedup(struct config *k, unsigned c)
 
 /* ---- machine ---------------------------------------------------------- */
 
+static const char *shape_how(unsigned s)
+{
+	return s == BENCH_USE ? "the next call's destination depends on the "
+				"last byte each call wrote" :
+	       s == BENCH_READ ? "it depends on the sum of the 8-byte words "
+				 "each call wrote" :
+	       "calls back to back, nothing reads what they wrote";
+}
+
+static const char *off_what(unsigned o)
+{
+	return o == BENCH_OFF_3 ? "4 KiB + 3 (misaligned)" :
+	       o == BENCH_OFF_RAND ? "4 KiB + 0..63 (drawn per call)" :
+	       "4 KiB aligned";
+}
+
 static char model_name[128], kernel[160], date[64], hyper[8];
 
 static void describe_machine(void)
@@ -326,6 +353,15 @@ static void print_machine(FILE *f, const char *pfx)
 	for (unsigned k = 0; k < NDIST; k++)
 		fprintf(f, "%s mean %.0f; ", repstos_dists[k].name, dist_mean(k));
 	fputc('\n', f);
+	fprintf(f, "%sshapes (bench.h):", pfx);
+	for (unsigned s = 0; s < BENCH_NSHAPE; s++)
+		if (shapes >> s & 1)
+			fprintf(f, " %s = %s;", bench_shape_name(s), shape_how(s));
+	fprintf(f, "\n%sdestination offsets:", pfx);
+	for (unsigned o = 0; o < BENCH_NOFF; o++)
+		if (offsets >> o & 1)
+			fprintf(f, " %s = %s;", bench_off_name(o), off_what(o));
+	fputc('\n', f);
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -363,45 +399,51 @@ static void write_csv(void)
 	char b[32];
 
 	print_machine(f, "# ");
-	fprintf(f, "candidate,size,align,fill,ns_median,ns_min,speedup_vs_glibc,"
-		"calls_per_batch\n");
+	fprintf(f, "candidate,size,shape,offset,fill,ns_median,ns_min,"
+		"speedup_vs_glibc,calls_per_batch\n");
 	for (i = 0; i < ncfg; i++)
 		for (c = 0; c < ncand; c++)
-			fprintf(f, "%s,%s,%u,%d,%.3f,%.3f,%.3f,%zu\n",
+			fprintf(f, "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%zu\n",
 				cands[c]->name, size_name(cfgs[i].size, b),
-				cfgs[i].align, cfgs[i].fill, med_ns(&cfgs[i], c),
+				bench_shape_name(cfgs[i].shape),
+				bench_off_name(cfgs[i].off), cfgs[i].fill,
+				med_ns(&cfgs[i], c),
 				minimum(&NS(&cfgs[i], c, 0), reps),
 				speedup(&cfgs[i], c), cfgs[i].iters);
 	fclose(f);
 }
 
-static struct config *find(long size, unsigned align, int fill)
+static struct config *find(long size, unsigned shape, unsigned off, int fill)
 {
 	unsigned i;
 
 	for (i = 0; i < ncfg; i++)
-		if (cfgs[i].size == size && cfgs[i].align == align &&
-		    cfgs[i].fill == fill)
+		if (cfgs[i].size == size && cfgs[i].shape == shape &&
+		    cfgs[i].off == off && cfgs[i].fill == fill)
 			return &cfgs[i];
 	return NULL;
 }
 
-/* One block per (align, fill), sizes > 0 (log axis), ns then speedup. */
+/* One block per (offset 0 and 3, fill), back to back, sizes > 0 (log
+ * axis), ns then speedup: the four panels plot.gp draws. */
 static void write_plot_data(void)
 {
+	static const unsigned offs[] = { BENCH_OFF_0, BENCH_OFF_3 };
 	FILE *f = out_file("plot.dat");
 	unsigned a, fi, s, c;
 
-	for (a = 0; a < NALIGN; a++)
+	for (a = 0; a < 2; a++)
 		for (fi = 0; fi < NFILL; fi++) {
-			fprintf(f, "# align %u fill %#x\nsize", aligns[a], fills[fi]);
+			fprintf(f, "# align %s fill %#x\nsize",
+				bench_off_name(offs[a]), fills[fi]);
 			for (c = 0; c < ncand; c++)
 				fprintf(f, " %s", cands[c]->name);
 			for (c = 0; c < ncand; c++)
 				fprintf(f, " x_%s", cands[c]->name);
 			fputc('\n', f);
 			for (s = 0; s < nsizes; s++) {
-				struct config *k = find(sizes[s], aligns[a], fills[fi]);
+				struct config *k = find(sizes[s], BENCH_B2B,
+							offs[a], fills[fi]);
 
 				if (sizes[s] <= 0 || !k)
 					continue;
@@ -428,11 +470,13 @@ static int cand_index(const char *name)
 }
 
 /*
- * The goals of bench/results/README.md for one candidate, one
- * (alignment, fill): no fixed size and no published distribution below
+ * The goals of bench/results/README.md for one candidate, one shape,
+ * one (offset, fill): no fixed size and no published distribution below
  * 0.97x glibc; the geometric mean over the distributions >= 1.15x.
+ * (They were set for calls back to back; in the other shapes they say
+ * how far from them a routine is.)
  */
-static void goals(FILE *f, const char *name, unsigned c, unsigned align,
+static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 		  int fill)
 {
 	double worst = 1e9, dworst = 1e9, logsum = 0, x;
@@ -441,7 +485,7 @@ static void goals(FILE *f, const char *name, unsigned c, unsigned align,
 	long wsize = 0, dsize = 0;
 
 	for (s = 0; s < nsizes; s++) {
-		struct config *q = find(sizes[s], align, fill);
+		struct config *q = find(sizes[s], shape, off, fill);
 
 		if (!q || sizes[s] == MIX)
 			continue;
@@ -456,7 +500,9 @@ static void goals(FILE *f, const char *name, unsigned c, unsigned align,
 		}
 	}
 	fprintf(f, "  %-10s fill %-4s: worst size %s at %.2fx (goal >= 0.97: %s)",
-		align ? "misaligned" : "aligned", fill ? "0x5a" : "0",
+		off == BENCH_OFF_3 ? "misaligned" :
+		off == BENCH_OFF_RAND ? "random" : "aligned",
+		fill ? "0x5a" : "0",
 		size_name(wsize, wb), worst, worst >= 0.97 ? "met" : "MISSED");
 	if (nd)
 		fprintf(f, "; worst distribution %s at %.2fx (%s); geomean of %u "
@@ -466,11 +512,135 @@ static void goals(FILE *f, const char *name, unsigned c, unsigned align,
 	fputc('\n', f);
 }
 
+/* The column heads: candidates' names without "site-" and "gcc-". */
+static void heads(FILE *f, int w, const char *first)
+{
+	unsigned c;
+
+	fprintf(f, "%*s", w, first);
+	for (c = 0; c < ncand; c++) {
+		const char *n = cands[c]->name;
+
+		fprintf(f, " %7.7s", !strncmp(n, "site-", 5) ? n + 5 :
+			!strncmp(n, "gcc-", 4) ? n + 4 : n);
+	}
+}
+
+/* ns per call of every candidate, fill 0x5a: back to back, as the
+ * summary has always had them, with auto's speedup last. */
+static void ns_table(FILE *f, unsigned shape, unsigned off, int ac,
+		     const char *autoname)
+{
+	unsigned s, c;
+	char b[32];
+
+	fprintf(f, "\nns/call (median), %s, destination %s, fill 0x5a; "
+		"last column: auto (%s) speedup vs glibc\n",
+		bench_shape_what(shape), off_what(off), autoname);
+	heads(f, 8, "size");
+	fprintf(f, "  speedup\n");
+	for (s = 0; s < nsizes; s++) {
+		struct config *k = find(sizes[s], shape, off, 0x5a);
+
+		fprintf(f, "%8s", size_name(sizes[s], b));
+		for (c = 0; c < ncand; c++)
+			fprintf(f, " %7.2f", med_ns(k, c));
+		if (ac >= 0)
+			fprintf(f, "  %6.2fx", speedup(k, (unsigned)ac));
+		fputc('\n', f);
+	}
+}
+
+/* Every candidate's speedup over glibc in one shape and offset, fill
+ * 0x5a; glibc's own column is its ns per call. */
+static void ratio_table(FILE *f, unsigned shape, unsigned off)
+{
+	unsigned s, c;
+	char b[32];
+
+	fprintf(f, "\nspeedup vs glibc (glibc ns / candidate ns, median of "
+		"per-repetition ratios; glibc column: its ns/call), %s, "
+		"destination %s, fill 0x5a\n", bench_shape_what(shape),
+		off_what(off));
+	heads(f, 8, "size");
+	fputc('\n', f);
+	for (s = 0; s < nsizes; s++) {
+		struct config *k = find(sizes[s], shape, off, 0x5a);
+
+		fprintf(f, "%8s %7.2f", size_name(sizes[s], b), med_ns(k, 0));
+		for (c = 1; c < ncand; c++)
+			fprintf(f, " %7.2f", speedup(k, c));
+		fputc('\n', f);
+	}
+}
+
+/* One line per shape and offset: each candidate's geometric mean over
+ * the published distributions measured (glibc: its ns per call). */
+static void geomeans(FILE *f)
+{
+	unsigned sh, o, s, c, nd = 0;
+	char name[16];
+
+	for (s = 0; s < nsizes; s++)
+		nd += IS_DIST(sizes[s]);
+	if (!nd)
+		return;
+	fprintf(f, "\nGeometric mean over the %u distributions measured, "
+		"fill 0x5a: speedup vs glibc (glibc column: its ns/call)\n", nd);
+	heads(f, -10, "shape");
+	fputc('\n', f);
+	for (sh = 0; sh < BENCH_NSHAPE; sh++)
+		for (o = 0; o < BENCH_NOFF; o++) {
+			if (!(shapes >> sh & 1) || !(offsets >> o & 1))
+				continue;
+			snprintf(name, sizeof(name), "%s %s",
+				 bench_shape_name(sh), bench_off_name(o));
+			fprintf(f, "%-10s", name);
+			for (c = 0; c < ncand; c++) {
+				double l = 0;
+
+				for (s = 0; s < nsizes; s++) {
+					struct config *k = find(sizes[s], sh, o, 0x5a);
+
+					if (IS_DIST(sizes[s]))
+						l += log(c ? speedup(k, c) : med_ns(k, 0));
+				}
+				fprintf(f, " %7.2f", exp(l / nd));
+			}
+			fputc('\n', f);
+		}
+}
+
+/* One shape: back to back keeps its ns tables first, as the summary had
+ * them; every shape has its speedup tables and auto's goals. */
+static void shape_section(FILE *f, unsigned sh, int ac, const char *autoname)
+{
+	unsigned o, fi;
+
+	fprintf(f, "\n==== %s (%s)\n", bench_shape_what(sh),
+		bench_shape_name(sh));
+	for (o = 0; o < BENCH_NOFF; o++)
+		if (sh == BENCH_B2B && offsets >> o & 1)
+			ns_table(f, sh, o, ac, autoname);
+	for (o = 0; o < BENCH_NOFF; o++)
+		if (offsets >> o & 1)
+			ratio_table(f, sh, o);
+	if (ac < 0)
+		return;
+	fprintf(f, "\nGoals for auto (%s), %s, speedup = glibc ns / site ns, "
+		"median of per-repetition ratios:\n", autoname,
+		bench_shape_what(sh));
+	for (o = 0; o < BENCH_NOFF; o++)
+		for (fi = 0; fi < NFILL; fi++)
+			if (offsets >> o & 1)
+				goals(f, (unsigned)ac, sh, o, fills[fi]);
+}
+
 static void write_summary(void)
 {
 	FILE *f = out_file("summary.txt");
-	char autoname[40], b[32];
-	unsigned a, fi, s, c;
+	char autoname[40];
+	unsigned sh, c;
 	int ac;
 
 	snprintf(autoname, sizeof(autoname), "site-%s",
@@ -481,39 +651,10 @@ static void write_summary(void)
 	fprintf(f, "\nCandidates:\n");
 	for (c = 0; c < ncand; c++)
 		fprintf(f, "  %-18s %s\n", cands[c]->name, cands[c]->what);
-
-	for (a = 0; a < NALIGN; a++) {
-		fprintf(f, "\nns/call (median), destination %s, fill 0x5a; "
-			"last column: auto (%s) speedup vs glibc\n",
-			aligns[a] ? "4 KiB + 3 (misaligned)" : "4 KiB aligned",
-			autoname);
-		fprintf(f, "%8s", "size");
-		for (c = 0; c < ncand; c++) {
-			const char *n = cands[c]->name;
-
-			fprintf(f, " %7.7s", !strncmp(n, "site-", 5) ? n + 5 :
-				!strncmp(n, "gcc-", 4) ? n + 4 : n);
-		}
-		fprintf(f, "  speedup\n");
-		for (s = 0; s < nsizes; s++) {
-			struct config *k = find(sizes[s], aligns[a], 0x5a);
-
-			fprintf(f, "%8s", size_name(sizes[s], b));
-			for (c = 0; c < ncand; c++)
-				fprintf(f, " %7.2f", med_ns(k, c));
-			if (ac >= 0)
-				fprintf(f, "  %6.2fx", speedup(k, (unsigned)ac));
-			fputc('\n', f);
-		}
-	}
-	if (ac < 0)
-		goto out;
-	fprintf(f, "\nGoals for auto (%s), speedup = glibc ns / site ns, "
-		"median of per-repetition ratios:\n", autoname);
-	for (a = 0; a < NALIGN; a++)
-		for (fi = 0; fi < NFILL; fi++)
-			goals(f, autoname, (unsigned)ac, aligns[a], fills[fi]);
-out:
+	for (sh = 0; sh < BENCH_NSHAPE; sh++)
+		if (shapes >> sh & 1)
+			shape_section(f, sh, ac, autoname);
+	geomeans(f);
 	fclose(f);
 }
 
@@ -606,54 +747,82 @@ static void pin(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Every (size, shape, offset, fill) measured, each calibrated with
+ * glibc: shapes slower per call get fewer calls a batch. */
+static void make_configs(void)
+{
+	unsigned i = 0, s, sh, o, fi;
+
+	cfgs = calloc((size_t)nsizes * BENCH_NSHAPE * BENCH_NOFF * NFILL,
+		      sizeof(*cfgs));
+	for (s = 0; s < nsizes; s++)
+		for (sh = 0; sh < BENCH_NSHAPE; sh++)
+			for (o = 0; o < BENCH_NOFF; o++)
+				for (fi = 0; fi < NFILL; fi++) {
+					struct config *k = &cfgs[i];
+
+					if (!(shapes >> sh & 1) || !(offsets >> o & 1))
+						continue;
+					k->size = sizes[s];
+					k->shape = sh;
+					k->off = o;
+					k->fill = fills[fi];
+					k->ring = make_ring(k->size);
+					k->ns = calloc((size_t)ncand * reps, sizeof(double));
+					calibrate(k);
+					i++;
+				}
+	ncfg = i;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] [-c CAND,..] "
+		"[-z SIZE,..|mix|dist-A..|dists] [-s b2b,use,read] "
+		"[-a 0,3,rand] [-o DIR] [-p]\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	const char *clist = NULL, *zlist = NULL;
-	unsigned i, r, c, a, fi, s;
-	int o;
+	const char *clist = NULL, *zlist = NULL, *slist = NULL, *alist = NULL;
+	unsigned i, r, c, o;
+	int opt;
 
 	outdir = default_outdir();
-	while ((o = getopt(argc, argv, "r:t:c:z:o:pV:W:")) != -1)
-		switch (o) {
+	while ((opt = getopt(argc, argv, "r:t:c:z:s:a:o:pV:W:")) != -1)
+		switch (opt) {
 		case 'V': __repstos_vec_rep_min = strtoull(optarg, NULL, 0); break;
 		case 'W': __repstos_wide_rep_min = strtoull(optarg, NULL, 0); break;
 		case 'r': reps = (unsigned)atoi(optarg); break;
 		case 't': batch_ns = atof(optarg) * 1e3; break;
 		case 'c': clist = optarg; break;
 		case 'z': zlist = optarg; break;
+		case 's': slist = optarg; break;
+		case 'a': alist = optarg; break;
 		case 'o': outdir = optarg; break;
 		case 'p': puts(outdir); return 0;
-		default:
-			fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] "
-				"[-c CAND,..] [-z SIZE,..|mix|dist-A..|dists] "
-				"[-o DIR] [-p]\n");
-			return 2;
+		default: return usage();
 		}
+	shapes = bench_mask(slist, bench_shape_name, BENCH_NSHAPE);
+	offsets = bench_mask(alist, bench_off_name, BENCH_NOFF);
+	if (!shapes || !offsets)
+		return usage();
 	if (reps < 1)
 		reps = 1;
 	pick(clist);
 	pick_sizes(zlist);
 	pin();
 	describe_machine();
+	/* 1 MiB, the largest offset and what the read shape reads past
+	 * the end of a size that is no multiple of 8 */
 	if (posix_memalign((void **)&buf, 4096, (1 << 20) + 8192))
 		return 2;
 	memset(buf, 1, (1 << 20) + 8192);
+	for (o = 0; o < BENCH_NOFF; o++)
+		bench_offsets(off_ring[o], o, 3, 0x9e3779b97f4a7c15ull);
 
-	ncfg = nsizes * NALIGN * NFILL;
-	cfgs = calloc(ncfg, sizeof(*cfgs));
-	i = 0;
-	for (s = 0; s < nsizes; s++)
-		for (a = 0; a < NALIGN; a++)
-			for (fi = 0; fi < NFILL; fi++) {
-				struct config *k = &cfgs[i++];
-
-				k->size = sizes[s];
-				k->align = aligns[a];
-				k->fill = fills[fi];
-				k->ring = make_ring(k->size);
-				k->ns = calloc((size_t)ncand * reps, sizeof(double));
-				calibrate(k);
-			}
+	make_configs();
 	make_ring(MIX);		/* for mix_mean in the report */
 	fprintf(stderr, "bench: %u candidates x %u configurations x %u "
 		"repetitions\n", ncand, ncfg, reps);

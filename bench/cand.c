@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cand.c - one benchmark candidate: compiled once per candidate with
- *   -DCAND=name   the run function is bench_run_<name>
+ *   -DCAND=name   the loops are bench_run_<name>[shape]
  *   -DKIND_LIBC   memset() as a real call (built with -fno-builtin, so
  *                 `call memset@plt`)
  *   -DKIND_GCC    __builtin_memset, expanded by GCC as the command line's
@@ -13,34 +13,65 @@
  *                 it compiles
  *   -DKIND_INLINE the inline form: `rep stosb` in place
  *   -DKIND_EMPTY  the loop alone: its overhead, included in every figure
- *   -DOP_COPY     with KIND_GCC: __builtin_memcpy instead, for copybench;
- *                 the run function is bench_copy_<name>, its second
- *                 argument the source
+ *   -DOP_COPY     memcpy instead, for copybench: the loops are
+ *                 bench_copy_<name>[shape]; KIND_LIBC calls memcpy (with
+ *                 -DOP_MOVE memmove), KIND_SITE has a copy site's
+ *                 constraints (rdi/rsi/rcx, REPSTOS_COPY_CLOBBERS),
+ *                 KIND_INLINE is `rep movsb`, KIND_GCC __builtin_memcpy
  * Each in its own translation unit, so no candidate's choice leaks into
- * another's code.
+ * another's code.  The loops (bench.h's shapes) are written once, below,
+ * so that only the op differs between candidates.
  */
 #include <string.h>
 #include "bench.h"
+#include "repstos_site.h"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+#ifdef OP_COPY
+#define RUN bench_copy_
+/* the source, at its own offset; read from b once, before the loop */
+#define ARGS const unsigned char *src = b->src; const uint8_t *soff = b->soff
+#define ARG(j) (src + soff[j])
+#else
+#define RUN bench_run_
+#define ARGS const int c = b->c	/* the fill byte */
+#define ARG(j) c
+#endif
+
 #if defined(KIND_SITE) || defined(KIND_INLINE)
 #if defined(KIND_SITE)
 #define SITE_INSN "call " STR(KIND_SITE)
+#elif defined(OP_COPY)
+#define SITE_INSN "rep movsb"
 #else
 #define SITE_INSN "rep stosb"
 #endif
+#ifdef OP_COPY
+static inline void op(unsigned char *d, const unsigned char *s,
+		      unsigned long n)
+{
+	__asm__ __volatile__(SITE_INSN
+			     : "+D"(d), "+S"(s), "+c"(n)
+			     : : "memory", "cc", REPSTOS_COPY_CLOBBERS);
+}
+#else
 static inline void op(unsigned char *d, int c, unsigned long n)
 {
 	unsigned long a = (unsigned char)c;
 
 	__asm__ __volatile__(SITE_INSN
 			     : "+D"(d), "+c"(n), "+a"(a)
-			     : : "memory", "cc", "xmm0");
+			     : : "memory", "cc", REPSTOS_SITE_CLOBBERS);
 }
+#endif
+#elif defined(KIND_LIBC) && defined(OP_MOVE)
+#define op(d, s, n) memmove(d, s, n)
+#elif defined(KIND_LIBC) && defined(OP_COPY)
+#define op(d, s, n) memcpy(d, s, n)
 #elif defined(KIND_LIBC)
 #define op(d, c, n) memset(d, c, n)
 #elif defined(KIND_GCC) && defined(OP_COPY)
@@ -53,22 +84,78 @@ static inline void op(unsigned char *d, int c, unsigned long n)
 #error "no candidate kind"
 #endif
 
-#ifdef OP_COPY
-#define RUN bench_copy_
-typedef const unsigned char *arg_t;	/* the source */
-#else
-#define RUN bench_run_
-typedef int arg_t;			/* the fill byte */
-#endif
+/* A plain 8-byte load from any address: no memcpy, which -fno-builtin
+ * (glibc's unit) would make a call. */
+typedef uint64_t __attribute__((may_alias, aligned(1))) word_t;
 
-void CAT(RUN, CAND)(unsigned char *dst, arg_t c, const uint32_t *sizes,
-		    size_t iters)
+/* The 8-byte words over d[0..n), summed one load at a time: the asm
+ * keeps GCC from vectorizing or unrolling it differently in a unit whose
+ * flags differ, so every candidate reads the same way. */
+static inline uint64_t sum_words(const unsigned char *d, size_t n)
 {
-	size_t i;
+	uint64_t s = 0;
+	size_t k;
+
+	for (k = 0; k < n; k += 8) {
+		s += *(const word_t *)(d + k);
+		__asm__("" : "+r"(s));
+	}
+	return s;
+}
+
+/*
+ * The timing loop of every shape.  x is what the shape read of the
+ * call's bytes, made zero by an `and` the compiler cannot see through:
+ * the next call's destination is a real data dependency on the load, so
+ * the next call cannot start its stores (nor a copy its loads through
+ * the destination) until the bytes it read are there.  Back to back, x
+ * is the constant 0 and the loop is the plain one.
+ */
+static inline __attribute__((always_inline))
+void loop(const struct bench_batch *b, const int shape)
+{
+	unsigned char *dst = b->dst;
+	const uint32_t *sizes = b->sizes;
+	const uint8_t *doff = b->doff;
+	size_t i, iters = b->iters;
+	uint64_t x = 0;
+	ARGS;
 
 	for (i = 0; i < iters; i++) {
-		op(dst, c, sizes[i & (BENCH_RING - 1)]);
-		/* the stores are observable: no loop may merge or drop them */
+		size_t j = i & (BENCH_RING - 1), n = sizes[j];
+		unsigned char *d = dst + doff[j] + x;
+
+		op(d, ARG(j), n);
+		/* the stores are observable: no loop may merge or drop them,
+		 * and no load below may be answered from what GCC knows of
+		 * them (it knows memset's bytes) */
 		__asm__ __volatile__("" : : : "memory");
+		if (shape == BENCH_USE)
+			x = d[n - (n != 0)];	/* the last byte written */
+		else if (shape == BENCH_READ)
+			x = sum_words(d, n);
+		if (shape != BENCH_B2B)
+			__asm__("and $0, %0" : "+r"(x) : : "cc");
 	}
 }
+
+static void loop_b2b(const struct bench_batch *b)
+{
+	loop(b, BENCH_B2B);
+}
+
+static void loop_use(const struct bench_batch *b)
+{
+	loop(b, BENCH_USE);
+}
+
+static void loop_read(const struct bench_batch *b)
+{
+	loop(b, BENCH_READ);
+}
+
+BENCH_LOOPS(CAT(RUN, CAND)) = {
+	[BENCH_B2B] = loop_b2b,
+	[BENCH_USE] = loop_use,
+	[BENCH_READ] = loop_read,
+};

@@ -50,12 +50,12 @@ struct cand {
 	void (*fn)(void);	/* NULL: glibc */
 	unsigned long long rep_min, nt_min;	/* 0: the policy's */
 	int movsb_inline;
-	bench_copy_fn *gcc;	/* GCC's expansion of memcpy */
+	bench_loop_fn *const *gcc;	/* GCC's expansion of memcpy */
 };
 
 #define GCC_STRATEGIES(X) X(libcall) X(rep_byte) X(rep_4byte) X(rep_8byte) \
 	X(loop) X(unrolled_loop) X(vector_loop)
-#define GCC_DECL(s) bench_copy_fn bench_copy_gcc_##s;
+#define GCC_DECL(s) extern BENCH_LOOPS(bench_copy_gcc_##s);
 GCC_STRATEGIES(GCC_DECL)
 
 #define MAXCANDS 32
@@ -63,6 +63,7 @@ static struct cand cands[MAXCANDS];
 static unsigned ncands;
 static uint8_t *src, *dst;
 static uint32_t ring[RING];
+static const uint8_t zeros[RING];	/* offsets for cand.c's loops */
 
 static uint64_t now(void)
 {
@@ -122,7 +123,10 @@ static double batch(const struct cand *c, uint8_t *d, const uint8_t *s,
 		__repstos_copy_nt_min = c->nt_min;
 	t0 = now();
 	if (c->gcc) {
-		c->gcc(d, s, ring, calls);
+		struct bench_batch b = { .dst = d, .src = s, .sizes = ring,
+					 .doff = zeros, .soff = zeros, .iters = calls };
+
+		c->gcc[BENCH_B2B](&b);
 	} else if (!c->fn && !c->movsb_inline) {
 		for (i = 0; i < calls; i++)
 			if (move)
