@@ -119,17 +119,34 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 
 # The copy routines against glibc's memcpy/memmove: `make bench-copy`
 # (bench/copybench.sh) writes copybench.txt beside the memset
-# results.  -fno-builtin: glibc's functions are called through the PLT;
-# GCC's strategies are cand.c with -DOP_COPY, one object each, as for
-# memset.
-PERF_COPY_OBJS := $(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
+# results.  Every candidate is cand.c with -DOP_COPY, one object each,
+# as for memset: glibc's memcpy and memmove (-fno-builtin: through the
+# PLT), a site per copy routine, rep movsb in place, GCC's strategies.
+PERF_COPY_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh COPY_VARIANTS sym)
+PERF_COPY_OBJS := $(PB)/copycand-glibc.o $(PB)/copycand-glibc_move.o \
+	$(PB)/copycand-inline.o \
+	$(patsubst %,$(PB)/copycand-site-%.o,$(PERF_COPY_VARIANT_SYMS)) \
+	$(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
+$(PB)/copycand-glibc.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -DOP_COPY -c -o $@ $<
+$(PB)/copycand-glibc_move.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc_move -DKIND_LIBC \
+		-DOP_COPY -DOP_MOVE -c -o $@ $<
+$(PB)/copycand-inline.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=inline -DKIND_INLINE -DOP_COPY -c -o $@ $<
+$(PB)/copycand-site-%.o: bench/cand.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -mno-red-zone -DCAND=$* -DKIND_SITE=$* -DOP_COPY -c -o $@ $<
 $(PB)/copycand-gcc-%.o: bench/cand.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -minline-all-stringops -mstringop-strategy=$* \
 		-DCAND=gcc_$* -DKIND_GCC -DOP_COPY -c -o $@ $<
 $(PB)/copybench.o: bench/copybench.c
 	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) -fno-builtin -mno-red-zone $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(PB)/copybench: $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
 	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
 DEPS += $(PB)/copybench.d $(PERF_COPY_OBJS:.o=.d)

@@ -38,8 +38,23 @@
 #include "dists/memcpy_dists.h"
 #include "bench.h"
 
-/* glibc's memcpy and memmove are called as such: this file is built
- * with -fno-builtin, so each is a call through the PLT. */
+/* Every candidate's loop is cand.c's, built once per candidate with
+ * -DOP_COPY (bench.mk): glibc's memcpy and memmove through the PLT, each
+ * copy routine through a site (call rel32, the copy contract's
+ * constraints), rep movsb in place and GCC's strategies, so the loops
+ * differ only in the op. */
+#define X(e, name, sym, needs) extern BENCH_LOOPS(bench_copy_##sym);
+REPSTOS_COPY_VARIANTS(X)
+#undef X
+extern BENCH_LOOPS(bench_copy_glibc);
+extern BENCH_LOOPS(bench_copy_glibc_move);
+extern BENCH_LOOPS(bench_copy_inline);
+
+static bench_loop_fn *const *const site_loops[REPSTOS_COPY_VARIANT_COUNT] = {
+#define X(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = bench_copy_##sym,
+	REPSTOS_COPY_VARIANTS(X)
+#undef X
+};
 
 /* bench.h's ring: a 4096-entry one is learnt by the branch predictor. */
 #define RING BENCH_RING
@@ -47,10 +62,9 @@
 
 struct cand {
 	const char *name;
-	void (*fn)(void);	/* NULL: glibc */
+	bench_loop_fn *const *run;	/* the loops for copies */
+	bench_loop_fn *const *move;	/* for moves; NULL: forwards only */
 	unsigned long long rep_min, nt_min;	/* 0: the policy's */
-	int movsb_inline;
-	bench_loop_fn *const *gcc;	/* GCC's expansion of memcpy */
 };
 
 #define GCC_STRATEGIES(X) X(libcall) X(rep_byte) X(rep_4byte) X(rep_8byte) \
@@ -73,71 +87,27 @@ static uint64_t now(void)
 	return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
 }
 
-static void add(const char *name, void (*fn)(void), unsigned long long rep,
+static void add(const char *name, bench_loop_fn *const *run,
+		bench_loop_fn *const *move, unsigned long long rep,
 		unsigned long long nt)
 {
-	cands[ncands++] = (struct cand){ name, fn, rep, nt, 0, NULL };
-}
-
-static void site_calls(void (*fn)(void), uint8_t *d, const uint8_t *s,
-		       unsigned calls)
-{
-	unsigned i;
-
-	for (i = 0; i < calls; i++) {
-		uint8_t *dd = d;
-		const uint8_t *ss = s;
-		size_t n = ring[i % RING];
-
-		__asm__ __volatile__("call *%[fn]"
-				     : "+D" (dd), "+S" (ss), "+c" (n)
-				     : [fn] "r" (fn)
-				     : "memory", "cc", REPSTOS_COPY_CLOBBERS);
-	}
-}
-
-static void inline_calls(uint8_t *d, const uint8_t *s, unsigned calls)
-{
-	unsigned i;
-
-	for (i = 0; i < calls; i++) {
-		uint8_t *dd = d;
-		const uint8_t *ss = s;
-		size_t n = ring[i % RING];
-
-		__asm__ __volatile__("rep movsb" : "+D" (dd), "+S" (ss), "+c" (n)
-				     : : "memory");
-	}
+	cands[ncands++] = (struct cand){ name, run, move, rep, nt };
 }
 
 static double batch(const struct cand *c, uint8_t *d, const uint8_t *s,
 		    unsigned calls, int move)
 {
 	unsigned long long rep = __repstos_copy_rep_min, nt = __repstos_copy_nt_min;
+	struct bench_batch b = { .dst = d, .src = s, .sizes = ring,
+				 .doff = zeros, .soff = zeros, .iters = calls };
 	uint64_t t0, t1;
-	unsigned i;
 
 	if (c->rep_min)
 		__repstos_copy_rep_min = c->rep_min;
 	if (c->nt_min)
 		__repstos_copy_nt_min = c->nt_min;
 	t0 = now();
-	if (c->gcc) {
-		struct bench_batch b = { .dst = d, .src = s, .sizes = ring,
-					 .doff = zeros, .soff = zeros, .iters = calls };
-
-		c->gcc[BENCH_B2B](&b);
-	} else if (!c->fn && !c->movsb_inline) {
-		for (i = 0; i < calls; i++)
-			if (move)
-				memmove(d, s, ring[i % RING]);
-			else
-				memcpy(d, s, ring[i % RING]);
-	} else if (c->movsb_inline) {
-		inline_calls(d, s, calls);
-	} else {
-		site_calls(c->fn, d, s, calls);
-	}
+	(move ? c->move : c->run)[BENCH_B2B](&b);
 	t1 = now();
 	__repstos_copy_rep_min = rep;
 	__repstos_copy_nt_min = nt;
@@ -172,7 +142,7 @@ static void config(const char *label, unsigned calls, int sa, int da,
 			unsigned j = (k + r) % ncands;
 			uint8_t *d = move ? src + sa + 64 : dst + da;
 
-			if (move && (cands[j].movsb_inline || cands[j].gcc)) {
+			if (move && !cands[j].move) {
 				t[j][r] = 0;	/* memcpy only: wrong */
 				continue;
 			}
@@ -282,22 +252,26 @@ int main(int argc, char **argv)
 		return 1;
 	memset(src, 1, BUFSZ);
 	memset(dst, 2, BUFSZ);
-	add("glibc", NULL, 0, 0);
+	add("glibc", bench_copy_glibc, bench_copy_glibc_move, 0, 0);
 	for (v = 1; v < REPSTOS_COPY_VARIANT_COUNT; v++)
 		if (repstos_policy_copy_supported(repstos_cpu(), v))
-			add(repstos_copy_variant_name(v), repstos_copy_variant_routine(v), 0, 0);
-	add("rep-movsb", NULL, 0, 0);
-	cands[ncands - 1].movsb_inline = 1;
+			add(repstos_copy_variant_name(v), site_loops[v],
+			    site_loops[v], 0, 0);
+	add("rep-movsb", bench_copy_inline, NULL, 0, 0);
 	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX2)) {
-		add("avx2-loop", __repstos_copy_avx2, ~0ull, ~0ull);
-		add("avx2-rep", __repstos_copy_avx2, 1, ~0ull);
-		add("avx2-nt", __repstos_copy_avx2, ~0ull, 1);
+		bench_loop_fn *const *l = site_loops[REPSTOS_COPY_VARIANT_AVX2];
+
+		add("avx2-loop", l, l, ~0ull, ~0ull);
+		add("avx2-rep", l, l, 1, ~0ull);
+		add("avx2-nt", l, l, ~0ull, 1);
 	}
 	if (repstos_policy_copy_supported(repstos_cpu(), REPSTOS_COPY_VARIANT_AVX512)) {
-		add("avx512-loop", __repstos_copy_avx512, ~0ull, ~0ull);
-		add("avx512-rep", __repstos_copy_avx512, 1, ~0ull);
+		bench_loop_fn *const *l = site_loops[REPSTOS_COPY_VARIANT_AVX512];
+
+		add("avx512-loop", l, l, ~0ull, ~0ull);
+		add("avx512-rep", l, l, 1, ~0ull);
 	}
-#define GCC_ADD(s) add("gcc-" #s, NULL, 0, 0); cands[ncands - 1].gcc = bench_copy_gcc_##s;
+#define GCC_ADD(s) add("gcc-" #s, bench_copy_gcc_##s, NULL, 0, 0);
 	GCC_STRATEGIES(GCC_ADD)
 	if (only)
 		pick(only);
