@@ -282,15 +282,6 @@ static double speedup(struct config *k, unsigned c)
 
 /* ---- machine ---------------------------------------------------------- */
 
-static const char *shape_how(unsigned s)
-{
-	return s == BENCH_USE ? "the next call's destination depends on the "
-				"last byte each call wrote" :
-	       s == BENCH_READ ? "it depends on the sum of the 8-byte words "
-				 "each call wrote" :
-	       "calls back to back, nothing reads what they wrote";
-}
-
 static const char *off_what(unsigned o)
 {
 	return o == BENCH_OFF_3 ? "4 KiB + 3 (misaligned)" :
@@ -356,7 +347,7 @@ static void print_machine(FILE *f, const char *pfx)
 	fprintf(f, "%sshapes (bench.h):", pfx);
 	for (unsigned s = 0; s < BENCH_NSHAPE; s++)
 		if (shapes >> s & 1)
-			fprintf(f, " %s = %s;", bench_shape_name(s), shape_how(s));
+			fprintf(f, " %s = %s;", bench_shape_name(s), bench_shape_how(s));
 	fprintf(f, "\n%sdestination offsets:", pfx);
 	for (unsigned o = 0; o < BENCH_NOFF; o++)
 		if (offsets >> o & 1)

@@ -78,6 +78,16 @@ static inline const char *bench_shape_what(unsigned s)
 	       s == BENCH_READ ? "read after write" : "back to back";
 }
 
+/* What a shape does, for the reports. */
+static inline const char *bench_shape_how(unsigned s)
+{
+	return s == BENCH_USE ? "the next call's destination depends on the "
+				"last byte each call wrote" :
+	       s == BENCH_READ ? "it depends on the sum of the 8-byte words "
+				 "each call wrote" :
+	       "calls back to back, nothing reads what they wrote";
+}
+
 static inline const char *bench_off_name(unsigned o)
 {
 	return o == BENCH_OFF_3 ? "3" : o == BENCH_OFF_RAND ? "rand" : "0";

@@ -148,7 +148,7 @@ $(PB)/copybench.o: bench/copybench.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(PB)/copybench: $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
-	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB)
+	$(CC) -o $@ $(PB)/copybench.o $(PERF_COPY_OBJS) $(RT_LIB) -lm
 DEPS += $(PB)/copybench.d $(PERF_COPY_OBJS:.o=.d)
 
 bench: bench-copy

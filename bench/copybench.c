@@ -3,29 +3,37 @@
  * copybench.c - the copy routines (copy.S) against glibc's memcpy and
  * memmove called through the PLT, interleaved in one run.
  *
- *   copybench [-r REPS] [-c NAME,..] [-z SIZE|dist-X,..]
+ *   copybench [-r REPS] [-c NAME,..] [-z SIZE|dist-X,..] [-s SHAPE,..]
+ *             [-a OFFSET,..] [-n MAXCALLS]
  *
- * Each candidate runs one timed batch of calls per configuration and
- * repetition, in an order rotated each repetition; figures are medians
- * over the repetitions (ns a call), the ratio is glibc's median over the
- * candidate's.  Configurations: fixed sizes, source and destination
- * 64-byte aligned ("al") or at offsets 5 and 3 ("mis"), and moves with
- * the destination 64 bytes above the source ("ov+64", through memmove);
- * the published memcpy distributions (bench/dists/memcpy_dists.h, made from
- * bench/dists/data/memcpy-sizes by bench/dists/mkdists.sh), sizes drawn at
- * random into a ring of bench.h's size, so branches on size are not
- * predicted.  Hot cache below 1 MiB (the same buffers every call); larger
- * sizes stream.
+ * Each candidate runs one timed batch of calls per configuration, shape
+ * and repetition, in an order rotated each repetition; figures are
+ * medians over the repetitions (ns a call), the ratio is glibc's median
+ * over the candidate's.  Shapes (bench.h; -s b2b,use,read): calls back
+ * to back, each call's last byte or all its words read and folded into
+ * the next call's destination; one table each, measured side by side.
+ * Configurations: fixed sizes with source and destination 64-byte
+ * aligned ("al"), at offsets 5 and 3 ("mis") or each at 0..63 drawn per
+ * call ("rnd"; -a 0,3,rand), and moves with the destination 64 bytes
+ * above the source ("ov+64", through memmove, aligned); the published
+ * memcpy distributions (bench/dists/memcpy_dists.h, made from
+ * bench/dists/data/memcpy-sizes by bench/dists/mkdists.sh) at the same
+ * offsets, sizes drawn at random into a ring of bench.h's size, so
+ * branches on size are not predicted, and each table's geometric mean
+ * of them per offset.  Hot cache below 1 MiB (the same buffers every
+ * call); larger sizes stream.  -n caps the calls a batch (for smoke
+ * runs).
  *
  * Candidates besides glibc: each copy routine through a call (a patched
- * site), and "inline" rep movsb; "X-loop" / "X-rep" / "X-nt" run X with
+ * site), and "rep-movsb" in place; "X-loop" / "X-rep" / "X-nt" run X with
  * its thresholds set so the loop, rep movsb or non-temporal stores copy
  * every large size (for choosing the thresholds); "gcc-S", memcpy as GCC
- * expands it with -minline-all-stringops -mstringop-strategy=S (cand.c
- * built with -DOP_COPY, one object per strategy).  rep movsb forwards and
- * GCC's expansions are memcpy, not memmove: no figure ("-") for moves.
+ * expands it with -minline-all-stringops -mstringop-strategy=S.  All are
+ * cand.c's loops (one object per candidate, bench.mk).  rep movsb forwards
+ * and GCC's expansions are memcpy, not memmove: no figure ("-") for moves.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,11 +81,26 @@ struct cand {
 GCC_STRATEGIES(GCC_DECL)
 
 #define MAXCANDS 32
+#define MAXREPS 64
+#define MAXROWS 512
 static struct cand cands[MAXCANDS];
 static unsigned ncands;
 static uint8_t *src, *dst;
 static uint32_t ring[RING];
-static const uint8_t zeros[RING];	/* offsets for cand.c's loops */
+/* Each offset kind's rings (bench.h): the destination's and the source's,
+ * drawn apart for "rnd". */
+static uint8_t doff[BENCH_NOFF][RING], soff[BENCH_NOFF][RING];
+static unsigned shapes, offsets, maxcalls = 1000000;
+
+/* A line of the report: one configuration, every shape's medians. */
+struct row {
+	char label[24];
+	int dist;		/* a distribution: in the geometric means */
+	unsigned off;		/* enum bench_off */
+	double med[BENCH_NSHAPE][MAXCANDS];	/* 0: not run (a move) */
+};
+static struct row rows[MAXROWS];
+static unsigned nrows;
 
 static uint64_t now(void)
 {
@@ -94,12 +117,13 @@ static void add(const char *name, bench_loop_fn *const *run,
 	cands[ncands++] = (struct cand){ name, run, move, rep, nt };
 }
 
-static double batch(const struct cand *c, uint8_t *d, const uint8_t *s,
-		    unsigned calls, int move)
+static double batch(const struct cand *c, unsigned shape, uint8_t *d,
+		    unsigned off, unsigned calls, int move)
 {
 	unsigned long long rep = __repstos_copy_rep_min, nt = __repstos_copy_nt_min;
-	struct bench_batch b = { .dst = d, .src = s, .sizes = ring,
-				 .doff = zeros, .soff = zeros, .iters = calls };
+	struct bench_batch b = { .dst = d, .src = src, .sizes = ring,
+				 .doff = doff[off], .soff = soff[off],
+				 .iters = calls };
 	uint64_t t0, t1;
 
 	if (c->rep_min)
@@ -107,7 +131,7 @@ static double batch(const struct cand *c, uint8_t *d, const uint8_t *s,
 	if (c->nt_min)
 		__repstos_copy_nt_min = c->nt_min;
 	t0 = now();
-	(move ? c->move : c->run)[BENCH_B2B](&b);
+	(move ? c->move : c->run)[shape](&b);
 	t1 = now();
 	__repstos_copy_rep_min = rep;
 	__repstos_copy_nt_min = nt;
@@ -129,42 +153,43 @@ static int width(const struct cand *c)
 	return w < 8 ? 8 : w;
 }
 
-/* One configuration: every candidate, reps times, medians printed. */
-static void config(const char *label, unsigned calls, int sa, int da,
-		   int move, unsigned reps)
+/*
+ * One configuration: every shape and candidate, reps times, the order
+ * rotated each repetition and the shapes interleaved, so that what the
+ * machine does meanwhile falls on all of them alike; medians kept for
+ * the report.  A move's destination is 64 bytes above its source.
+ */
+static void config(const char *label, unsigned calls, unsigned off,
+		   int move, int isdist, unsigned reps)
 {
-	static double t[MAXCANDS][64];
-	unsigned r, k;
-	double g;
+	static double t[BENCH_NSHAPE][MAXCANDS][MAXREPS];
+	struct row *w = &rows[nrows];
+	unsigned r, k, sh;
 
+	if (nrows == MAXROWS)
+		return;
+	nrows++;
+	snprintf(w->label, sizeof(w->label), "%s", label);
+	w->dist = isdist;
+	w->off = off;
+	if (calls > maxcalls)
+		calls = maxcalls;
 	for (r = 0; r < reps; r++)
-		for (k = 0; k < ncands; k++) {
-			unsigned j = (k + r) % ncands;
-			uint8_t *d = move ? src + sa + 64 : dst + da;
+		for (sh = 0; sh < BENCH_NSHAPE; sh++)
+			for (k = 0; k < ncands && shapes >> sh & 1; k++) {
+				unsigned j = (k + r) % ncands;
 
-			if (move && !cands[j].move) {
-				t[j][r] = 0;	/* memcpy only: wrong */
-				continue;
+				t[sh][j][r] = move && !cands[j].move ? 0 :
+					batch(&cands[j], sh, move ? src + 64 : dst,
+					      off, calls, move);
 			}
-			t[j][r] = batch(&cands[j], d, src + sa, calls, move);
+	for (sh = 0; sh < BENCH_NSHAPE; sh++)
+		for (k = 0; k < ncands && shapes >> sh & 1; k++) {
+			qsort(t[sh][k], reps, sizeof(double), cmpd);
+			w->med[sh][k] = t[sh][k][reps / 2];
 		}
-	for (k = 0; k < ncands; k++)
-		qsort(t[k], reps, sizeof(double), cmpd);
-	g = t[0][reps / 2];
-	printf("%-14s", label);
-	for (k = 0; k < ncands; k++) {
-		double m = t[k][reps / 2];
-		int w = width(&cands[k]);
-
-		if (k == 0)
-			printf(" %*.2f", w, m);
-		else if (m == 0)
-			printf(" %*s", w, "-");
-		else
-			printf(" %*.2f", w, g / m);
-	}
-	printf("\n");
-	fflush(stdout);
+	if (isatty(2))		/* a full run takes minutes */
+		fprintf(stderr, "\rcopybench: %-20s", label);
 }
 
 static unsigned calls_for(unsigned long long mean)
@@ -174,20 +199,29 @@ static unsigned calls_for(unsigned long long mean)
 	return c < 64 ? 64 : c > 1000000 ? 1000000 : (unsigned)c;
 }
 
+/* The rows' name for an offset kind: both aligned ("al"), the source at
+ * +5 and the destination at +3 ("mis"), each drawn per call ("rnd"). */
+static const char *off_label(unsigned o)
+{
+	return o == BENCH_OFF_3 ? "mis" : o == BENCH_OFF_RAND ? "rnd" : "al";
+}
+
 static void fixed(unsigned long long n, unsigned reps)
 {
 	char label[32];
-	unsigned i;
+	unsigned i, o;
 
 	for (i = 0; i < RING; i++)
 		ring[i] = (uint32_t)n;
-	snprintf(label, sizeof(label), "%llu al", n);
-	config(label, calls_for(n), 0, 0, 0, reps);
-	snprintf(label, sizeof(label), "%llu mis", n);
-	config(label, calls_for(n), 5, 3, 0, reps);
-	if (n <= (1u << 20)) {
+	for (o = 0; o < BENCH_NOFF; o++) {
+		if (!(offsets >> o & 1))
+			continue;
+		snprintf(label, sizeof(label), "%llu %s", n, off_label(o));
+		config(label, calls_for(n), o, 0, 0, reps);
+	}
+	if (n <= (1u << 20) && offsets & 1u << BENCH_OFF_0) {
 		snprintf(label, sizeof(label), "%llu ov+64", n);
-		config(label, calls_for(n), 0, 0, 1, reps);
+		config(label, calls_for(n), BENCH_OFF_0, 1, 0, reps);
 	}
 }
 
@@ -195,7 +229,7 @@ static void fixed(unsigned long long n, unsigned reps)
  * the ring with a fixed seed, the same in every run. */
 static void dist(unsigned k, unsigned reps)
 {
-	unsigned total = repstos_dist_total(&repstos_copy_dists[k]), i;
+	unsigned total = repstos_dist_total(&repstos_copy_dists[k]), i, o;
 	double sum = 0;
 	char label[32];
 
@@ -204,8 +238,14 @@ static void dist(unsigned k, unsigned reps)
 		ring[i] = repstos_dist_size(&repstos_copy_dists[k], (unsigned)rand() % total);
 		sum += ring[i];
 	}
-	snprintf(label, sizeof(label), "dist-%s", repstos_copy_dists[k].name);
-	config(label, calls_for((unsigned long long)(sum / RING)), 0, 0, 0, reps);
+	for (o = 0; o < BENCH_NOFF; o++) {
+		if (!(offsets >> o & 1))
+			continue;
+		snprintf(label, sizeof(label), "dist-%s %s",
+			 repstos_copy_dists[k].name, off_label(o));
+		config(label, calls_for((unsigned long long)(sum / RING)), o,
+		       0, 1, reps);
+	}
 }
 
 #define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
@@ -226,32 +266,88 @@ static void pick(const char *list)
 	ncands = n;
 }
 
-int main(int argc, char **argv)
+static void heads(void)
 {
-	static const unsigned long long sizes[] = {
-		0, 1, 2, 3, 4, 7, 8, 15, 16, 24, 32, 48, 64, 96, 128, 192, 256,
-		384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 32768,
-		65536, 131072, 262144, 524288, 1048576,
-	};
-	const char *only = NULL, *zs = NULL;
-	unsigned reps = 9, k;
-	int o, v;
+	unsigned k;
 
-	while ((o = getopt(argc, argv, "r:c:z:")) != -1)
-		switch (o) {
-		case 'r': reps = (unsigned)atoi(optarg); break;
-		case 'c': only = optarg; break;
-		case 'z': zs = optarg; break;
-		default: return 2;
-		}
-	if (reps < 1 || reps > 64)
-		reps = 9;
-	src = aligned_alloc(4096, BUFSZ);
-	dst = aligned_alloc(4096, BUFSZ);
-	if (!src || !dst)
-		return 1;
-	memset(src, 1, BUFSZ);
-	memset(dst, 2, BUFSZ);
+	printf("%-14s", "config");
+	for (k = 0; k < ncands; k++)
+		printf(" %*s", width(&cands[k]), cands[k].name);
+	printf("\n");
+}
+
+/* glibc's ns, then glibc's over each candidate's, "-" where it did not
+ * run (a move it cannot do). */
+static void print_row(const char *label, const double *m)
+{
+	unsigned k;
+
+	printf("%-14s", label);
+	for (k = 0; k < ncands; k++)
+		if (k == 0)
+			printf(" %*.2f", width(&cands[k]), m[0]);
+		else if (m[k] == 0)
+			printf(" %*s", width(&cands[k]), "-");
+		else
+			printf(" %*.2f", width(&cands[k]), m[0] / m[k]);
+	printf("\n");
+}
+
+/* A shape's geometric means over the distributions' rows at one offset:
+ * as a row of medians whose ratios print as the means of the ratios. */
+static void geomean(unsigned sh, unsigned off)
+{
+	double l[MAXCANDS] = { 0 }, m[MAXCANDS];
+	unsigned i, k, n = 0;
+	char label[24];
+
+	for (i = 0; i < nrows; i++) {
+		if (!rows[i].dist || rows[i].off != off)
+			continue;
+		n++;
+		for (k = 0; k < ncands; k++)
+			l[k] += log(rows[i].med[sh][k]);
+	}
+	if (!n)
+		return;
+	for (k = 0; k < ncands; k++)
+		m[k] = exp(l[k] / n);
+	snprintf(label, sizeof(label), "geomean %s", off_label(off));
+	print_row(label, m);
+}
+
+/* One table per shape, then a line per offset: the geometric mean over
+ * the distributions. */
+static void report(void)
+{
+	unsigned sh, i, o;
+
+	for (sh = 0; sh < BENCH_NSHAPE; sh++) {
+		if (!(shapes >> sh & 1))
+			continue;
+		printf("\n## %s (%s): %s\n", bench_shape_what(sh),
+		       bench_shape_name(sh), bench_shape_how(sh));
+		heads();
+		for (i = 0; i < nrows; i++)
+			print_row(rows[i].label, rows[i].med[sh]);
+		for (o = 0; o < BENCH_NOFF; o++)
+			if (offsets >> o & 1)
+				geomean(sh, o);
+	}
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: copybench [-r REPS] [-c NAME,..] "
+		"[-z SIZE|dist-X,..] [-s b2b,use,read] [-a 0,3,rand] "
+		"[-n MAXCALLS]\n");
+	return 2;
+}
+
+static void add_all(void)
+{
+	int v;
+
 	add("glibc", bench_copy_glibc, bench_copy_glibc_move, 0, 0);
 	for (v = 1; v < REPSTOS_COPY_VARIANT_COUNT; v++)
 		if (repstos_policy_copy_supported(repstos_cpu(), v))
@@ -273,30 +369,86 @@ int main(int argc, char **argv)
 	}
 #define GCC_ADD(s) add("gcc-" #s, bench_copy_gcc_##s, NULL, 0, 0);
 	GCC_STRATEGIES(GCC_ADD)
+}
+
+static void run_sizes(const char *zs, unsigned reps)
+{
+	static const unsigned long long sizes[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 24, 32, 48, 64, 96, 128, 192, 256,
+		384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 32768,
+		65536, 131072, 262144, 524288, 1048576,
+	};
+	char *z, *t;
+	unsigned k;
+
+	if (!zs) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+			fixed(sizes[k], reps);
+		for (k = 0; k < NDISTS; k++)
+			dist(k, reps);
+		return;
+	}
+	z = strdup(zs);
+	for (t = strtok(z, ","); t; t = strtok(NULL, ","))
+		if (!strncmp(t, "dist-", 5)) {
+			for (k = 0; k < NDISTS; k++)
+				if (!strcmp(t + 5, repstos_copy_dists[k].name))
+					dist(k, reps);
+		} else
+			fixed(strtoull(t, NULL, 0), reps);
+	free(z);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL, *zs = NULL, *sl = NULL, *al = NULL;
+	unsigned reps = 9, o;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "r:c:z:s:a:n:")) != -1)
+		switch (opt) {
+		case 'r': reps = (unsigned)atoi(optarg); break;
+		case 'c': only = optarg; break;
+		case 'z': zs = optarg; break;
+		case 's': sl = optarg; break;
+		case 'a': al = optarg; break;
+		case 'n': maxcalls = (unsigned)atoi(optarg); break;
+		default: return usage();
+		}
+	shapes = bench_mask(sl, bench_shape_name, BENCH_NSHAPE);
+	offsets = bench_mask(al, bench_off_name, BENCH_NOFF);
+	if (!shapes || !offsets)
+		return usage();
+	if (reps < 1 || reps > MAXREPS)
+		reps = 9;
+	if (maxcalls < 1)
+		maxcalls = 1;
+	/* the largest copy, its offsets and what the read shape reads past
+	 * its end fit in the 4 KiB past 64 MiB */
+	src = aligned_alloc(4096, BUFSZ);
+	dst = aligned_alloc(4096, BUFSZ);
+	if (!src || !dst)
+		return 1;
+	memset(src, 1, BUFSZ);
+	memset(dst, 2, BUFSZ);
+	for (o = 0; o < BENCH_NOFF; o++) {
+		bench_offsets(doff[o], o, 3, 0x9e3779b97f4a7c15ull);
+		bench_offsets(soff[o], o, 5, 0x2545f4914f6cdd1dull);
+	}
+	add_all();
 	if (only)
 		pick(only);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");
 	printf("# rep_min %llu nt_min %llu; %u reps, medians\n",
 	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps);
-	printf("%-14s", "config");
-	for (k = 0; k < ncands; k++)
-		printf(" %*s", width(&cands[k]), cands[k].name);
-	printf("\n");
-	if (zs) {
-		char *z = strdup(zs), *t;
-
-		for (t = strtok(z, ","); t; t = strtok(NULL, ","))
-			if (!strncmp(t, "dist-", 5)) {
-				for (k = 0; k < NDISTS; k++)
-					if (!strcmp(t + 5, repstos_copy_dists[k].name))
-						dist(k, reps);
-			} else
-				fixed(strtoull(t, NULL, 0), reps);
-		return 0;
-	}
-	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
-		fixed(sizes[k], reps);
-	for (k = 0; k < NDISTS; k++)
-		dist(k, reps);
+	printf("# rows: SIZE al (source and destination 4 KiB aligned), mis "
+	       "(source + 5, destination + 3), rnd (each + 0..63, drawn per "
+	       "call), ov+64 (a move, destination 64 bytes above the source); "
+	       "geomean: over the distributions' rows\n");
+	fflush(stdout);
+	run_sizes(zs, reps);
+	if (isatty(2))
+		fputc('\n', stderr);
+	report();
 	return 0;
 }

@@ -48,21 +48,31 @@ for op in "" -c; do
 		{ fail "$what as generic (exit $rc)"; echo "$out"; }
 done
 
-# copybench: every configuration kind and each distribution, one
-# repetition; as generic no avx2 or avx512 column, natively all of them.
+# copybench: every configuration kind and each distribution at every
+# offset, in every shape, one repetition of few calls; as generic no
+# avx2 or avx512 column, natively all of them.  Each shape's table has
+# every row (3 sizes x al, mis, rnd, ov+64; 5 distributions x al, mis,
+# rnd) and a geometric mean per offset.
 for cpu in generic native; do
-	out=$(REPSTOS_CPU=$cpu $copybench -r 1 -z 0,17,5000,dist-A,dist-B,dist-D,dist-L,dist-M 2>&1); rc=$?
-	head=$(echo "$out" | grep '^config ')
-	rows=$(echo "$out" | grep -c '^[0-9]* [a-z]\|^dist-')
-	if [ $rc -ne 0 ] || [ "$rows" -ne 14 ]; then
-		fail "copybench as $cpu: exit $rc, $rows of 14 rows"
+	out=$(REPSTOS_CPU=$cpu $copybench -r 1 -n 2000 -z 0,17,5000,dist-A,dist-B,dist-D,dist-L,dist-M 2>&1); rc=$?
+	head=$(echo "$out" | grep -m1 '^config ')
+	bad=
+	for s in b2b use read; do
+		sec=$(echo "$out" | sed -n "/^## .* ($s): /,/^## /p")
+		rows=$(echo "$sec" | grep -c '^[0-9]* [a-z]\|^dist-')
+		means=$(echo "$sec" | grep -c '^geomean \(al\|mis\|rnd\) ')
+		[ "$rows" -eq 27 ] && [ "$means" -eq 3 ] ||
+			bad="$bad $s: $rows of 27 rows, $means of 3 means;"
+	done
+	if [ $rc -ne 0 ] || [ -n "$bad" ]; then
+		fail "copybench as $cpu: exit $rc;$bad"
 		echo "$out" | tail -n 5
 	elif [ $cpu = generic ] && echo "$head" | grep -q 'avx'; then
 		fail "copybench as generic ran an AVX routine: $head"
 	elif ! echo "$head" | grep -q 'gcc-vector_loop'; then
 		fail "copybench as $cpu: no GCC strategy columns: $head"
 	else
-		ok "copybench as $cpu ran to the end, $(echo "$head" | wc -w) columns"
+		ok "copybench as $cpu ran to the end, $(echo "$head" | wc -w) columns, every shape"
 	fi
 done
 
