@@ -1,6 +1,7 @@
 #!/bin/sh
 # Proves: the benchmarks run to the end as any CPU, poorer than this one too.
-# The benchmarks run to the end on any CPU: under REPSTOS_CPU profiles with
+# The benchmarks run to the end on any CPU, in every shape (bench.h: back
+# to back, use after write, read after write): under REPSTOS_CPU profiles with
 # fewer features than this machine, make bench's memset benchmark skips
 # the routines such a CPU lacks (a SIGILL there killed it on a Zen 4
 # without AVX-512) and the many-site program runs only the variants the
@@ -14,6 +15,37 @@ copybench=build/bench/copybench
 need $bin $copybench plugin/repstos.so runtime/librepstos.a patcher/repstos
 t=$(mktemp -d build/bench/smoke.XXXXXX) || exit 1
 trap 'rm -rf $t' EXIT
+
+# shapes DIR "SHAPE.." "OFFSET..": what summary.txt and bench.csv in DIR
+# lack of those shapes (bench.h) at those offsets, for the 6 sizes smoke
+# runs: per shape a section with a speedup table per offset, auto's goal
+# lines and (back to back) the ns tables; a geometric-mean line per shape
+# and offset; CSV rows with the shape and offset columns.  Empty: all there.
+shapes() {
+	for s in $2; do
+		sec=$(sed -n "/^==== .* ($s)\$/,/^==== \|^Geometric/p" $1/summary.txt)
+		n=$(echo "$2" | wc -w) no=$(echo "$3" | wc -w)
+		ratios=$(echo "$sec" | grep -c '^speedup vs glibc')
+		rows=$(echo "$sec" | grep -c '^ *\(0\|16\|300\|5000\|mix\|dist-A\) ')
+		goals=$(echo "$sec" | grep -c '^  \(aligned\|misaligned\|random\) *fill')
+		want=$((no * 6)) nsw=0
+		[ $s = b2b ] && want=$((no * 12)) nsw=$no
+		ns=$(echo "$sec" | grep -c '^ns/call')
+		[ "$ratios" -eq $no ] && [ "$rows" -eq $want ] &&
+			[ "$ns" -eq $nsw ] && [ "$goals" -eq $((no * 2)) ] ||
+			echo "$s: $ratios speedup tables, $ns ns tables, $rows rows, $goals goal lines;"
+		for o in $3; do
+			grep -q "^$s $o " $1/summary.txt ||
+				echo "no geometric mean for $s $o;"
+			grep -q "^glibc,dist-A,$s,$o,90," $1/bench.csv ||
+				echo "no CSV row for $s $o;"
+		done
+	done
+	n=$(grep -c '^==== ' $1/summary.txt)
+	[ $n -eq $(echo "$2" | wc -w) ] || echo "$n shape sections;"
+	grep -q '^candidate,size,shape,offset,fill,' $1/bench.csv ||
+		echo "no shape and offset columns in bench.csv;"
+}
 
 for cpu in generic zen3 zen4-noavx512 native; do
 	out=$(REPSTOS_CPU=$cpu $bin -r 1 -t 2 -z 0,16,300,5000,mix,dist-A \
@@ -35,8 +67,19 @@ for cpu in generic zen3 zen4-noavx512 native; do
 	done
 	grep -q 'dist-A' $t/$cpu/summary.txt ||
 		fail "bench as $cpu: no published distribution in the summary"
-	ok "bench as $cpu ran to the end${lack:+, without $lack}"
+	miss=$(shapes $t/$cpu "b2b use read" "0 3 rand")
+	[ -z "$miss" ] || fail "bench as $cpu, the shapes: $miss"
+	ok "bench as $cpu ran to the end${lack:+, without $lack}, every shape"
 done
+
+# A quick look takes some shapes and offsets only (-s, -a).
+out=$($bin -r 1 -t 2 -z 0,16,300,5000,mix,dist-A -s use,read -a rand \
+	-o $t/some 2>&1); rc=$?
+miss=$([ $rc -eq 0 ] && shapes $t/some "use read" "rand")
+[ $rc -eq 0 ] && [ -z "$miss" ] &&
+	! grep -q '^b2b \|, destination 4 KiB aligned' $t/some/summary.txt &&
+	ok "bench -s use,read -a rand: those alone" ||
+	{ fail "bench -s use,read -a rand (exit $rc): $miss"; echo "$out" | tail -n 5; }
 
 for op in "" -c; do
 	what="many-site program${op:+ for copies}"
