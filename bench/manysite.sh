@@ -5,7 +5,9 @@
 # profile the program recorded (profiled: REPSTOS_PROFILE, then
 # REPSTOS_PROFILE_USE), and under each variant this CPU runs.  Prints ns
 # per call (median of R runs, each the best of its rounds) and the speedup
-# over the plain build.  -c: the copy program (manysite.c -DOP_COPY, built
+# over the plain build, back to back and with use after write (each
+# call's destination depends on a byte the previous call wrote;
+# manysite.c), side by side.  -c: the copy program (manysite.c -DOP_COPY, built
 # with -fplugin-arg-repstos-copy): glibc's memcpy against the copy sites,
 # auto, profiled and each copy routine this CPU runs (REPSTOS_VARIANT=name).
 #   bench/manysite.sh [-c] [R]
@@ -57,12 +59,16 @@ run() {
 i=0
 while [ $i -lt $reps ]; do
 	for c in harness $configs; do
-		run $c | cut -d' ' -f1 >> $t/$c
+		run $c >> $t/$c
 	done
 	i=$((i + 1))
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-plain=$(median $t/plain)
+# median FILE [COLUMN]: the runs' ns back to back (1) or with use (3)
+median() {
+	cut -d' ' -f${2:-1} "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+plain=$(median $t/plain) plain_use=$(median $t/plain 3)
 mean=$($dir/$name-plain 1 | cut -d' ' -f2)
 if [ $op = set ]; then
 	what=memset chose='; variant \([a-z0-9_]*\) '
@@ -73,13 +79,18 @@ auto=$(REPSTOS_DEBUG=1 $dir/$name-repstos 1 2>&1 >/dev/null | sed -n "s/.*$chose
 echo "many-site program: $sites $what sites, each with 3 sizes drawn from one published"
 echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, medians"
 echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
-h=$(median $t/harness)
-echo "the harness alone (sites that do nothing): $h ns a call, in every figure;"
+h=$(median $t/harness) hu=$(median $t/harness 3)
+echo "the harness alone (sites that do nothing): $h ns a call back to back,"
+echo "$hu with use after write, in every figure;"
 echo "op only: the speedup with it taken out of both sides"
-printf '%-14s %8s %8s %8s\n' config ns/call speedup "op only"
+printf '%-14s %26s   %26s\n' "" "back to back" "use after write"
+printf '%-14s %8s %8s %8s   %8s %8s %8s\n' config ns/call speedup "op only" \
+	ns/call speedup "op only"
 for c in $configs; do
-	m=$(median $t/$c)
-	awk -v c=$c -v m=$m -v p=$plain -v h=$h 'BEGIN {
-		printf "%-14s %8.3f %7.2fx %7.2fx\n", c, m, p / m, (p - h) / (m - h) }'
+	m=$(median $t/$c) mu=$(median $t/$c 3)
+	awk -v c=$c -v m=$m -v p=$plain -v h=$h \
+		-v mu=$mu -v pu=$plain_use -v hu=$hu 'BEGIN {
+		printf "%-14s %8.3f %7.2fx %7.2fx   %8.3f %7.2fx %7.2fx\n", c,
+			m, p / m, (p - h) / (m - h), mu, pu / mu, (pu - hu) / (mu - hu) }'
 done
 rm -rf $t

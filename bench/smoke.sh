@@ -86,6 +86,8 @@ for op in "" -c; do
 	out=$(REPSTOS_CPU=generic bench/manysite.sh $op 1 2>&1); rc=$?
 	[ $rc -eq 0 ] && echo "$out" | grep -q '^auto ' &&
 		! echo "$out" | grep -q '^avx2 ' &&
+		echo "$out" | grep -q 'back to back  *use after write$' &&
+		[ $(echo "$out" | awk '$1 == "auto" { print NF }') -eq 7 ] &&
 		ok "$what as generic: no avx2, auto $(echo "$out" |
 			sed -n 's/^auto *//p')" ||
 		{ fail "$what as generic (exit $rc)"; echo "$out"; }
