@@ -11,10 +11,10 @@
  * (-V, -W: override the policy's rep stosb thresholds, to measure them)
  *
  * For every configuration (size or the small-size mix; shape: back to
- * back, use after write or read after write, bench.h; destination at 4
- * KiB, 4 KiB + 3 or 4 KiB + 0..63 drawn per call; fill 0 or 0x5a) and
- * every repetition, each
- * candidate runs one timed batch of the same number of calls, in an order
+ * back, use after write or read after write, see bench.h; destination
+ * at 4 KiB, 4 KiB + 3 or 4 KiB + 0..63 drawn per call; fill 0 or 0x5a)
+ * and every repetition, each candidate runs one timed batch of the same
+ * number of calls, in an order
  * rotated from one repetition to the next; the figures are medians over
  * the repetitions, and a candidate's speedup is the median of its per-
  * repetition ratio to glibc measured moments apart, which cancels most of

@@ -2,8 +2,10 @@
 #
 #   make bench-memset               full run; results into bench/results
 #                                   (`make bench` runs it with the others)
-#   make bench BENCH_ARGS='-r 5 -z 16,mix -c site-vec,site-avx2'
-#                                   a quick look (results still written)
+#   make bench BENCH_ARGS='-r 5 -z 16,mix -c site-vec,site-avx2 -s b2b,use -a 0'
+#                                   a quick look (results still written);
+#                                   -s shapes b2b,use,read, -a offsets
+#                                   0,3,rand (bench.h), all by default
 #   make tune                       time the routines here, print the tuning
 PB := $(B)/bench
 PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Ibench
