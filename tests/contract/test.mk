@@ -1,7 +1,6 @@
 # tests/contract: every producer of sites against include/repstos_site.h.
 # The checker reads objects with libelf and decodes sites with the
 # runtime's own sitecode.o, the one decoder.
-CT := $(B)/tests/contract
 
 $(CT)/check.o: tests/contract/check.c
 	@mkdir -p $(@D)

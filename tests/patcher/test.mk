@@ -22,4 +22,4 @@ endif
 # The tuning file, --cpu=native with it, and the runtime rescuing a file
 # patched for a CPU with more than this one.
 TESTS += tests/patcher/tune.sh
-tests/patcher/tune.sh: $(PATCHER_BIN) $(B)/tests/runtime/sites
+tests/patcher/tune.sh: $(PATCHER_BIN) $(RTT)/sites

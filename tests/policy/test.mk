@@ -1,6 +1,5 @@
 # tests/policy: the per-site choice from a cost table, in the runtime and
 # in `repstos patch`, on a program built with the plugin.
-PT := $(B)/tests/policy
 
 DEPS += $(PT)/sizes.d
 

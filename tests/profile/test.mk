@@ -3,7 +3,6 @@
 # and `repstos dump`, refused when corrupt or foreign, and the forms they
 # choose checked for every size under every variant.  tests/policy's
 # sizes program writes the fixed cost table the choices are made from.
-PRT := $(B)/tests/profile
 PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
 	-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy $(DEPFLAGS)

@@ -1,5 +1,4 @@
 # tests/runtime: the runtime on its own, through hand-written sites.
-RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
