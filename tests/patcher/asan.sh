@@ -11,7 +11,7 @@ need "$ASAN_TOOL"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
-for t in inputs broken patch copies badinput harden ../profile/profile; do
+for t in inputs broken patch copies badinput harden ../policy/profile; do
 	if (cd "$TOP" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \
 	   >"$W/${t##*/}.log" 2>&1; then
 		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/${t##*/}.log")"

@@ -118,7 +118,7 @@ static void fixed_copy_costs(struct repstos_costs *k)
 }
 
 /*
- * With `change`, for tests/profile: what a change of size class costs
+ * With `change`, for tests/policy/profile.sh: what a change of size class costs
  * each form table k has, nothing but `vec_cost` for its "vec".  The set
  * table's "vec" pays 20 ns a change, so a site whose sizes spread over
  * classes below 64 bytes does better with "erms" than with "vec",

@@ -7,7 +7,7 @@
 # patch).  A module with more than 200 sites shows the first 200 and one
 # line saying how many more there are.
 . "$(dirname "$0")/lib.sh"
-need $d/sites build/tests/profile/manysites
+need $d/sites build/tests/policy/manysites
 make_tmp
 
 n=$(sites $d/sites)
@@ -25,7 +25,7 @@ REPSTOS_DEBUG=1 $d/sites forms >/dev/null 2>"$tmp/one"
 	ok "REPSTOS_DEBUG=1: the module's line only" ||
 	fail "REPSTOS_DEBUG=1 printed site lines"
 
-big=build/tests/profile/manysites
+big=build/tests/policy/manysites
 REPSTOS_DEBUG=2 $big >/dev/null 2>"$tmp/big"
 shown=$(grep -c ': site [0-9]*, ' "$tmp/big")
 [ "$shown" -eq 200 ] && grep -q ': [0-9]* more sites not shown (the first 200 of a module are)$' "$tmp/big" &&

@@ -68,8 +68,8 @@ sub "every variant and form (sites.sh quick)" SITES_BIN=$s/sites \
 sub "copy sites (copysites.sh)" COPYSITES_PROGS=$s/copysites \
 	sh tests/runtime/copysites.sh
 sub "size profiles of an executable and a shared object (profile.sh)" \
-	PROFILE_DIR=build/tests/profile/shared PROFILE_STUB_COUNTS=0 \
-	sh tests/profile/profile.sh
+	PROFILE_DIR=build/tests/policy/shared PROFILE_STUB_COUNTS=0 \
+	sh tests/policy/profile.sh
 
 # ---- 3. executable and dlopen()ed object ------------------------------------
 # run EXE DSO WANT_DETECTING ENV...

@@ -145,6 +145,33 @@ TESTS += tests/runtime/shared.sh
 tests/runtime/shared.sh: $(RTS)/sites $(RTS)/copysites $(RTS)/libdso.so \
 	$(RTS)/dlopen_main $(RTT)/dlopen_main $(RTT)/libdso.so $(PATCHER_BIN)
 
+# Issue 25, hardening's second pass: what a dlopen()/dlclose() cycle
+# leaves behind (cycles.sh: libcycle.so with librepstos.a and with the
+# shared runtime, libplain.so the same object built plain), and
+# READ_IMPLIES_EXEC (rie.sh: tests/policy's probe dlopen()s libcycle.so).
+DEPS += $(RTT)/cycle.d $(RTT)/libcycle.d $(RTT)/libplain.d $(RTS)/libcycle.d
+
+$(RTT)/cycle: tests/runtime/cycle.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< -ldl
+
+$(RTT)/libcycle.so: tests/runtime/cyclelib.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_LIB)
+
+$(RTT)/libplain.so: tests/runtime/cyclelib.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -DPLAIN -fPIC -shared -fvisibility=hidden -o $@ $<
+
+$(RTS)/libcycle.so: tests/runtime/cyclelib.c $(RTS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RTS_LINK)
+
+TESTS += tests/runtime/cycles.sh tests/runtime/rie.sh
+tests/runtime/cycles.sh: $(RTT)/cycle $(RTT)/libcycle.so $(RTT)/libplain.so \
+	$(RTS)/libcycle.so
+tests/runtime/rie.sh: $(PT)/probe $(RTT)/libcycle.so
+
 # sweep: every routine at every place it branches on, its paths counted.
 # set.S and copy.S are assembled again with -DREPSTOS_PATHS (path_mark,
 # asm.h) and linked before the core archive, whose own set.o and copy.o

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * failalloc.c - LD_PRELOAD for tests/profile/lost.sh: malloc, calloc
+ * failalloc.c - LD_PRELOAD for tests/policy/lost.sh: malloc, calloc
  * and realloc called from the executable's own code (where librepstos.a
  * is linked) fail as FAILALLOC says; everyone else's succeed.
  *

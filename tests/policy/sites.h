@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sites.h - tests/profile: one site per function, all with one
+ * sites.h - tests/policy/profile.sh: one site per function, all with one
  * signature so that a table can drive them, and each module's forms.
  */
 #ifndef PROFILE_SITES_H

@@ -1,25 +1,25 @@
 #!/bin/sh
 # Proves: READ_IMPLIES_EXEC makes no dispatch data or text window wx.
 # The personality set from .preinit_array, before any constructor
-# (tests/profile/probe.c, PROBE_RIE=1), so that every later protection
+# (tests/policy/probe.c, PROBE_RIE=1), so that every later protection
 # asked with read access comes back executable too:
 #  - the sealed dispatch page of the executable, and of a library
-#    dlopen()ed then (tests/profile/cyclelib.c), is read-only and not
+#    dlopen()ed then (tests/runtime/cyclelib.c), is read-only and not
 #    executable;
 #  - the mprotect route, whose window would be writable and executable,
 #    is not taken: REPSTOS_PATCH=mprotect leaves the sites calling the
 #    stub, and says why; the default route writes through
 #    /proc/self/mem; the sites are right either way.
 . "$(dirname "$0")/../lib.sh"
-P=build/tests/profile
-need $P/probe $P/libcycle.so
+probe=build/tests/policy/probe lib=build/tests/runtime/libcycle.so
+need $probe $lib
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
-out=$($P/probe maps $P/libcycle.so 2>&1)
+out=$($probe maps $lib 2>&1)
 [ "$(field "$out" dispatch)" = r--p ] && [ "$(field "$out" lib)" = r--p ] ||
 	fail "without the personality: $out"
 
-out=$(PROBE_RIE=1 $P/probe maps $P/libcycle.so 2>&1)
+out=$(PROBE_RIE=1 $probe maps $lib 2>&1)
 case $(field "$out" personality) in
 0x4?????) ;;
 *) skip "READ_IMPLIES_EXEC could not be set: $out" ;;
@@ -35,7 +35,7 @@ done
 	ok "default route: $(field "$out" patched) sites via /proc/self/mem, right" ||
 	fail "default route: $out"
 
-out=$(PROBE_RIE=1 REPSTOS_PATCH=mprotect REPSTOS_DEBUG=1 $P/probe maps $P/libcycle.so 2>&1)
+out=$(PROBE_RIE=1 REPSTOS_PATCH=mprotect REPSTOS_DEBUG=1 $probe maps $lib 2>&1)
 if echo "$out" | grep -q "via mprotect\|method=mprotect"; then
 	fail "REPSTOS_PATCH=mprotect: the route was taken: $out"
 elif [ "$(field "$out" site)" != ok ] || [ "$(field "$out" patched)" != 0 ]; then

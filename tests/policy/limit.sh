@@ -10,7 +10,7 @@
 #    `repstos dump --profile`;
 #  - a file over the limit is refused by both, naming the same limit.
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/profile/probe
+bin=build/tests/policy/probe
 tool=patcher/repstos
 need $bin $tool
 t=$(mktemp -d) || exit 1

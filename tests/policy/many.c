@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * many.c - a program with many sites (tests/profile/many.sh): the
+ * many.c - a program with many sites (tests/policy/many.sh): the
  * generated units many_sites0.c, many_sites1.c hold MANY_UNIT
  * hand-written sites each, in many_0() and many_1().
  *

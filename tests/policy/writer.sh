@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: REPSTOS_PROFILE writes only a file of the user's own making.
-# Where the recorder (tests/profile/probe.c, one module) may write at
+# Where the recorder (tests/policy/probe.c, one module) may write at
 # exit, all in a temporary folder, whatever fs.protected_symlinks and
 # fs.protected_regular say (those guard only sticky folders others can
 # write, and none of the refusals below is in one):
@@ -14,7 +14,7 @@
 #    others can write, a file that is not the user's own; a new file
 #    there is created.
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/profile/probe
+bin=build/tests/policy/probe
 need $bin
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT

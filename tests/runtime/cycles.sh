@@ -1,7 +1,7 @@
 #!/bin/sh
 # Proves: dlopen()/dlclose() cycles leave nothing behind, profiling or not.
 # A shared object with sites, loaded, called and unloaded 3,000 times
-# (tests/profile/cycle.c), with librepstos.a and with the shared runtime
+# (tests/runtime/cycle.c), with librepstos.a and with the shared runtime
 # (which it then loads and unloads as well), against the same object
 # built plain:
 #  - the heap in use grows by less than 8 bytes a cycle, and the
@@ -9,7 +9,7 @@
 #  - the same under REPSTOS_PROFILE, and the profile holds one section
 #    for the object, not one a cycle, whose counts are every cycle's.
 . "$(dirname "$0")/../lib.sh"
-P=build/tests/profile
+P=build/tests/runtime
 n=3000
 warm=50		# cycle.c's WARM
 need $P/cycle $P/libcycle.so $P/libplain.so $P/shared/libcycle.so

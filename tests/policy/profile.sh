@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: size profiles are recorded exactly and choose each site's form.
-# Size profiles end to end (tests/profile/prog.c says what it calls):
+# Size profiles end to end (tests/policy/prog.c says what it calls):
 #  1. REPSTOS_PROFILE: per site, in the executable and in the shared
 #     object, the counts equal the calls the program made, threads and a
 #     forked child included, with text patched and through the stub;
@@ -14,7 +14,7 @@
 #     in the forms a profile chose and while recording, under every
 #     REPSTOS_VARIANT, text patched or not.
 . "$(dirname "$0")/../lib.sh"
-P=${PROFILE_DIR:-build/tests/profile}	# tests/runtime/shared.sh gives its own
+P=${PROFILE_DIR:-build/tests/policy}	# tests/runtime/shared.sh gives its own
 bin=$P/prog
 tool=${REPSTOS_TOOL:-patcher/repstos}	# tests/patcher/asan.sh gives its own
 sizes=build/tests/policy/sizes

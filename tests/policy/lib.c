@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib.c - libprofdso.so of tests/profile: sites in a shared object, with
+ * lib.c - libprofdso.so of tests/policy/profile.sh: sites in a shared object, with
  * its own copy of the runtime, its own table and its own section; a copy
  * site among them, and the source every copy site copies from.
  */

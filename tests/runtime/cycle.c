@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cycle.c - load a shared object, call its sites, unload it, N times
- * over (tests/profile/cycles.sh).
+ * over (tests/runtime/cycles.sh).
  *
  *   cycle N LIB...     for each LIB: N cycles after a few to warm up,
  *                      then one line "LIB rss KB heap BYTES": how much

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Proves: a profile of every site costs start-up little more than none.
-# tests/profile/many.c: 10,000 sites, every one called once with 8 bytes
+# tests/policy/many.c: 10,000 sites, every one called once with 8 bytes
 # and profiled; then started with that profile (REPSTOS_PROFILE_USE) and
 # without, best of 5 runs each: choosing and writing the sites with it
 # takes at most 3 times as long as without, plus 0.3 ms (every profiled
 # site weighed every form over its row: 25 times as long).  Also that
 # every site is patched either way.
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/profile/manysites
+bin=build/tests/policy/manysites
 need $bin
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cyclelib.c - the shared object tests/profile/cycle.c loads and
+ * cyclelib.c - the shared object tests/runtime/cycle.c loads and
  * unloads again and again: a few sites (hand-written, so that no
  * plugin option decides how many), or with -DPLAIN none and no runtime,
  * for the growth a plain library's cycles cost.
@@ -14,7 +14,7 @@
 #define SET(p, c, n) REPSTOS_MEMSET(p, c, n)
 #define ZERO(p, n) REPSTOS_BZERO(p, n)
 
-/* Its dispatch page, for tests/profile/probe.c; NULL with the shared
+/* Its dispatch page, for tests/policy/probe.c; NULL with the shared
  * runtime, where the module has none. */
 #pragma weak __repstos_dispatch_page
 extern char __repstos_dispatch_page[] __attribute__((visibility("hidden")));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * prog.c - the executable of tests/profile, linked with libprofdso.so:
+ * prog.c - the executable of tests/policy/profile.sh, linked with libprofdso.so:
  * sites of every kind (unknown, bounded and constant sizes, zeroing, a
  * clear, one written by hand, a memcpy and a memmove), called a known
  * number of times with known sizes, from main, from threads and from a

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Proves: a tuning file is used whole or not at all, short_rep_max too.
-# The runtime (tests/profile/probe.c) and `repstos patch --cpu=native`
+# The runtime (tests/policy/probe.c) and `repstos patch --cpu=native`
 # read the tuning file through one reader:
 #  - one over REPSTOS_TUNING_MAX - 1 bytes whose last line is cut there
 #    ("variant avx512_split" straddling byte 4095, which read as far as
@@ -10,7 +10,7 @@
 #  - one of just under the limit is read;
 #  - short_rep_max reaches the routines (__repstos_short_rep_max).
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/profile/probe
+bin=build/tests/policy/probe
 tool=patcher/repstos
 need $bin $tool
 t=$(mktemp -d) || exit 1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Proves: a profile that cannot be recorded says so, once, at start-up.
-# Allocations of the runtime (linked into tests/profile/probe) made to
-# fail by an LD_PRELOAD (tests/profile/failalloc.c):
+# Allocations of the runtime (linked into tests/policy/probe) made to
+# fail by an LD_PRELOAD (tests/policy/failalloc.c):
 #  - every one: under REPSTOS_PROFILE the program runs, its sites right,
 #    and one line on stderr says the profile is not recorded; without
 #    REPSTOS_PROFILE nothing is said;
@@ -9,7 +9,7 @@
 #    buffer for a section at exit is sized from the counts, not 512
 #    bytes a site.
 . "$(dirname "$0")/../lib.sh"
-P=build/tests/profile
+P=build/tests/policy
 need $P/probe $P/libfailalloc.so
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * probe.c - what the runtime did at start-up, for the tests of issue 25
- * (tests/profile/writer.sh, tuning.sh, lost.sh, rie.sh).  Three
+ * (tests/policy/writer.sh, tuning.sh, lost.sh; tests/runtime/rie.sh).  Three
  * hand-written sites, linked with librepstos.a.
  *
  *   probe status      one line of KEY=VALUE: the module's status, sites
@@ -11,7 +11,7 @@
  *   probe maps [LIB]  status, then the protections of the dispatch page
  *                     and how many mappings are writable and executable
  *                     at once; with LIB, the same for the dispatch page
- *                     of LIB (tests/profile/cyclelib.c), dlopen()ed now
+ *                     of LIB (tests/runtime/cyclelib.c), dlopen()ed now
  *   probe tuning FILE  write a tuning file for this CPU, the policy's
  *                     numbers with the module routine "original", which
  *                     no policy row picks
