@@ -6,13 +6,13 @@
 # tool exit 99, which no test accepts.
 . "$(dirname "$0")/lib.sh"
 
-ASAN_TOOL=$TOP/build/patcher/asan/repstos
+ASAN_TOOL=$top/build/patcher/asan/repstos
 need "$ASAN_TOOL"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
 for t in inputs broken patch copies badinput harden ../policy/profile; do
-	if (cd "$TOP" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \
+	if (cd "$top" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \
 	   >"$W/${t##*/}.log" 2>&1; then
 		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/${t##*/}.log")"
 	else

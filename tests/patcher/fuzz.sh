@@ -7,8 +7,8 @@
 # or undefined behaviour.
 . "$(dirname "$0")/lib.sh"
 
-CORPUS=$TOP/tests/patcher/corpus
-FUZZ=$TOP/build/patcher/repstos-fuzz
+CORPUS=$top/tests/patcher/corpus
+FUZZ=$top/build/patcher/repstos-fuzz
 SECS=${REPSTOS_FUZZ_SECONDS:-60}
 
 for f in "$CORPUS"/*; do

@@ -11,13 +11,15 @@
 # read-only files; -o never replaces a device, FIFO, socket or directory.
 #
 # Device nodes, FIFOs, setuid files and hard links live in a folder of
-# this test's own (mktemp -d); no system file is ever named.  What needs
-# root or a missing command is skipped, with the reason.
+# this test's own ($W/t, mode 0700 until the last check opens it); no
+# system file is ever named.  What needs root or a missing command is
+# skipped, with the reason.
 . "$(dirname "$0")/lib.sh"
 
 build_inputs
 EXE=$IN/exe
-D=$(mktemp -d "$W/t.XXXXXX")
+D=$W/t
+mkdir -m 700 "$D" || exit 1
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
@@ -62,12 +64,11 @@ assert "no \"no error\" for a bad entry size" sh -c "! grep -q 'no error' '$W/er
 # with no memset, or for a -fsanitize=thread build, where the plugin
 # leaves every call alone) is "no sites" and success; --require-sites
 # keeps the old strict exit 2.
-CCW=$TOP/plugin/repstos-cc
 printf 'int main(void) { return 0; }\n' >"$D/nomemset.c"
 printf '#include <string.h>\nint main(int c, char **v)\n{\n\tchar b[256];\n\n\tmemset(b, c, c);\n\treturn b[c - 1] != c;\n}\n' >"$D/tsan.c"
 NOSITES=
-"$CCW" -O2 -o "$D/nomemset" "$D/nomemset.c" && NOSITES=$D/nomemset
-if "$CCW" -O2 -fsanitize=thread -o "$D/tsan" "$D/tsan.c" 2>"$W/tsan.err"; then
+"$RCC" -O2 -o "$D/nomemset" "$D/nomemset.c" && NOSITES=$D/nomemset
+if "$RCC" -O2 -fsanitize=thread -o "$D/tsan" "$D/tsan.c" 2>"$W/tsan.err"; then
 	NOSITES="$NOSITES $D/tsan"
 else
 	skipped "-fsanitize=thread: cannot build ($(head -1 "$W/tsan.err"))"
@@ -169,7 +170,7 @@ refused "$F" "swapped routines"
 # Any two routines (and the stub) swapped: each must be told from every
 # other by its code, or a swap would pass and run the wrong routine.
 # Set and copy routines and both stubs, from the contract's two lists.
-ROUTINES="$("$TOP/tests/xlist.sh" VARIANTS sym) $("$TOP/tests/xlist.sh" COPY_VARIANTS sym)
+ROUTINES="$("$top/tests/xlist.sh" VARIANTS sym) $("$top/tests/xlist.sh" COPY_VARIANTS sym)
 	$($POKE const REPSTOS_STUB_SYMBOL) $($POKE const REPSTOS_COPY_STUB_SYMBOL)"
 # One file per pair, pair.X.Y, written by one python3.
 python3 - "$EXE" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$EXE" "$x")"; done) <<'EOF2'

@@ -1,52 +1,20 @@
 # SPDX-License-Identifier: MIT
-# tests/patcher/lib.sh - the patcher tests' helpers on top of tests/lib.sh:
-# paths, expect_rc, and the test inputs built from tests/patcher/src with
-# runtime/librepstos.a.
+# tests/patcher/lib.sh - what the patcher tests alone need, on top of
+# tests/lib.sh (which has TOOL, RTLIB, PLUGIN, POKE, assert, expect_rc):
+# their compile flags, the test inputs built from tests/patcher/src with
+# the runtime archive, and the sites a source marks.  Every patcher test
+# works in its scratch folder $W (kept when something failed).
 #
 # REPSTOS_TOOL overrides the tool (tests/patcher/asan.sh runs every test
-# with the sanitizer build).  Each test works in its own directory under
-# build/patcher-tests/, kept when something failed.
+# with the sanitizer build).
 
 set -u
 . "$(dirname "$0")/../lib.sh"
-TOP=$top
-TOOL=${REPSTOS_TOOL:-$TOP/patcher/repstos}
-RTLIB=$TOP/runtime/librepstos.a
-SRC=$TOP/tests/patcher/src
-POKE="python3 $TOP/tests/patcher/elfpoke.py"
-PLUGIN=$TOP/plugin/repstos.so
-# Per run: several checkouts' `make test` may share this tree's build/.
-W=$TOP/build/patcher-tests/$NAME${REPSTOS_TOOL:+-$(basename "$(dirname "$REPSTOS_TOOL")")}.$$
-CFLAGS="-O2 -g -I$TOP/include -I$TOP/runtime"
+SRC=$top/tests/patcher/src
+CFLAGS="-O2 -g -I$top/include -I$top/runtime"
 
 need "$TOOL" "$RTLIB" "$PLUGIN"
-mkdir -p "$W"
-
-# The work directory stays only when something failed, to look at.
-trap '[ "$fails" -ne 0 ] && echo "inputs and outputs kept in $W" || rm -rf "$W"' EXIT
-
-# assert DESCRIPTION COMMAND...: the command must succeed.
-assert() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else fail "$what"; fi
-}
-
-# expect_rc RC DESCRIPTION COMMAND...: run, keep output in $OUT/$ERR.
-expect_rc() {
-	local want=$1 what=$2 rc
-	shift 2
-	"$@" >"$W/out" 2>"$W/err"
-	rc=$?
-	OUT=$(cat "$W/out")
-	ERR=$(cat "$W/err")
-	if [ "$rc" -eq "$want" ]; then
-		ok "$what (exit $rc)"
-	else
-		fail "$what: exit $rc, wanted $want"
-		sed 's/^/    | /' "$W/out" "$W/err" | head -20
-	fi
-}
+scratch
 
 # Build every input: objects, a non-PIE executable, a PIE, a shared
 # object and a PIE that uses it.  GCC's own `rep stosq` expansions (with

@@ -1,6 +1,6 @@
 # tests/patcher: the `repstos` ELF tool (issue 4).  Shell scripts that
 # build their inputs from tests/patcher/src with runtime/librepstos.a
-# (and plugin/repstos.so when it is built), in build/patcher-tests/.
+# (and plugin/repstos.so when it is built), each in its scratch folder.
 
 # libcap2-bin: setcap and getcap, for harden.sh's file capabilities.
 DEB_PKGS += python3 binutils libcap2-bin

@@ -8,28 +8,26 @@
 # CPU without AVX-512.
 . "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
-r=patcher/repstos
-need $r $d/sites
-t=$(mktemp -d build/tune.XXXXXX) || exit 1
-trap 'rm -rf $t' EXIT
+need $TOOL $d/sites
+scratch
 
-$r tune $t/tuning > $t/tune.log 2>&1 || fail "repstos tune exited $?"
-grep -q '^cpu ' $t/tuning && grep -q '^variant ' $t/tuning &&
-	ok "repstos tune wrote $(grep '^variant' $t/tuning)" ||
+$TOOL tune $W/tuning > $W/tune.log 2>&1 || fail "repstos tune exited $?"
+grep -q '^cpu ' $W/tuning && grep -q '^variant ' $W/tuning &&
+	ok "repstos tune wrote $(grep '^variant' $W/tuning)" ||
 	fail "no tuning file written"
 
-out=$(REPSTOS_TUNING=$t/tuning REPSTOS_DEBUG=1 $d/sites quick 2>&1) ||
+out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $d/sites quick 2>&1) ||
 	fail "sites under the tuning file: $out"
 echo "$out" | grep -q 'variant [a-z0-9_]* (tuning file)' &&
 	ok "the runtime uses the tuning file" || fail "tuning file not used: $out"
 
 # A file for another CPU, and a malformed one, are ignored.
-sed 's/^cpu .*/cpu 1 6 55 0 1/' $t/tuning > $t/other
-out=$(REPSTOS_TUNING=$t/other REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+sed 's/^cpu .*/cpu 1 6 55 0 1/' $W/tuning > $W/other
+out=$(REPSTOS_TUNING=$W/other REPSTOS_DEBUG=1 $d/sites forms 2>&1)
 echo "$out" | grep -q 'for another CPU, ignored' && ! echo "$out" | grep -q '(tuning file)' &&
 	ok "a tuning file for another CPU is ignored" || fail "other CPU: $out"
-echo "cpu nonsense" > $t/bad
-out=$(REPSTOS_TUNING=$t/bad $d/sites forms 2>&1)
+echo "cpu nonsense" > $W/bad
+out=$(REPSTOS_TUNING=$W/bad $d/sites forms 2>&1)
 echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reported" ||
 	fail "malformed: $out"
 
@@ -37,38 +35,38 @@ echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reporte
 # the runtime then sees it.  A runtime under the same REPSTOS_CPU takes
 # the file; one without ignores it, for it measured fewer forms than this
 # CPU runs (the file was once keyed to the CPU detected, and taken).
-REPSTOS_CPU=generic $r tune $t/generic > $t/generic.log 2>&1 ||
+REPSTOS_CPU=generic $TOOL tune $W/generic > $W/generic.log 2>&1 ||
 	fail "REPSTOS_CPU=generic repstos tune exited $?"
-sed -n '/^# repstos tuning/,/^wrote /p' $t/generic.log | sed '$d' |
-	cmp -s - $t/generic && ok "REPSTOS_CPU=generic: the tuning printed is the file written" ||
-	fail "REPSTOS_CPU=generic: what tune printed is not the file: $(cat $t/generic)"
-out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+sed -n '/^# repstos tuning/,/^wrote /p' $W/generic.log | sed '$d' |
+	cmp -s - $W/generic && ok "REPSTOS_CPU=generic: the tuning printed is the file written" ||
+	fail "REPSTOS_CPU=generic: what tune printed is not the file: $(cat $W/generic)"
+out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
 echo "$out" | grep -q '(tuning file)' &&
 	ok "REPSTOS_CPU=generic: a runtime as generic takes the file tune wrote as generic" ||
 	fail "REPSTOS_CPU=generic: the runtime as generic does not take the file: $out"
-out=$(REPSTOS_TUNING=$t/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+out=$(REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
 echo "$out" | grep -q 'for another CPU, ignored' &&
 	ok "REPSTOS_CPU=generic: the runtime as this CPU ignores it" ||
 	fail "REPSTOS_CPU=generic: the runtime as this CPU takes a file measured as generic: $out"
 
 # --cpu=native chooses what the runtime chooses, tuning file included.
-REPSTOS_TUNING=$t/tuning $r patch --cpu=native $d/sites -o $t/native >/dev/null ||
+REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native $d/sites -o $W/native >/dev/null ||
 	fail "patch --cpu=native"
-want=$(REPSTOS_TUNING=$t/tuning REPSTOS_DEBUG=1 $d/sites forms 2>&1 |
+want=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $d/sites forms 2>&1 |
 	sed -n 's/.*; variant \([a-z0-9_]*\) .*/\1/p')
-got=$($r dump --stats $t/native | sed -n 's/^variant: //p' | tr ' ' '\n' |
+got=$($TOOL dump --stats $W/native | sed -n 's/^variant: //p' | tr ' ' '\n' |
 	paste - - | awk '$2 > 0 { print $1 }' | tr '\n' ' ')
 [ "$got" = "$want " ] && ok "--cpu=native gives '$got' as the runtime does" ||
 	fail "--cpu=native gives '$got', the runtime '$want'"
 
 # Patched for AVX-512, run as on Zen 3: the runtime rescues the sites.
 if grep -q avx512bw /proc/cpuinfo; then
-	$r patch --cpu=avx512 $d/sites -o $t/avx512 >/dev/null || fail "patch --cpu=avx512"
-	out=$(REPSTOS_CPU=zen3 REPSTOS_DEBUG=1 $t/avx512 quick 2>&1); rc=$?
+	$TOOL patch --cpu=avx512 $d/sites -o $W/avx512 >/dev/null || fail "patch --cpu=avx512"
+	out=$(REPSTOS_CPU=zen3 REPSTOS_DEBUG=1 $W/avx512 quick 2>&1); rc=$?
 	[ $rc -eq 0 ] && echo "$out" | grep -q "statically patched for 'avx512'.*3 calling a routine this CPU lacks rewritten" &&
 		ok "a static avx512 file, run without AVX-512: sites rewritten, correct" ||
 		fail "rescue (exit $rc): $out"
-	out=$(REPSTOS_DEBUG=1 $t/avx512 forms 2>&1)
+	out=$(REPSTOS_DEBUG=1 $W/avx512 forms 2>&1)
 	echo "$out" | grep -q "left as they are" && ! echo "$out" | grep -q "rewritten" &&
 		ok "the same file on this CPU is left as it is" || fail "static: $out"
 else
