@@ -26,14 +26,13 @@ run_as_mode() {
 	ASAN_OPTIONS=halt_on_error=$([ "$m" = recover ] && echo 0 || echo 1) "$@" 2>&1
 }
 S=tests/plugin/asan/asan.c
-O=$T/asan
-mkdir -p $O
-echo 'int main(void){return 0;}' >$O/probe.c
-$CC -fsanitize=address -o $O/probe $O/probe.c 2>/dev/null && $O/probe ||
+scratch
+echo 'int main(void){return 0;}' >$W/probe.c
+$CC -fsanitize=address -o $W/probe $W/probe.c 2>/dev/null && $W/probe ||
 	skip "no working -fsanitize=address (libasan missing?)"
 
 for mode in abort recover; do
-	b=$O/asan-$mode
+	b=$W/asan-$mode
 	flags="-O2 -g -fsanitize=address"
 	check=__asan_report_store_n
 	if [ $mode = recover ]; then
@@ -66,7 +65,7 @@ done
 # the write range [dst, dst + n) each keep their report, as a READ or a
 # WRITE of the whole size at the first bad byte.
 for mode in abort recover; do
-	b=$O/copy-$mode
+	b=$W/copy-$mode
 	flags="-O2 -g -fsanitize=address -fplugin-arg-repstos-copy"
 	[ $mode = recover ] && flags="$flags -fsanitize-recover=address"
 	$CC $PV $flags -c -o $b.o tests/plugin/copy/asan.c 2>$b.notes &&
@@ -98,9 +97,9 @@ for mode in abort recover; do
 	ok "-fsanitize=address copies ($mode): in-bounds work; overflows of the source reported as READ, of the destination as WRITE"
 done
 
-b=$O/tsan
-echo 'int main(void){return 0;}' >$O/probe.c
-if $CC -fsanitize=thread -o $O/tprobe $O/probe.c 2>/dev/null; then
+b=$W/tsan
+echo 'int main(void){return 0;}' >$W/probe.c
+if $CC -fsanitize=thread -o $W/tprobe $W/probe.c 2>/dev/null; then
 	$CC -O2 -fsanitize=thread $PV -o $b $S $RTLIB 2>$b.notes || fail "tsan: build"
 	[ "$(rewritten_count $b.notes)" -eq 0 ] &&
 		grep -q 'left alone.*-fsanitize=thread' $b.notes &&

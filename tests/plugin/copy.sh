@@ -21,10 +21,9 @@
 #    relocation against the stub).
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/copy
-O=$T/copy
 # what a copy entry's version is, from the header
-COPY_VERSION=$(python3 tests/patcher/elfpoke.py layout | sed -n 's/^REPSTOS_COPY_VERSION=//p')
-mkdir -p $O
+COPY_VERSION=$($POKE layout | sed -n 's/^REPSTOS_COPY_VERSION=//p')
+scratch
 PC="-fplugin-arg-repstos-copy -fplugin-arg-repstos-copy-fn=my_copy -fplugin-arg-repstos-move-fn=my_move"
 CF="-g -I$S -Iinclude -Iruntime -Wall"
 
@@ -39,11 +38,11 @@ expected() {
 # The op each function's sites must have, from copy_ops[]: "c_memcpy 3".
 grep -o '{ "[a-z_0-9]*", [a-z_0-9]*, K_[A-Z0-9]*, [0-9]*, [0-9]*, R_[A-Z]*, [A-Z_]* }' $S/ops.c |
 	awk -F', ' '{ op = $7; sub(/ }/, "", op); print $2, op }' |
-	sed 's/ COPY$/ 3/; s/ MOVE$/ 4/; s/ MOVE_FWD$/ 5/' >$O/ops.want
-[ "$(grep -c ' 5$' $O/ops.want)" -eq 1 ] || fail "ops.c: the op list did not parse"
+	sed 's/ COPY$/ 3/; s/ MOVE$/ 4/; s/ MOVE_FWD$/ 5/' >$W/ops.want
+[ "$(grep -c ' 5$' $W/ops.want)" -eq 1 ] || fail "ops.c: the op list did not parse"
 
 build() {
-	name=$1 fl=$2 lf=$3 d=$O/$1
+	name=$1 fl=$2 lf=$3 d=$W/$1
 	mkdir -p $d; rm -f $d/notes
 	$CC $fl $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes ||
 		{ fail "$name: ops.c does not compile"; cat $d/notes; return 1; }
@@ -69,16 +68,16 @@ table_ok() {
 		{ fail "$name: $n calls rewritten but $s table entries"; return 1; }
 	# every entry: the copy version, the op of its function
 	bad=$(awk -v v=$COPY_VERSION 'NR == FNR { op[$1] = $2; next }
-		   $2 != v || !($1 in op) || op[$1] != $3 { print }' $O/ops.want $d/entries)
+		   $2 != v || !($1 in op) || op[$1] != $3 { print }' $W/ops.want $d/entries)
 	[ -z "$bad" ] || { fail "$name: entries with the wrong version or op:"; echo "$bad"; return 1; }
-	patcher/repstos check $f >$d/check 2>&1 ||
+	"$TOOL" check $f >$d/check 2>&1 ||
 		{ fail "$name: repstos check:"; cat $d/check; return 1; }
 	[ "$(sites $f)" -eq "$s" ] ||
 		{ fail "$name: repstos counts $(sites $f) sites, the table $s"; return 1; }
 }
 
 verify() {
-	name=$1 lvl=$2 d=$O/$1
+	name=$1 lvl=$2 d=$W/$1
 	table_ok $name $lvl $d/prog || return
 	want=$($d/prog.ref 2>&1) || { fail "$name: reference build fails: $want"; return; }
 	run_variants $d/prog "$want" || return
@@ -93,15 +92,15 @@ for cfg in "native:-O2 -march=native:" "pie:-O2 -fPIE:-pie" "static:-O2:-static"
 	build $name "${rest%%:*}" "${rest#*:}" && verify $name -O2
 done
 # The static build must really be static.
-file $O/static/prog | grep -q 'statically linked' || fail "static: not a static executable"
+file $W/static/prog | grep -q 'statically linked' || fail "static: not a static executable"
 
 # LTO: the plugin runs in lto1, so the remarks come from the link.
-d=$O/lto; mkdir -p $d; rm -f $d/notes
+d=$W/lto; mkdir -p $d; rm -f $d/notes
 $CC -O2 -flto $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes || fail "lto: compile ops.c"
 [ "$(rewritten_count $d/notes)" -eq 0 ] || fail "lto: sites made before link time"
 if $CC -O2 $CF -fno-builtin -c -o $d/ref.o $S/ref.c && $CC -O2 $CF -c -o $d/check.o $S/check.c &&
    $CC -O2 -flto $PV $PC -o $d/prog $d/check.o $d/ops.o $d/ref.o $RTLIB 2>>$d/notes &&
-   cp $O/-O2/prog.ref $d/prog.ref; then
+   cp $W/-O2/prog.ref $d/prog.ref; then
 	verify lto -O2
 else
 	fail "lto: link"; cat $d/notes
@@ -109,8 +108,8 @@ fi
 
 # Shared object: the copies (and the runtime) in libcopy.so, used by a
 # linked program and by a dlopen'ing one; the table is the .so's.
-d=$O/shared; mkdir -p $d; rm -f $d/notes
-want=$($O/-O2/prog.ref)
+d=$W/shared; mkdir -p $d; rm -f $d/notes
+want=$($W/-O2/prog.ref)
 if $CC -O2 -fPIC $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes &&
    $CC -O2 -fPIC $CF -fno-builtin -c -o $d/ref.o $S/ref.c &&
    $CC -shared -o $d/libcopy.so $d/ops.o $d/ref.o $RTLIB; then
@@ -118,13 +117,13 @@ if $CC -O2 -fPIC $CF $PV $PC -c -o $d/ops.o $S/ops.c 2>>$d/notes &&
 		fail "shared: dynamic relocation against __repstos_stub (PLT?)"
 	table_ok shared -O2 $d/libcopy.so &&
 		ok "shared: libcopy.so: $(wc -l <$d/want) marked lines, $s copy entries with their ops, repstos check clean"
-	if $CC -O2 $CF -o $d/prog $O/-O2/check.o -L$d -lcopy -Wl,-rpath,"$PWD/$d"; then
+	if $CC -O2 $CF -o $d/prog $W/-O2/check.o -L$d -lcopy -Wl,-rpath,"$d"; then
 		run_variants $d/prog "$want" && ok "shared object linked: $want"
 	else
 		fail "shared: link a program with libcopy.so"
 	fi
 	if $CC -O2 $CF -DUSE_DLOPEN -o $d/dlprog $S/check.c -ldl; then
-		run_variants $d/dlprog "$want" "$PWD/$d/libcopy.so" &&
+		run_variants $d/dlprog "$want" "$d/libcopy.so" &&
 			ok "shared object dlopen'ed: $want"
 	else
 		fail "shared: build the dlopen'ing program"
@@ -137,7 +136,7 @@ fi
 # object both ways, and through pointers (copy/fwd.c: each function's
 # name ends in the op its site must have).
 for lvl in -O0 -Og -O2; do
-	d=$O/fwd$lvl; mkdir -p $d
+	d=$W/fwd$lvl; mkdir -p $d
 	$CC $lvl $CF $PV $PC -o $d/fwd $S/fwd.c $RTLIB 2>$d/notes &&
 	$CC $lvl $CF -o $d/fwd.ref $S/fwd.c || { fail "fwd $lvl: build"; cat $d/notes; continue; }
 	python3 $S/entries.py $d/fwd >$d/entries
@@ -151,15 +150,15 @@ for lvl in -O0 -Og -O2; do
 done
 # -O0: GCC leaves the global arrays' memmove to the plugin, whose
 # distinct-objects rule must take it; at -O2 GCC makes it a memcpy.
-grep -qx "distinct_5 $COPY_VERSION 5 .*" $O/fwd-O0/entries &&
-	[ "$(awk '$3 == 5' $O/fwd-O0/entries | wc -l)" -eq 4 ] &&
-	[ "$(awk '$3 == 4' $O/fwd-O0/entries | wc -l)" -eq 4 ] &&
+grep -qx "distinct_5 $COPY_VERSION 5 .*" $W/fwd-O0/entries &&
+	[ "$(awk '$3 == 5' $W/fwd-O0/entries | wc -l)" -eq 4 ] &&
+	[ "$(awk '$3 == 4' $W/fwd-O0/entries | wc -l)" -eq 4 ] &&
 	ok "fwd -O0: distinct objects, one object downwards or in place: MOVE_FWD; the 4 others MOVE" ||
 	fail "fwd -O0: want 4 MOVE_FWD (distinct_5 among them) and 4 MOVE entries"
 
 # Off by default: the same unit without the copy option has no site.
-$CC -O2 $CF $PV -c -o $O/off.o $S/ops.c 2>$O/off.notes || fail "off: compile"
-[ "$(rewritten_count $O/off.notes)" -eq 0 ] && ! has_table $O/off.o &&
+$CC -O2 $CF $PV -c -o $W/off.o $S/ops.c 2>$W/off.notes || fail "off: compile"
+[ "$(rewritten_count $W/off.notes)" -eq 0 ] && ! has_table $W/off.o &&
 	ok "without -fplugin-arg-repstos-copy: no copy sites, no table" ||
 	fail "copies rewritten without the copy option"
 finish

@@ -12,8 +12,7 @@
 #    and with REPSTOS_PATCH=0.
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/corpus
-O=$T/corpus
-mkdir -p $O
+scratch
 UNITS="ops fills helpers"
 PH="-fplugin-arg-repstos-clear=my_zero,secure_wipe -fplugin-arg-repstos-memset=my_memset"
 CF="-g -I$S -Iinclude -Iruntime -Wall"
@@ -31,7 +30,7 @@ expected() {
 
 # build NAME FLAGS [LINKFLAGS]: the corpus with and without the plugin.
 build() {
-	name=$1 fl=$2 lf=$3 d=$O/$1
+	name=$1 fl=$2 lf=$3 d=$W/$1
 	mkdir -p $d
 	for u in $UNITS; do
 		$CC $fl $CF $PV $PH -c -o $d/$u.o $S/$u.c 2>>$d/notes ||
@@ -49,7 +48,7 @@ build() {
 
 # verify NAME LEVEL: remarks, table and runs.
 verify() {
-	name=$1 lvl=$2 d=$O/$1
+	name=$1 lvl=$2 d=$W/$1
 	rewritten_as_marked $name $lvl $d || return
 	n=$(rewritten_count $d/notes)
 	s=$(sites $d/prog)
@@ -61,20 +60,20 @@ verify() {
 }
 
 for lvl in -O0 -O1 -O2 -O3 -Os -Og; do
-	rm -f $O/$lvl/notes
+	rm -f $W/$lvl/notes
 	build $lvl "$lvl" && verify $lvl $lvl
 done
 for cfg in "pie:-O2 -fPIE:-pie" "nopie:-O2 -fno-pie:-no-pie" \
 	   "native:-O2 -march=native:" "static:-O2:-static" "O3g:-O3 -g3:"; do
 	name=${cfg%%:*} rest=${cfg#*:}
-	rm -f $O/$name/notes
+	rm -f $W/$name/notes
 	build $name "${rest%%:*}" "${rest#*:}" && verify $name -O2
 done
 # The static build must really be static.
-file $O/static/prog | grep -q 'statically linked' || fail "static: not a static executable"
+file $W/static/prog | grep -q 'statically linked' || fail "static: not a static executable"
 
 # LTO: the plugin runs in lto1, so the remarks come from the link.
-d=$O/lto; mkdir -p $d; rm -f $d/notes
+d=$W/lto; mkdir -p $d; rm -f $d/notes
 for u in $UNITS; do
 	$CC -O2 -flto $CF $PV $PH -c -o $d/$u.o $S/$u.c 2>>$d/notes || fail "lto: compile $u.c"
 done
@@ -82,18 +81,18 @@ done
 $CC -O2 $CF -c -o $d/ref.o $S/ref.c && $CC -O2 $CF -c -o $d/check.o $S/check.c
 $CC -O2 -flto $PV $PH -o $d/prog $d/check.o $d/ops.o $d/fills.o $d/helpers.o \
 	$d/ref.o $RTLIB 2>>$d/notes || fail "lto: link"
-cp $O/-O2/prog.ref $d/prog.ref
+cp $W/-O2/prog.ref $d/prog.ref
 verify lto -O2
 
 # Fat LTO objects linked without the plugin: link, run; -fno-lto uses
 # the fat code, which has the sites.
-d=$O/fat; mkdir -p $d; rm -f $d/notes
+d=$W/fat; mkdir -p $d; rm -f $d/notes
 for u in $UNITS; do
 	$CC -O2 -flto -ffat-lto-objects $CF $PV $PH -c -o $d/$u.o $S/$u.c 2>>$d/notes ||
 		fail "fat: compile $u.c"
 done
-want=$($O/-O2/prog.ref)
-objs="$O/lto/check.o $d/ops.o $d/fills.o $d/helpers.o $O/lto/ref.o"
+want=$($W/-O2/prog.ref)
+objs="$W/lto/check.o $d/ops.o $d/fills.o $d/helpers.o $W/lto/ref.o"
 $CC -O2 -flto -o $d/prog-lto $objs $RTLIB && run_variants $d/prog-lto "$want" &&
 	[ "$(sites $d/prog-lto)" -eq 0 ] &&
 	ok "fat LTO linked with -flto, without the plugin: links, runs, 0 sites" ||
@@ -105,7 +104,7 @@ $CC -O2 -fno-lto -o $d/prog-nolto $objs $RTLIB && run_variants $d/prog-nolto "$w
 
 # Shared object: the corpus and the runtime in libcorpus.so, used by a
 # linked program and by a dlopen'ing one.
-d=$O/shared; mkdir -p $d; rm -f $d/notes
+d=$W/shared; mkdir -p $d; rm -f $d/notes
 for u in $UNITS ref; do
 	extra="$PV $PH"; [ $u = ref ] && extra=
 	$CC -O2 -fPIC $CF $extra -c -o $d/$u.o $S/$u.c 2>>$d/notes || fail "shared: compile $u.c"
@@ -116,9 +115,9 @@ readelf -r -W $d/libcorpus.so | grep -q 'repstos_stub' &&
 	fail "shared: dynamic relocation against __repstos_stub (PLT?)"
 n=$(sites $d/libcorpus.so)
 [ "$n" -eq "$(rewritten_count $d/notes)" ] && [ "$n" -gt 0 ] || fail "shared: $n table entries"
-$CC -O2 $CF -o $d/prog $O/-O2/check.o -L$d -lcorpus -Wl,-rpath,"$PWD/$d" &&
+$CC -O2 $CF -o $d/prog $W/-O2/check.o -L$d -lcorpus -Wl,-rpath,"$d" &&
 	run_variants $d/prog "$want" && ok "shared object linked: $n sites, $want"
 $CC -O2 $CF -DUSE_DLOPEN -o $d/dlprog $S/check.c -ldl &&
-	run_variants $d/dlprog "$want" "$PWD/$d/libcorpus.so" &&
+	run_variants $d/dlprog "$want" "$d/libcorpus.so" &&
 	ok "shared object dlopen'ed: $n sites, $want"
 finish

@@ -20,11 +20,10 @@ in_bounds_and_aborts() {
 	done
 }
 S=tests/plugin/fortify/fortify.c
-O=$T/fortify
-mkdir -p $O
+scratch
 
 for level in 2 3; do
-	b=$O/fortify$level
+	b=$W/fortify$level
 	$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -o $b $S $RTLIB 2>$b.notes ||
 		{ fail "build =$level"; cat $b.notes; continue; }
 	grep -q '__memset_chk rewritten' $b.notes &&
@@ -42,7 +41,7 @@ for level in 2 3; do
 
 	# Copies (-fplugin-arg-repstos-copy): __memcpy_chk, __mempcpy_chk
 	# and __memmove_chk keep their check the same way. 
-	b=$O/copy$level
+	b=$W/copy$level
 		$CC -O2 -D_FORTIFY_SOURCE=$level -g $PV -fplugin-arg-repstos-copy -o $b \
 		tests/plugin/copy/fortify.c $RTLIB 2>$b.notes ||
 		{ fail "copy build =$level"; cat $b.notes; continue; }

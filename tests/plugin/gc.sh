@@ -9,9 +9,8 @@
 #    is tests/contract's business);
 #  - -g: the site's address maps to the memset's source line.
 . "$(dirname "$0")/lib.sh"
-O=$T/gc
-mkdir -p $O
-cat >$O/gc.c <<'EOC'
+scratch
+cat >$W/gc.c <<'EOC'
 #include <string.h>
 #include <stdio.h>
 __attribute__((noipa)) void dead(char *p, size_t n) { memset(p, 0x11, n); }
@@ -27,10 +26,10 @@ int main(int argc, char **argv)
 	return buf[0] != 0x22 || buf[argc + 8] != 0x22;
 }
 EOC
-$CC -O2 -g -ffunction-sections $P -c -o $O/gc.o $O/gc.c || fail "compile"
+$CC -O2 -g -ffunction-sections $P -c -o $W/gc.o $W/gc.c || fail "compile"
 # A stand-in for the runtime with what the plugin's output needs: the
 # stub, the (empty, link-order) table section and a reader of its bounds.
-cat >$O/standin.S <<'EOS'
+cat >$W/standin.S <<'EOS'
 #include "repstos_site.h"
 	.text
 	.globl __repstos_stub
@@ -52,25 +51,25 @@ table_bytes:
 	.hidden __stop_repstos_sites
 	.section .note.GNU-stack,"",@progbits
 EOS
-$CC -Iinclude -Iruntime -c -o $O/standin.o $O/standin.S || fail "stand-in"
-$CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $O/gc $O/gc.o $O/standin.o -Wl,-u,table_bytes ||
+$CC -Iinclude -Iruntime -c -o $W/standin.o $W/standin.S || fail "stand-in"
+$CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $W/gc $W/gc.o $W/standin.o -Wl,-u,table_bytes ||
 	fail "link"
-out=$($O/gc) || fail "gc run: $out"
-nm $O/gc | grep -qw dead && fail "dead function kept by its site entry"
-nm $O/gc | grep -qw live || fail "live function dropped"
-[ "$(sites $O/gc)" -eq 1 ] && ok "--gc-sections -z start-stop-gc: dead function and its entry dropped, live one runs" ||
-	fail "gc: $(sites $O/gc) entries, want 1"
-$CC -Wl,--gc-sections -o $O/gc-keep $O/gc.o $O/standin.o && $O/gc-keep >/dev/null &&
-	note "without -z start-stop-gc: $(sites $O/gc-keep) entries (__start_ keeps the table)"
+out=$($W/gc) || fail "gc run: $out"
+nm $W/gc | grep -qw dead && fail "dead function kept by its site entry"
+nm $W/gc | grep -qw live || fail "live function dropped"
+[ "$(sites $W/gc)" -eq 1 ] && ok "--gc-sections -z start-stop-gc: dead function and its entry dropped, live one runs" ||
+	fail "gc: $(sites $W/gc) entries, want 1"
+$CC -Wl,--gc-sections -o $W/gc-keep $W/gc.o $W/standin.o && $W/gc-keep >/dev/null &&
+	note "without -z start-stop-gc: $(sites $W/gc-keep) entries (__start_ keeps the table)"
 # With the real runtime: runs; whether dead code goes is the archive's
 # business (reported, not asserted here).
-$CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $O/gc-rt $O/gc.o $RTLIB && $O/gc-rt >/dev/null ||
+$CC -Wl,--gc-sections -Wl,-z,start-stop-gc -o $W/gc-rt $W/gc.o $RTLIB && $W/gc-rt >/dev/null ||
 	fail "gc with $RTLIB"
-note "with $RTLIB: $(sites $O/gc-rt) entries, dead() $(nm $O/gc-rt | grep -qw dead && echo kept || echo dropped)"
+note "with $RTLIB: $(sites $W/gc-rt) entries, dead() $(nm $W/gc-rt | grep -qw dead && echo kept || echo dropped)"
 
 # -g: the call to the stub in live() is at gc.c:6.
-addr=$(objdump -d $O/gc | awk '/<live>:/ { on = 1 } on && /call.*__repstos_stub/ { sub(":", "", $1); print $1; exit }')
-line=$(addr2line -e $O/gc 0x$addr 2>/dev/null)
+addr=$(objdump -d $W/gc | awk '/<live>:/ { on = 1 } on && /call.*__repstos_stub/ { sub(":", "", $1); print $1; exit }')
+line=$(addr2line -e $W/gc 0x$addr 2>/dev/null)
 case "$line" in
 *gc.c:6) ok "-g: site at 0x$addr maps to $line" ;;
 *) fail "-g: site at 0x$addr maps to [$line], want gc.c:6" ;;

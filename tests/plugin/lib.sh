@@ -1,16 +1,15 @@
-# tests/plugin/lib.sh - the plugin tests' helpers on top of tests/lib.sh:
-# the plugin's options, its remarks, and a run under every variant.
+# tests/plugin/lib.sh - what the plugin tests alone need, on top of
+# tests/lib.sh (PLUGIN, RTLIB, TOOL, scratch...): the compiler and the
+# plugin's options, the calls its remarks say it rewrote, and a run under
+# every variant.  Each test builds its programs in its scratch folder.
 
 . "$(dirname "$0")/../lib.sh"
-PLUGIN=plugin/repstos.so
-RTLIB=runtime/librepstos.a
 CC=${CC:-gcc}
 P="-fplugin=$PLUGIN"
 PV="$P -fplugin-arg-repstos-verbose"
-T=build/tests/plugin
 
 # sites() counts with the tool.
-need $PLUGIN $RTLIB patcher/repstos
+need $PLUGIN $RTLIB $TOOL
 
 # "file:line" of every call the plugin's remarks say it rewrote.
 rewritten() {

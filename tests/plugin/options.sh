@@ -7,9 +7,8 @@
 # alone; user clear/memset helpers; a non-x86-64 target (-m32) gets one
 # warning and no sites.
 . "$(dirname "$0")/lib.sh"
-O=$T/options
-mkdir -p $O
-src=$O/u.c
+scratch
+src=$W/u.c
 cat >$src <<'EOC'
 typedef unsigned long size_t;
 void *memset(void *, int, size_t);
@@ -24,7 +23,7 @@ EOC
 # error CASE-ARGS EXPECTED-TEXT
 error() {
 	args=$1 want=$2
-	out=$($CC -O2 -c -o $O/x.o $P $args $src 2>&1) &&
+	out=$($CC -O2 -c -o $W/x.o $P $args $src 2>&1) &&
 		{ fail "[$args] accepted"; return; }
 	echo "$out" | grep -q -- "$want" &&
 		ok "[$args] rejected: $(echo "$out" | grep error | head -n 1)" ||
@@ -44,7 +43,7 @@ error "-fplugin-arg-repstos-move-fn=a-b" "bad value .a-b. for .-fplugin-arg-reps
 
 # notes ARGS: the remark lines, "LINE: TEXT"
 notes() {
-	$CC -O2 -c -o $O/x.o $PV "$@" $src 2>&1 |
+	$CC -O2 -c -o $W/x.o $PV "$@" $src 2>&1 |
 		sed -n 's|^[^:]*:\([0-9]*\):[0-9]*: note: repstos: |\1: |p'
 }
 expect() {
@@ -56,16 +55,16 @@ expect "$out" "4: memset rewritten (size unknown)"
 expect "$out" "5: memset rewritten (size unknown, at most 200)"
 expect "$out" "6: memset rewritten (size 9000)"
 expect "$out" "7: memset left alone (size 100; constant size below min-const=8193: GCC inlines it)"
-$CC -O2 -c -o $O/x.o $PV $src 2>&1 | grep -q 'note: repstos: .*u.c: 3 sites, 1 calls left alone' &&
+$CC -O2 -c -o $W/x.o $PV $src 2>&1 | grep -q 'note: repstos: .*u.c: 3 sites, 1 calls left alone' &&
 	ok "per-unit summary" || fail "no per-unit summary"
-[ "$(sites $O/x.o)" -eq 3 ] || fail "default: $(sites $O/x.o) sites, want 3"
+[ "$(sites $W/x.o)" -eq 3 ] || fail "default: $(sites $W/x.o) sites, want 3"
 
 out=$(notes -fplugin-arg-repstos-max-size=100 -fplugin-arg-repstos-min-const=50)
 expect "$out" "5: memset left alone (size unknown, at most 200; size may reach 200, above max-size=100)"
 expect "$out" "6: memset left alone (size 9000; size may reach 9000, above max-size=100)"
 expect "$out" "7: memset rewritten (size 100)"
 expect "$out" "4: memset rewritten (size unknown)"
-[ "$(sites $O/x.o)" -eq 2 ] || fail "max-size=100: $(sites $O/x.o) sites, want 2"
+[ "$(sites $W/x.o)" -eq 2 ] || fail "max-size=100: $(sites $W/x.o) sites, want 2"
 
 out=$(notes -fplugin-arg-repstos-clear=other,my_zero)
 expect "$out" "8: my_zero rewritten (size unknown)"
@@ -73,7 +72,7 @@ out=$(notes -fplugin-arg-repstos-memset=my_zero)
 echo "$out" | grep -q '^8:' && fail "my_zero (ptr, len) taken as a (ptr, c, len) memset"
 
 # Copies: remarks, off by default, user helpers by shape.
-cat >$O/c.c <<'EOC'
+cat >$W/c.c <<'EOC'
 typedef unsigned long size_t;
 void *memcpy(void *, const void *, size_t);
 void *memmove(void *, const void *, size_t);
@@ -84,7 +83,7 @@ void h(char *d, const char *s, size_t n) { my_cpy(d, s, n); }
 void k(char *d, const char *s) { memcpy(d, s, 100); }
 EOC
 cnotes() {
-	$CC -O2 -c -o $O/c.o $PV "$@" $O/c.c 2>&1 |
+	$CC -O2 -c -o $W/c.o $PV "$@" $W/c.c 2>&1 |
 		sed -n 's|^[^:]*:\([0-9]*\):[0-9]*: note: repstos: |\1: |p'
 }
 out=$(cnotes)
@@ -101,14 +100,14 @@ out=$(cnotes -fplugin-arg-repstos-memset=my_cpy)
 echo "$out" | grep -q '^7:' && fail "my_cpy (dst, src, len) taken as a (ptr, c, len) memset"
 
 # Without the verbose option the plugin says nothing.
-out=$($CC -O2 -c -o $O/x.o $P $src 2>&1)
+out=$($CC -O2 -c -o $W/x.o $P $src 2>&1)
 [ -z "$out" ] && ok "quiet without verbose" || fail "output without verbose: $out"
 
 # -m32: one warning, no sites (needs only cc1 and as, no 32-bit libc).
-if $CC -m32 -c -o $O/m32.o -x c /dev/null 2>/dev/null; then
-	out=$($CC -m32 -O2 -c -o $O/m32.o $P $src 2>&1)
+if $CC -m32 -c -o $W/m32.o -x c /dev/null 2>/dev/null; then
+	out=$($CC -m32 -O2 -c -o $W/m32.o $P $src 2>&1)
 	[ "$(echo "$out" | grep -c 'warning: repstos: the target is not x86-64')" -eq 1 ] &&
-		! has_table $O/m32.o && ok "-m32: one warning, no site table" ||
+		! has_table $W/m32.o && ok "-m32: one warning, no site table" ||
 		{ fail "-m32: [$out], a site table"; }
 else
 	skipped "-m32: no support for it in this GCC"

@@ -7,12 +7,11 @@
 # asm call, no plugin) must show the corruption, so the check can fail.
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/redzone/redzone.c
-O=$T/redzone
-mkdir -p $O
+scratch
 
 for lvl in -O0 -O1 -O2 -O3 -Os -Og "-O2 -flto"; do
 	tag=$(echo "$lvl" | tr -d ' ')
-	b=$O/rz$tag
+	b=$W/rz$tag
 	$CC $lvl -g $PV -o $b $S $RTLIB 2>$b.notes ||
 		{ fail "$lvl: build"; cat $b.notes; continue; }
 	n=$(rewritten_count $b.notes)
@@ -36,8 +35,8 @@ done
 # Control: the same leaves with a bare asm call and the red zone in use.
 bad=""
 for lvl in -O0 -O2; do
-	$CC $lvl -DCONTROL -o $O/control$lvl $S $RTLIB || { fail "control build"; continue; }
-	REPSTOS_PATCH=0 $O/control$lvl >/dev/null && fail "control $lvl: no corruption seen" ||
+	$CC $lvl -DCONTROL -o $W/control$lvl $S $RTLIB || { fail "control build"; continue; }
+	REPSTOS_PATCH=0 $W/control$lvl >/dev/null && fail "control $lvl: no corruption seen" ||
 		bad="$bad $lvl"
 done
 [ -n "$bad" ] && ok "control (bare asm call, red zone on) is corrupted at$bad"

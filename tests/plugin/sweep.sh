@@ -70,18 +70,15 @@ if [ "${1:-}" = --run ]; then
 fi
 
 ST=$(cd "${SWEEP_TOP:-$top}" && pwd) || { echo "FAIL: SWEEP_TOP=$SWEEP_TOP"; exit 1; }
-REPSTOS=$ST/patcher/repstos		# for sites(), too
+TOOL=$ST/patcher/repstos		# for sites(), too
 RCC=$ST/plugin/repstos-cc
 need $ST/plugin/repstos.so $RCC $ST/runtime/librepstos.a \
-	$ST/runtime/librepstos.so.0 $ST/runtime/librepstos_nonshared.a $REPSTOS
+	$ST/runtime/librepstos.so.0 $ST/runtime/librepstos_nonshared.a $TOOL
 mode=quick
 { [ "${SWEEP_FULL:-0}" = 1 ] || [ "${1:-}" = full ]; } && mode=full
 S=tests/plugin/sweep
-O=$T/sweep
-# another tree's builds beside this one's, not over them
-[ "$ST" = "$top" ] || O=$O/top$(echo "$ST" | tr / _)
-rm -rf $O/patched
-mkdir -p $O/patched
+scratch
+mkdir -p $W/patched
 note "mode $mode; plugin, runtime and tool from $ST"
 CF="-std=gnu11 -g -Wall -Wextra -Wno-unused-parameter -fno-tree-loop-distribute-patterns"
 PC=-fplugin-arg-repstos-copy
@@ -92,21 +89,21 @@ since() { echo "$1 $(now)" | awk '{ printf "%.1fs", $2 - $1 }'; }
 start=$(now)
 
 # ---- the builds --------------------------------------------------------------
-# build NAME COMMAND...: sweep.c to $O/NAME, the compiler's words in $O/NAME.log
+# build NAME COMMAND...: sweep.c to $W/NAME, the compiler's words in $W/NAME.log
 build() {
 	name=$1; shift
-	"$@" $CF -o $O/$name $S/sweep.c >$O/$name.log 2>&1 && return 0
+	"$@" $CF -o $W/$name $S/sweep.c >$W/$name.log 2>&1 && return 0
 	fail "$name: $* does not build:"
-	tail -n 20 $O/$name.log
+	tail -n 20 $W/$name.log
 	return 1
 }
 
 # sites_ok NAME: six sites, each op once and in its own function; none
 # elsewhere (the harness is loops, so a seventh is a stray).
 sites_ok() {
-	f=$O/$1 n=$(sites $O/$1)
+	f=$W/$1 n=$(sites $W/$1)
 	[ "$n" -gt 0 ] || { fail "$1: 0 sites"; return 1; }
-	"$REPSTOS" dump $f >$f.dump 2>&1 || { fail "$1: repstos dump:"; cat $f.dump; return 1; }
+	"$TOOL" dump $f >$f.dump 2>&1 || { fail "$1: repstos dump:"; cat $f.dump; return 1; }
 	bad=""
 	for w in site_memset:memset site_bzero:zero site_clear:clear \
 		 site_memcpy:copy site_mempcpy:copy site_memmove:move; do
@@ -123,18 +120,18 @@ sites_ok() {
 }
 
 builds=""
-build ref $CC -O2 && { [ "$(sites $O/ref)" -eq 0 ] || fail "ref: plain gcc made sites"; }
+build ref $CC -O2 && { [ "$(sites $W/ref)" -eq 0 ] || fail "ref: plain gcc made sites"; }
 for b in "O2:-O2" "O3:-O3" "lto:-O2 -flto" "shared:-O2"; do
 	name=${b%%:*}
 	rt=static; [ $name = shared ] && rt=shared
 	build $name env REPSTOS_RUNTIME=$rt $RCC ${b#*:} $PC && sites_ok $name &&
 		builds="$builds $name" &&
-		ok "$name (${b#*:}, $rt runtime): 6 sites, one per op ($("$REPSTOS" dump --stats $O/$name | sed -n 's/^op: //p'))"
+		ok "$name (${b#*:}, $rt runtime): 6 sites, one per op ($("$TOOL" dump --stats $W/$name | sed -n 's/^op: //p'))"
 done
 # the shared build runs on this tree's librepstos.so.0 (repstos-cc's rpath)
 case " $builds " in
 *" shared "*)
-	so=$(ldd $O/shared | sed -n 's/.*librepstos\.so\.0 => \([^ ]*\) .*/\1/p')
+	so=$(ldd $W/shared | sed -n 's/.*librepstos\.so\.0 => \([^ ]*\) .*/\1/p')
 	if [ "$so" = "$ST/runtime/librepstos.so.0" ]; then
 		ok "shared: runs on $so"
 	else
@@ -145,10 +142,10 @@ esac
 note "builds: $(since $start)"
 
 # ---- the reference, and a fault as it must be reported ----------------------
-[ -x $O/ref ] || finish
+[ -x $W/ref ] || finish
 # reference MODE: the reference's checks in that mode (every run's count)
 reference() {
-	out=$($O/ref $1 2>&1)
+	out=$($W/ref $1 2>&1)
 	n=$(echo "$out" | sed -n 's/^sweep: [a-z]*: \([0-9]*\) checks, 0 mismatches.*/\1/p')
 	if [ -z "$n" ]; then
 		fail "ref (plain gcc, $1): the harness fails without the plugin:"
@@ -162,7 +159,7 @@ reference quick
 [ $mode = quick ] || reference full
 case " $builds " in
 *" O2 "*)
-	out=$($O/O2 fault 2>&1); rc=$?
+	out=$($W/O2 fault 2>&1); rc=$?
 	[ $rc -eq 3 ] && echo "$out" | grep -q '^FAULT: SIGSEGV at dst+63 during memset size 64: dst at page offset 0xfc1, -1 bytes before the guard page' &&
 		ok "a site's fault names its case (exit 3): $out" ||
 		fail "O2 fault: exit $rc, not 3 with the case: $out" ;;
@@ -170,26 +167,26 @@ esac
 
 # ---- the run list -----------------------------------------------------------------
 # one line a run: LABEL|BIN|MODE|VAR=VALUE...
-runs=$O/runs
+runs=$W/runs
 : >$runs
 for b in $builds; do
 	for v in $(variants) auto; do
-		echo "$b REPSTOS_VARIANT=$v|$O/$b|$mode|REPSTOS_VARIANT=$v"
+		echo "$b REPSTOS_VARIANT=$v|$W/$b|$mode|REPSTOS_VARIANT=$v"
 	done
-	echo "$b REPSTOS_PATCH=0|$O/$b|$mode|REPSTOS_PATCH=0"
+	echo "$b REPSTOS_PATCH=0|$W/$b|$mode|REPSTOS_PATCH=0"
 done >>$runs
 case " $builds " in
 *" O2 "*)
-	for p in $("$REPSTOS" --help 2>&1 | sed -n 's/.*or a CPU: //p') native $(variants); do
-		if "$REPSTOS" patch --cpu=$p $O/O2 -o $O/patched/$p >$O/patched/$p.log 2>&1; then
+	for p in $("$TOOL" --help 2>&1 | sed -n 's/.*or a CPU: //p') native $(variants); do
+		if "$TOOL" patch --cpu=$p $W/O2 -o $W/patched/$p >$W/patched/$p.log 2>&1; then
 			# the routines it chose, from the table
-			r=$("$REPSTOS" dump --stats $O/patched/$p | awk '/^(copy )?variant:/ {
+			r=$("$TOOL" dump --stats $W/patched/$p | awk '/^(copy )?variant:/ {
 				for (i = $1 == "copy" ? 3 : 2; i < NF; i += 2)
 					if ($(i + 1) > 0) s = s (s ? ", " : "") ($1 == "copy" ? "copy " : "") $i
 			} END { print s }')
-			echo "O2 patch --cpu=$p ($r)|$O/patched/$p|quick|"
+			echo "O2 patch --cpu=$p ($r)|$W/patched/$p|quick|"
 		else
-			fail "repstos patch --cpu=$p:"; cat $O/patched/$p.log
+			fail "repstos patch --cpu=$p:"; cat $W/patched/$p.log
 		fi
 	done >>$runs ;;
 esac
@@ -198,23 +195,23 @@ esac
 # (so they read in its order), each run's output beside it; they are
 # counted here, as xargs ran them in other shells.
 t0=$(now)
-rm -rf $O/verdicts $O/logs; mkdir -p $O/verdicts $O/logs
+rm -rf $W/verdicts $W/logs; mkdir -p $W/verdicts $W/logs
 awk '{ print NR "|" $0 }' $runs | tr '\n' '\0' | xargs -0 -P 2 -I{} sh -c '
 	set -f; o=$2 q=$3 f=$4
 	IFS="|"; set -- $1; IFS=" "
 	[ $4 = full ] && want=$f || want=$q
 	exec sh "$0" --run "$2" $want "$3" $4 "$o/logs/$1.log" $5 >"$o/verdicts/$1"' \
-	"$self" {} $O $want_quick "${want_full:-}"
-for f in $(ls $O/verdicts | sort -n); do
+	"$self" {} $W $want_quick "${want_full:-}"
+for f in $(ls $W/verdicts | sort -n); do
 	while IFS= read -r line; do
 		case $line in
 		"ok "*) ok "${line#ok }" ;;
 		"FAIL "*) fail "${line#FAIL }" ;;
 		*) echo "$line" ;;
 		esac
-	done <$O/verdicts/$f
+	done <$W/verdicts/$f
 done
-n=$(cat $O/verdicts/* | grep -c '^ok \|^FAIL ')
+n=$(cat $W/verdicts/* | grep -c '^ok \|^FAIL ')
 [ "$n" -eq "$(wc -l <$runs)" ] || fail "$n verdicts for $(wc -l <$runs) runs"
 note "timings: $(grep -c "|$mode|" $runs) $mode runs$([ $mode = quick ] ||
 	echo " and $(grep -c '|quick|' $runs) quick ones") in $(since $t0), two at a time; $(since $start) in all"

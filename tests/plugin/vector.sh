@@ -14,25 +14,24 @@
 # rule must corrupt its vectors, so the check can fail.
 . "$(dirname "$0")/lib.sh"
 S=tests/plugin/vector/vector.c
-O=$T/vector
-mkdir -p $O
+scratch
 
 has() { for f; do grep -qw "$f" /proc/cpuinfo || return 1; done; }
 
-# build TAG FLAGS...: $O/TAG and its control $O/TAG-control
+# build TAG FLAGS...: $W/TAG and its control $W/TAG-control
 build() {
 	tag=$1; shift
-	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iinclude -Iruntime -Itests/runtime -o $O/$tag $S \
-		$RTLIB 2>$O/$tag.notes &&
+	$CC -O2 "$@" $P -fplugin-arg-repstos-copy -Iinclude -Iruntime -Itests/runtime -o $W/$tag $S \
+		$RTLIB 2>$W/$tag.notes &&
 	$CC -O2 "$@" -DCONTROL $P -fplugin-arg-repstos-copy -Iinclude -Iruntime -Itests/runtime \
-		-o $O/$tag-control $S $RTLIB 2>>$O/$tag.notes ||
-		{ fail "$tag: build"; cat $O/$tag.notes; return 1; }
+		-o $W/$tag-control $S $RTLIB 2>>$W/$tag.notes ||
+		{ fail "$tag: build"; cat $W/$tag.notes; return 1; }
 }
 
 # control TAG ROUTINE: the control, whose narrow site is written as current,
 # is corrupted when ROUTINE runs there
 control() {
-	out=$(REPSTOS_VARIANT=$2 $O/$1-control)
+	out=$(REPSTOS_VARIANT=$2 $W/$1-control)
 	case $out in
 	*"narrow site"*"vectors changed"*)
 		ok "$1 control: a current-version site declaring xmm0 only loses its vectors to $2" ;;
@@ -42,24 +41,24 @@ control() {
 
 check() {
 	tag=$1 routine=$2
-	n=$(objdump -d $O/$tag | grep -c 'call.*<__repstos_\(copy_\)\?stub>')
+	n=$(objdump -d $W/$tag | grep -c 'call.*<__repstos_\(copy_\)\?stub>')
 	[ "$n" -eq 5 ] || { fail "$tag: $n site calls, want 5"; return; }
-	run_variants $O/$tag ok &&
+	run_variants $W/$tag ok &&
 		ok "$tag: vectors and bytes intact under every variant and the stub"
-	$CLI patch --cpu=avx2 $O/$tag -o $O/$tag.p >/dev/null &&
-		[ "$($O/$tag.p)" = ok ] && $CLI check $O/$tag.p >/dev/null &&
-		$CLI dump $O/$tag.p | grep ' memset/v1 ' | grep -q ' vec __repstos_vec$' &&
+	$TOOL patch --cpu=avx2 $W/$tag -o $W/$tag.p >/dev/null &&
+		[ "$($W/$tag.p)" = ok ] && $TOOL check $W/$tag.p >/dev/null &&
+		$TOOL dump $W/$tag.p | grep ' memset/v1 ' | grep -q ' vec __repstos_vec$' &&
 		ok "$tag: patch --cpu=avx2 gives the narrow site vec, and check passes" ||
 		fail "$tag: patch --cpu=avx2"
-	REPSTOS_DEBUG=1 $O/$tag 2>&1 >/dev/null | grep -q 'older plugin' &&
+	REPSTOS_DEBUG=1 $W/$tag 2>&1 >/dev/null | grep -q 'older plugin' &&
 		ok "$tag: REPSTOS_DEBUG=1 says why the narrow site's forms are few" ||
 		fail "$tag: REPSTOS_DEBUG=1 says nothing of the narrow site"
 	# the patched set site made narrow: it calls avx2, which check reports
-	cp $O/$tag.p $O/$tag.bad
-	k=$(python3 tests/plugin/copy/entries.py $O/$tag.bad |
+	cp $W/$tag.p $W/$tag.bad
+	k=$(python3 tests/plugin/copy/entries.py $W/$tag.bad |
 		awk '$1 ~ /^set/ { print NR - 1 }')
-	python3 tests/patcher/elfpoke.py field $O/$tag.bad $k version 01 &&
-	out=$($CLI check $O/$tag.bad 2>&1)
+	$POKE field $W/$tag.bad $k version 01 &&
+	out=$($TOOL check $W/$tag.bad 2>&1)
 	[ $? -eq 1 ] && echo "$out" | grep -q 'version 1 site calls avx2' &&
 		ok "$tag: check reports a narrow site that calls avx2" ||
 		fail "$tag: check of a narrow site calling avx2: $out"
@@ -70,7 +69,7 @@ check() {
 # same_range TAG: the current bounded site got a form a narrow site may
 # not take, and the narrow bounded site after it one it may
 same_range() {
-	forms=$($O/$1 forms) || { fail "$1: forms"; return; }
+	forms=$($W/$1 forms) || { fail "$1: forms"; return; }
 	wide=$(echo "$forms" | awk '$1 != 1 && $2 == 1 { print NR, $3; exit }')
 	narrow=$(echo "$forms" | awk '$1 == 1 && $2 == 1 { print NR, $3; exit }')
 	case "${wide#* }" in
@@ -87,7 +86,6 @@ same_range() {
 	esac
 }
 
-CLI=patcher/repstos
 if has avx2; then
 	build avx2 -mavx2 && check avx2 avx2
 else
