@@ -11,50 +11,49 @@
 #    where plain gcc's executable is marked, ours is too.
 # The shared objects are linked with -nostartfiles: on some systems
 # (Debian 12) crti.o and crtn.o lack the property themselves.
-. "$(dirname "$0")/lib.sh"
-rt=runtime/librepstos.a
+. "$(dirname "$0")/../lib.sh"
 cc=${CC:-gcc}
 src=tests/runtime/cet.c
-need $rt plugin/repstos.so
+need $RTLIB $PLUGIN
 marked() { readelf -n "$1" | grep -q 'x86 feature: IBT, SHSTK'; }
 
-make_tmp
+scratch
 cf="-O2 -fcf-protection=full -Iinclude -Iruntime"
 
-missing=$(readelf -n $rt | awk '
+missing=$(readelf -n $RTLIB | awk '
 	/^File: / { if (f && !m) print f; f = $2; m = 0 }
 	/x86 feature: IBT, SHSTK/ { m = 1 }
 	END { if (f && !m) print f }')
-[ -z "$missing" ] && ok "every member of $rt has IBT and SHSTK" ||
+[ -z "$missing" ] && ok "every member of $RTLIB has IBT and SHSTK" ||
 	fail "members without IBT and SHSTK: $missing"
 
-drivers="$cc plugin/repstos-cc"
+drivers="$cc $RCC"
 for drv in $drivers; do
 	name=$(basename "${drv%% *}")
 	# repstos-cc adds the archive itself.
-	lib=$rt; [ $name = repstos-cc ] && lib=
-	if ! $drv $cf -fPIC -shared -nostartfiles -o $tmp/lib.so $src $lib \
-		-Wl,-z,cet-report=error 2>$tmp/err; then
-		fail "$name -shared: link under -z cet-report=error: $(cat $tmp/err)"
-	elif ! marked $tmp/lib.so; then
+	lib=$RTLIB; [ $name = repstos-cc ] && lib=
+	if ! $drv $cf -fPIC -shared -nostartfiles -o $W/lib.so $src $lib \
+		-Wl,-z,cet-report=error 2>$W/err; then
+		fail "$name -shared: link under -z cet-report=error: $(cat $W/err)"
+	elif ! marked $W/lib.so; then
 		fail "$name -shared: not marked IBT, SHSTK"
 	else
 		ok "$name -fcf-protection=full -shared: marked IBT, SHSTK"
 	fi
-	if ! $drv $cf -o $tmp/exe $src $lib -Wl,-z,cet-report=warning \
-		2>$tmp/err || ! $tmp/exe; then
-		fail "$name executable: does not build or run: $(cat $tmp/err)"
-	elif grep -q 'librepstos' $tmp/err; then
-		fail "$name executable: runtime objects lack IBT, SHSTK: $(grep librepstos $tmp/err)"
+	if ! $drv $cf -o $W/exe $src $lib -Wl,-z,cet-report=warning \
+		2>$W/err || ! $W/exe; then
+		fail "$name executable: does not build or run: $(cat $W/err)"
+	elif grep -q 'librepstos' $W/err; then
+		fail "$name executable: runtime objects lack IBT, SHSTK: $(grep librepstos $W/err)"
 	else
 		ok "$name executable: no runtime object lacks IBT, SHSTK"
 	fi
 done
 # Where the system's start files have the property, the whole
 # executable must keep it.
-echo 'int main(void) { return 0; }' >$tmp/plain.c
-if $cc $cf -o $tmp/plain $tmp/plain.c && marked $tmp/plain; then
-	$cc $cf -o $tmp/exe $src $rt && marked $tmp/exe &&
+echo 'int main(void) { return 0; }' >$W/plain.c
+if $cc $cf -o $W/plain $W/plain.c && marked $W/plain; then
+	$cc $cf -o $W/exe $src $RTLIB && marked $W/exe &&
 		ok "executable marked IBT, SHSTK, as plain gcc's is" ||
 		fail "plain gcc's executable is marked IBT, SHSTK, ours is not"
 else

@@ -5,7 +5,7 @@
 # sites, the overlap-checking routine in move sites), the policy's, and
 # stub calls with text patching off.  A move site never holds rep movsb.
 . "$(dirname "$0")/../lib.sh"
-rtt=build/tests/runtime
+rtt=$BUILT
 progs=${COPYSITES_PROGS:-"$rtt/copysites $rtt/copysites-static"}
 need $progs
 

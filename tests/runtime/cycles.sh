@@ -9,12 +9,11 @@
 #  - the same under REPSTOS_PROFILE, and the profile holds one section
 #    for the object, not one a cycle, whose counts are every cycle's.
 . "$(dirname "$0")/../lib.sh"
-P=build/tests/runtime
+P=$BUILT
 n=3000
 warm=50		# cycle.c's WARM
 need $P/cycle $P/libcycle.so $P/libplain.so $P/shared/libcycle.so
-t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
+scratch
 
 # grown OUT LIB: LIB's line of cycle's output OUT, "RSS HEAP".
 grown() { echo "$1" | awk -v l="$2" '$1 == l { print $3, $5 }'; }
@@ -44,7 +43,7 @@ sections() {
 }
 want="1 $((2 * (n + warm))) $((2 * (n + warm))) $((2 * (n + warm)))"
 for lib in libcycle.so shared/libcycle.so; do
-	prof=$t/$(echo $lib | tr / -).prof
+	prof=$W/$(echo $lib | tr / -).prof
 	out=$(REPSTOS_PROFILE=$prof $P/cycle $n $P/libplain.so $P/$lib 2>&1) ||
 		fail "$lib, profiling: cycle exited $?: $out"
 	check "$lib, profiling" "$out" $P/$lib

@@ -6,29 +6,29 @@
 # the rule for a size not known, REPSTOS_VARIANT, a profile, repstos
 # patch).  A module with more than 200 sites shows the first 200 and one
 # line saying how many more there are.
-. "$(dirname "$0")/lib.sh"
-need $d/sites build/tests/policy/manysites
-make_tmp
+. "$(dirname "$0")/../lib.sh"
+need $BUILT/sites build/tests/policy/manysites
+scratch
 
-n=$(sites $d/sites)
-REPSTOS_DEBUG=2 $d/sites forms >/dev/null 2>"$tmp/err"
-lines=$(grep -c '^repstos: .*+0x[0-9a-f]*\( (.*+0x[0-9a-f]*)\)\{0,1\}: site [0-9]*, [a-z_]*, size [^:]*: .* (.*)$' "$tmp/err")
+n=$(sites $BUILT/sites)
+REPSTOS_DEBUG=2 $BUILT/sites forms >/dev/null 2>"$W/err"
+lines=$(grep -c '^repstos: .*+0x[0-9a-f]*\( (.*+0x[0-9a-f]*)\)\{0,1\}: site [0-9]*, [a-z_]*, size [^:]*: .* (.*)$' "$W/err")
 [ "$n" -gt 0 ] && [ "$lines" -eq "$n" ] &&
-	ok "REPSTOS_DEBUG=2: one line for each of the $n sites, e.g. $(grep ': site 0,' "$tmp/err" | head -n 1 | sed 's/^repstos: [^ ]*//')" ||
-	fail "REPSTOS_DEBUG=2: $lines site lines for $n sites: $(head -n 3 "$tmp/err")"
-REPSTOS_DEBUG=2 REPSTOS_VARIANT=vec $d/sites forms >/dev/null 2>"$tmp/vec"
-[ "$(grep -c ': vec (REPSTOS_VARIANT)$' "$tmp/vec")" -eq "$n" ] &&
+	ok "REPSTOS_DEBUG=2: one line for each of the $n sites, e.g. $(grep ': site 0,' "$W/err" | head -n 1 | sed 's/^repstos: [^ ]*//')" ||
+	fail "REPSTOS_DEBUG=2: $lines site lines for $n sites: $(head -n 3 "$W/err")"
+REPSTOS_DEBUG=2 REPSTOS_VARIANT=vec $BUILT/sites forms >/dev/null 2>"$W/vec"
+[ "$(grep -c ': vec (REPSTOS_VARIANT)$' "$W/vec")" -eq "$n" ] &&
 	ok "REPSTOS_VARIANT=vec: every site says vec, and why" ||
-	fail "REPSTOS_VARIANT=vec: $(grep ': site 0,' "$tmp/vec")"
-REPSTOS_DEBUG=1 $d/sites forms >/dev/null 2>"$tmp/one"
-[ "$(grep -c ': site [0-9]*, ' "$tmp/one")" -eq 0 ] && [ "$(wc -l <"$tmp/one")" -ge 1 ] &&
+	fail "REPSTOS_VARIANT=vec: $(grep ': site 0,' "$W/vec")"
+REPSTOS_DEBUG=1 $BUILT/sites forms >/dev/null 2>"$W/one"
+[ "$(grep -c ': site [0-9]*, ' "$W/one")" -eq 0 ] && [ "$(wc -l <"$W/one")" -ge 1 ] &&
 	ok "REPSTOS_DEBUG=1: the module's line only" ||
 	fail "REPSTOS_DEBUG=1 printed site lines"
 
 big=build/tests/policy/manysites
-REPSTOS_DEBUG=2 $big >/dev/null 2>"$tmp/big"
-shown=$(grep -c ': site [0-9]*, ' "$tmp/big")
-[ "$shown" -eq 200 ] && grep -q ': [0-9]* more sites not shown (the first 200 of a module are)$' "$tmp/big" &&
-	ok "$(sites $big) sites: 200 lines and $(grep -o '[0-9]* more sites not shown' "$tmp/big")" ||
-	fail "many sites: $shown site lines, $(grep -c 'not shown' "$tmp/big") notes"
+REPSTOS_DEBUG=2 $big >/dev/null 2>"$W/big"
+shown=$(grep -c ': site [0-9]*, ' "$W/big")
+[ "$shown" -eq 200 ] && grep -q ': [0-9]* more sites not shown (the first 200 of a module are)$' "$W/big" &&
+	ok "$(sites $big) sites: 200 lines and $(grep -o '[0-9]* more sites not shown' "$W/big")" ||
+	fail "many sites: $shown site lines, $(grep -c 'not shown' "$W/big") notes"
 finish

@@ -4,10 +4,10 @@
 # sites: both patched by their own runtime copy, both correct.  A stub, a
 # store loop and the inline form suffice: the modules' independence is
 # the point, not the variants (tests/runtime/sites.sh runs them all).
-. "$(dirname "$0")/lib.sh"
-need $d/dlopen_main $d/libdso.so
+. "$(dirname "$0")/../lib.sh"
+need $BUILT/dlopen_main $BUILT/libdso.so
 for env in "" "REPSTOS_VARIANT=erms" "REPSTOS_VARIANT=inline" "REPSTOS_PATCH=0"; do
-	out=$(env $env REPSTOS_DEBUG=1 $d/dlopen_main $d/libdso.so 2>&1); rc=$?
+	out=$(env $env REPSTOS_DEBUG=1 $BUILT/dlopen_main $BUILT/libdso.so 2>&1); rc=$?
 	n=$(echo "$out" | grep -c '^repstos: ')
 	if [ $rc -ne 0 ] || [ "$n" -ne 2 ]; then
 		fail "${env:-default}: exit $rc, $n debug lines, want one per module:"

@@ -8,8 +8,8 @@
 # contract says.  FUZZ_SEED=N runs the cases of seed N again; a failure
 # prints the case, its input and how to run it alone; FUZZ_BIN=PROG runs
 # another build of the driver (one linked with an older runtime).
-. "$(dirname "$0")/lib.sh"
-bin=${FUZZ_BIN:-$d/fuzz_routines}
+. "$(dirname "$0")/../lib.sh"
+bin=${FUZZ_BIN:-$BUILT/fuzz_routines}
 corpus=tests/runtime/fuzz-corpus
 need $bin $corpus
 secs=${FUZZ_TEST_SECONDS:-15}

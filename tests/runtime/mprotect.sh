@@ -2,10 +2,10 @@
 # Proves: patching never maps text W+X, and a refusal leaves correct stubs.
 # W^X while patching, and a safe fallback when writing text is refused.
 # seccomp_run's filter kills the process on any W+X request, from any code.
-. "$(dirname "$0")/lib.sh"
-run=$d/seccomp_run
-sites=$d/sites
-static=$d/sites-static
+. "$(dirname "$0")/../lib.sh"
+run=$BUILT/seccomp_run
+sites=$BUILT/sites
+static=$BUILT/sites-static
 need $run $sites $static
 check() {	# check NAME EXPECTED-EXIT PATTERN-IN-STDERR command...
 	name=$1 want=$2 pat=$3; shift 3

@@ -11,8 +11,8 @@
 #    20 us: the route is taken, with signals blocked across the window;
 #  - the same with no environment and no /proc (a private mount
 #    namespace with a tmpfs on /proc), where mprotect is the default.
-. "$(dirname "$0")/lib.sh"
-d=$PWD/$d	# also from the shell in a mount namespace
+. "$(dirname "$0")/../lib.sh"
+d=$top/$BUILT	# absolute: also from the shell in a mount namespace
 need $d/race
 runs=${RACE_RUNS:-100}
 

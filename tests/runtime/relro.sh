@@ -5,12 +5,12 @@
 # a PIE, a non-PIE, a static and a static-pie executable linked with
 # -z relro -z now, and in a shared object loaded with dlopen(); and
 # sites still work through the stub (REPSTOS_PATCH=0) and patched.
-. "$(dirname "$0")/lib.sh"
-need $d/relro-pie $d/relro-nopie $d/relro-static $d/relro-static-pie \
-	$d/librelro.so $d/dlopen_main
+. "$(dirname "$0")/../lib.sh"
+need $BUILT/relro-pie $BUILT/relro-nopie $BUILT/relro-static $BUILT/relro-static-pie \
+	$BUILT/librelro.so $BUILT/dlopen_main
 
 for kind in pie nopie static static-pie; do
-	bin=$d/relro-$kind
+	bin=$BUILT/relro-$kind
 	# The pointer is what is checked; the stub to two targets suffices.
 	for env in "" "REPSTOS_PATCH=0" "REPSTOS_PATCH=0 REPSTOS_VARIANT=erms"; do
 		out=$(env $env $bin relro 2>&1); rc=$?
@@ -22,7 +22,7 @@ for kind in pie nopie static static-pie; do
 	done
 done
 for env in "" "REPSTOS_PATCH=0"; do
-	out=$(env $env $d/dlopen_main $d/librelro.so 2>&1); rc=$?
+	out=$(env $env $BUILT/dlopen_main $BUILT/librelro.so 2>&1); rc=$?
 	if [ $rc -ne 0 ]; then
 		fail "dlopen ${env:-default}: exit $rc: $out"
 	else

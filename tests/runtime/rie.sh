@@ -11,9 +11,8 @@
 #    stub, and says why; the default route writes through
 #    /proc/self/mem; the sites are right either way.
 . "$(dirname "$0")/../lib.sh"
-probe=build/tests/policy/probe lib=build/tests/runtime/libcycle.so
+probe=build/tests/policy/probe lib=$BUILT/libcycle.so
 need $probe $lib
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 out=$($probe maps $lib 2>&1)
 [ "$(field "$out" dispatch)" = r--p ] && [ "$(field "$out" lib)" = r--p ] ||

@@ -14,12 +14,11 @@
 #     librepstos.a, under each route: one CPU detection per start-up;
 #  4. `repstos check` and `repstos patch` on lean files;
 #  5. the footprint goals (bench/footprint.sh --check).
-. "$(dirname "$0")/lib.sh"
-s=$d/shared
-tool=patcher/repstos
-need $s/sites $s/copysites $s/libdso.so $s/dlopen_main $d/dlopen_main \
-	runtime/librepstos.so.0 $tool
-make_tmp
+. "$(dirname "$0")/../lib.sh"
+s=$BUILT/shared
+need $s/sites $s/copysites $s/libdso.so $s/dlopen_main $BUILT/dlopen_main \
+	runtime/librepstos.so.0 $TOOL
+scratch
 
 # ---- 1. what a lean module holds -------------------------------------------
 for f in $s/sites $s/libdso.so; do
@@ -39,15 +38,15 @@ for f in $s/sites $s/libdso.so; do
 done
 # a module without copy sites carries no copy routine; one with, all
 printf '#include "repstos.h"\nvoid z(char *p, unsigned long n) { REPSTOS_BZERO(p, n); }\n' \
-	>"$tmp/set.c"
+	>"$W/set.c"
 printf '#include "repstos.h"\nvoid c(char *d, const char *s, unsigned long n) { REPSTOS_MEMCPY(d, s, n); }\n' \
-	>"$tmp/copy.c"
+	>"$W/copy.c"
 for m in set copy; do
-	gcc -O2 -Iinclude -Iruntime -fPIC -shared -o "$tmp/$m.so" "$tmp/$m.c" \
+	gcc -O2 -Iinclude -Iruntime -fPIC -shared -o "$W/$m.so" "$W/$m.c" \
 		-Lruntime -lrepstos-shared || fail "build $m.so"
 done
-n_set=$(nm "$tmp/set.so" | grep -c ' [tT] __repstos_copy_' || true)
-n_copy=$(nm "$tmp/copy.so" | grep -c ' [tT] __repstos_copy_' || true)
+n_set=$(nm "$W/set.so" | grep -c ' [tT] __repstos_copy_' || true)
+n_copy=$(nm "$W/copy.so" | grep -c ' [tT] __repstos_copy_' || true)
 [ "$n_set" -eq 0 ] && [ "$n_copy" -gt 5 ] &&
 	ok "copy routines only where there are copy sites ($n_copy symbols)" ||
 	fail "copy routines: $n_set without copy sites, $n_copy with"
@@ -56,11 +55,11 @@ n_copy=$(nm "$tmp/copy.so" | grep -c ' [tT] __repstos_copy_' || true)
 # sub NAME VAR=VALUE... SCRIPT: another test's script, on lean programs
 sub() {
 	what=$1; shift
-	if env "$@" >"$tmp/sub" 2>&1; then
-		ok "$what: $(grep -c '^ *ok' "$tmp/sub") checks passed"
+	if env "$@" >"$W/sub" 2>&1; then
+		ok "$what: $(grep -c '^ *ok' "$W/sub") checks passed"
 	else
 		fail "$what:"
-		grep -i 'fail' "$tmp/sub" | head -n 10
+		grep -i 'fail' "$W/sub" | head -n 10
 	fi
 }
 sub "every variant and form (sites.sh quick)" SITES_BIN=$s/sites \
@@ -91,31 +90,31 @@ for env in "" REPSTOS_VARIANT=inline REPSTOS_VARIANT=erms REPSTOS_PATCH=0 \
 	# both lean: librepstos.so.0 detects, once
 	run $s/dlopen_main $s/libdso.so 1 $env
 	# a librepstos.a executable has its own start-up
-	run $d/dlopen_main $s/libdso.so 2 $env
+	run $BUILT/dlopen_main $s/libdso.so 2 $env
 done
 
 # ---- 4. the tool on lean files ----------------------------------------------
 for f in $s/sites $s/libdso.so $s/copysites; do
-	out=$($tool check "$f" 2>&1) && ok "repstos check $f" ||
+	out=$($TOOL check "$f" 2>&1) && ok "repstos check $f" ||
 		fail "repstos check $f: $out"
 done
-cp $s/sites "$tmp/sites-erms"
-if $tool patch --cpu=erms "$tmp/sites-erms" >"$tmp/patch" 2>&1 &&
-   out=$(REPSTOS_DEBUG=1 "$tmp/sites-erms" quick 2>&1) &&
+cp $s/sites "$W/sites-erms"
+if $TOOL patch --cpu=erms "$W/sites-erms" >"$W/patch" 2>&1 &&
+   out=$(REPSTOS_DEBUG=1 "$W/sites-erms" quick 2>&1) &&
    echo "$out" | grep -q 'statically patched'; then
 	ok "repstos patch --cpu=erms on a lean executable: runs right, left as patched"
 else
 	fail "repstos patch --cpu=erms on a lean executable:"
-	tail -n 5 "$tmp/patch"; echo "$out" | tail -n 5
+	tail -n 5 "$W/patch"; echo "$out" | tail -n 5
 fi
 
 # ---- 5. footprint -------------------------------------------------------------
-if FOOTPRINT_DIR=$tmp/footprint sh bench/footprint.sh --check 3 \
-	>"$tmp/fp" 2>&1; then
-	ok "footprint goals met: $(grep 'shared object, shared' "$tmp/fp" |
+if FOOTPRINT_DIR=$W/footprint sh bench/footprint.sh --check 3 \
+	>"$W/fp" 2>&1; then
+	ok "footprint goals met: $(grep 'shared object, shared' "$W/fp" |
 		awk '{ print "+" $6 " B text, +" $9 " B data+bss" }')"
 else
 	fail "footprint goals missed:"
-	grep -e MISSED -e shared "$tmp/fp"
+	grep -e MISSED -e shared "$W/fp"
 fi
 finish

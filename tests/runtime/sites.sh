@@ -4,11 +4,11 @@
 # (REPSTOS_PATCH=0), the call to the routine and the inline form (patched),
 # each against the byte-loop reference, each site's bytes read back.
 # Two runs at a time: the machine has two cores.
-. "$(dirname "$0")/lib.sh"
-bin=${SITES_BIN:-$d/sites}
+. "$(dirname "$0")/../lib.sh"
+bin=${SITES_BIN:-$BUILT/sites}
 mode=${SITES_MODE:-full}
 need $bin
-make_tmp
+scratch
 # the variants as the contract header lists them, and the policy's choice
 for v in $(variants) auto; do
 	echo "$v:1"
@@ -22,7 +22,7 @@ done | xargs -P 2 -I{} sh -c '
 		echo "FAIL REPSTOS_VARIANT=$v REPSTOS_PATCH=$p: exit $rc"
 		echo "$out" | head -n 30 | sed "s/^/    /"
 	fi
-' _ {} >"$tmp/runs"
+' _ {} >"$W/runs"
 # The runs' verdicts, counted here: xargs ran them in other shells.
 while IFS= read -r line; do
 	case $line in
@@ -30,7 +30,7 @@ while IFS= read -r line; do
 	"FAIL "*) fail "${line#FAIL }" ;;
 	*) echo "$line" ;;
 	esac
-done <"$tmp/runs"
+done <"$W/runs"
 [ "$checks" -eq $((2 * ($(variants | wc -l) + 1))) ] ||
 	fail "$checks runs reported, not one per variant and form"
 finish

@@ -9,34 +9,33 @@
 # routine this CPU runs that no case took.  Then the path check is shown
 # able to fail: sizes up to 63 only must leave the large sizes' paths
 # untaken, and say so (exit 3, "path not taken").
-. "$(dirname "$0")/lib.sh"
-SWEEP=$top/$d/sweep
+. "$(dirname "$0")/../lib.sh"
+SWEEP=$top/$BUILT/sweep
 need "$SWEEP"
-make_tmp
-T=$tmp
+scratch
 
-"$SWEEP" -p "$T/paths.txt" >"$T/out" 2>&1
+"$SWEEP" -p "$W/paths.txt" >"$W/out" 2>&1
 rc=$?
-cat "$T/out"
-reached=$(grep '^paths reached' "$T/out")
+cat "$W/out"
+reached=$(grep '^paths reached' "$W/out")
 if [ $rc -eq 0 ] && [ -n "$reached" ]; then
-	ok "quick sweep: $(tail -n 1 "$T/out")"
+	ok "quick sweep: $(tail -n 1 "$W/out")"
 	ok "$reached"
-	echo "summary: $reached ($(sed -n 's/^\([0-9]*\) cases.*/\1 cases/p' "$T/out"))"
+	echo "summary: $reached ($(sed -n 's/^\([0-9]*\) cases.*/\1 cases/p' "$W/out"))"
 else
 	fail "quick sweep exited $rc"
 fi
-grep -q '^regression: 256-byte clear at every page offset by avx512_split: 0 wrong' "$T/out" &&
+grep -q '^regression: 256-byte clear at every page offset by avx512_split: 0 wrong' "$W/out" &&
 	ok "256-byte clear at every page offset (avx512_split, the default here)" ||
-	grep -q 'avx512_split: not on this CPU' "$T/out" ||
+	grep -q 'avx512_split: not on this CPU' "$W/out" ||
 	fail "no 256-byte clear regression line for avx512_split"
 
-"$SWEEP" -m 63 >"$T/small" 2>&1
+"$SWEEP" -m 63 >"$W/small" 2>&1
 rc=$?
-if [ $rc -eq 3 ] && grep -q '^path not taken: vec_129_up' "$T/small"; then
-	ok "path check fails when paths are left ($(grep '^paths reached' "$T/small"))"
+if [ $rc -eq 3 ] && grep -q '^path not taken: vec_129_up' "$W/small"; then
+	ok "path check fails when paths are left ($(grep '^paths reached' "$W/small"))"
 else
 	fail "sizes to 63 only: exit $rc, expected 3 with vec_129_up untaken"
-	tail -n 5 "$T/small"
+	tail -n 5 "$W/small"
 fi
 finish
