@@ -24,19 +24,18 @@
 
 # The outer make's flags (-j, its jobserver) are not this build's.
 unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS
-w=$top/build/tests/build/deps.$$
-src=$w/src
+scratch
+src=$W/src
 mkdir -p "$src" || exit 1
-trap '[ "$fails" -ne 0 ] && echo "kept $w" || rm -rf "$w"' EXIT
 
 # The sources as they are now, committed or not (but not what .gitignore
 # ignores: build/ and the outputs).
-if ! git -C "$top" ls-files -co --exclude-standard >"$w/files" 2>/dev/null; then
+if ! git -C "$top" ls-files -co --exclude-standard >"$W/files" 2>/dev/null; then
 	skip "no git to list the sources with"
 fi
 while IFS= read -r f; do
 	[ -e "$top/$f" ] && echo "$f"
-done <"$w/files" | (cd "$top" && xargs cp --parents -t "$src") ||
+done <"$W/files" | (cd "$top" && xargs cp --parents -t "$src") ||
 	{ fail "cannot copy the sources"; finish; }
 cd "$src" || exit 1
 
@@ -75,10 +74,10 @@ commands() {
 outputs() { commands | awk '{ print $1 }' | sort -u; }
 
 # analyse < COMMANDS: "OUT FILE" for every tree file a compile of OUT
-# reads (its sources and every header they reach), to $w/reads; "OUT IN"
-# for every input file of a command, to $w/takes.
+# reads (its sources and every header they reach), to $W/reads; "OUT IN"
+# for every input file of a command, to $W/takes.
 analyse() {
-	awk -v reads="$w/reads" -v takes="$w/takes" '
+	awk -v reads="$W/reads" -v takes="$W/takes" '
 	function exists(p,   x, r) {
 		if (p ~ /^\//) return 0		# outside the tree: not followed
 		r = (getline x < p); close(p)
@@ -165,21 +164,21 @@ expected() {
 			}
 		} while (more)
 		for (o in hit) print o
-	}' "$w/reads" "$w/takes" | sort -u
+	}' "$W/reads" "$W/takes" | sort -u
 }
 
 # ---- from clean, two jobs ------------------------------------------------
-if ! nice make -j2 build-tests >"$w/clean.log" 2>&1; then
+if ! nice make -j2 build-tests >"$W/clean.log" 2>&1; then
 	fail "make -j2 build-tests from clean:"
-	tail -n 20 "$w/clean.log" | sed 's/^/    /'
+	tail -n 20 "$W/clean.log" | sed 's/^/    /'
 	finish
 fi
-ok "make -j2 build-tests from clean: $(outputs <"$w/clean.log" | wc -l) outputs"
+ok "make -j2 build-tests from clean: $(outputs <"$W/clean.log" | wc -l) outputs"
 make -q build-tests && ok "then make has nothing left to do" ||
 	fail "after make -j2 from clean, make would still do: $(make -n build-tests | head -n 5)"
 
-commands <"$w/clean.log" | analyse
-[ -s "$w/reads" ] && [ -s "$w/takes" ] ||
+commands <"$W/clean.log" | analyse
+[ -s "$W/reads" ] && [ -s "$W/takes" ] ||
 	{ fail "no compile commands found in the clean build's log"; finish; }
 
 # ---- each runtime header -------------------------------------------------
@@ -201,12 +200,12 @@ for h in include/*.h runtime/*/*.h patcher/tune.h; do
 	patcher/tune.h) how="make" ;;
 	*) how="make -n" ;;
 	esac
-	if ! nice $how -j2 build-tests >"$w/touch.log" 2>&1; then
+	if ! nice $how -j2 build-tests >"$W/touch.log" 2>&1; then
 		fail "touch $h; $how: failed"
-		tail -n 10 "$w/touch.log" | sed 's/^/    /'
+		tail -n 10 "$W/touch.log" | sed 's/^/    /'
 		continue
 	fi
-	got=$(outputs <"$w/touch.log")
+	got=$(outputs <"$W/touch.log")
 	# Older than every output again: the next header's round sees only
 	# its own.
 	touch -d @0 "$h"
@@ -214,16 +213,16 @@ for h in include/*.h runtime/*/*.h patcher/tune.h; do
 		ok "touch $h; $how: $(echo "$want" | grep -c .) outputs, those that read it or take one that does"
 	else
 		fail "touch $h; $how: what make ran (<) is not what reads it (>):"
-		echo "$got" >"$w/got"
-		echo "$want" >"$w/want"
-		diff "$w/got" "$w/want" | grep '^[<>]' | head -n 20 | sed 's/^/    /'
+		echo "$got" >"$W/got"
+		echo "$want" >"$W/want"
+		diff "$W/got" "$W/want" | grep '^[<>]' | head -n 20 | sed 's/^/    /'
 	fi
 done
 
 # ---- the tool runs no start-up of the runtime's --------------------------
-REPSTOS_DEBUG=1 patcher/repstos --help >"$w/help.out" 2>"$w/help.err"
-if [ -s "$w/help.err" ] || [ ! -s "$w/help.out" ]; then
-	fail "REPSTOS_DEBUG=1 repstos --help: said on stderr: $(head -n 3 "$w/help.err")"
+REPSTOS_DEBUG=1 patcher/repstos --help >"$W/help.out" 2>"$W/help.err"
+if [ -s "$W/help.err" ] || [ ! -s "$W/help.out" ]; then
+	fail "REPSTOS_DEBUG=1 repstos --help: said on stderr: $(head -n 3 "$W/help.err")"
 else
 	ok "REPSTOS_DEBUG=1 repstos --help prints no runtime report"
 fi

@@ -9,46 +9,32 @@
 . "$(dirname "$0")/../lib.sh"
 B=${B:-build}
 CHECK=$B/tests/contract/check
-POKE="python3 tests/patcher/elfpoke.py"
-W=$B/tests/contract/work.$$
 PLUGIN_SITES=8	# the sites in tests/contract/plugin.c, copies on
 PC=-fplugin-arg-repstos-copy
 
-need $CHECK plugin/repstos.so $B/runtime/module/dispatch.o $B/runtime/module/record.o
-mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
-
-# expect RC WHAT CMD...: CMD exits RC (its output shown on a mismatch).
-expect() {
-	rc=$1 what=$2; shift 2
-	"$@" >"$W/out" 2>&1
-	got=$?
-	if [ "$got" -eq "$rc" ]; then
-		ok "$what"
-	else
-		fail "$what: exit $got, not $rc"; sed 's/^/    | /' "$W/out"
-	fi
-}
+need $CHECK $PLUGIN $B/runtime/module/dispatch.o $B/runtime/module/record.o
+scratch
 
 # 1. The producers, each checked against the header by check.c.
-gcc -O2 -fplugin=plugin/repstos.so $PC -c -o "$W/plugin.o" tests/contract/plugin.c &&
+gcc -O2 -fplugin="$PLUGIN" $PC -c -o "$W/plugin.o" tests/contract/plugin.c &&
 gcc -O2 -Iinclude -Iruntime -c -o "$W/macro.o" tests/contract/macro.c &&
 gcc -O2 -mavx512f -Iinclude -Iruntime -c -o "$W/macro512.o" tests/contract/macro.c &&
-gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so $PC -c -o "$W/plugin-fs.o" \
+gcc -O2 -ffunction-sections -fplugin="$PLUGIN" $PC -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
 gcc -Iinclude -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
 ld -r -o "$W/runtime.o" $B/runtime/module/dispatch.o $B/runtime/module/record.o ||
 	fail "compile the producers"
-expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
+expect_rc 0 "plugin: $PLUGIN_SITES entries as the header says" \
 	$CHECK sites "$W/plugin.o" $PLUGIN_SITES
-expect 0 "plugin, -ffunction-sections: one table section per function" \
+expect_rc 0 "plugin, -ffunction-sections: one table section per function" \
 	$CHECK sites "$W/plugin-fs.o" $PLUGIN_SITES
-expect 0 "REPSTOS_MEMSET, _BZERO, _CLEAR, _MEMCPY, _MEMMOVE" \
+expect_rc 0 "REPSTOS_MEMSET, _BZERO, _CLEAR, _MEMCPY, _MEMMOVE" \
 	$CHECK sites "$W/macro.o" 5
-expect 0 "the same with -mavx512f (k1 declared)" \
+expect_rc 0 "the same with -mavx512f (k1 declared)" \
 	$CHECK sites "$W/macro512.o" 5
-expect 0 "REPSTOS_SITE and REPSTOS_COPY_SITE in assembler" \
+expect_rc 0 "REPSTOS_SITE and REPSTOS_COPY_SITE in assembler" \
 	$CHECK sites "$W/asm.o" 3
-expect 0 "the runtime's table section and module record" \
+expect_rc 0 "the runtime's table section and module record" \
 	$CHECK runtime "$W/runtime.o"
 
 # 2. The controls: a hand-written entry passes when it is right and fails
@@ -57,10 +43,10 @@ for bad in 0 1 2 3 4 5 6 7 8; do
 	gcc -Iinclude -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
 		fail "compile control $bad"
 done
-expect 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1
+expect_rc 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1
 for bad in 1 2 3 4 5 6 7 8; do
 	why=$(sed -n "s|^#.*BAD [!=]= $bad[^/]*/\* \(.*\) \*/|\1|p" tests/contract/bad.S)
-	expect 1 "control: refused, $why" \
+	expect_rc 1 "control: refused, $why" \
 		$CHECK sites "$W/bad$bad.o" 1
 done
 

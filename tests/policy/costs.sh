@@ -7,11 +7,9 @@
 # in place, and `repstos patch --cpu=native` chooses exactly what the
 # runtime does, for those tables and for the policy's measured rows.
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/policy/sizes
-tool=patcher/repstos
-need $bin $tool
-t=$(mktemp -d build/tests/policy/costs.XXXXXX) || exit 1
-trap 'rm -rf $t' EXIT
+bin=$BUILT/sizes
+need $bin $TOOL
+scratch
 
 # expect MODULE: the forms, in table order, for the fixed table.
 expect() {
@@ -33,21 +31,21 @@ END
 }
 
 for module in vec erms; do
-	$bin tuning $t/tuning-$module $module || fail "writing the tuning file"
-	got=$(REPSTOS_TUNING=$t/tuning-$module $bin forms)
+	$bin tuning $W/tuning-$module $module || fail "writing the tuning file"
+	got=$(REPSTOS_TUNING=$W/tuning-$module $bin forms)
 	[ "$got" = "$(expect $module)" ] &&
 		ok "runtime, module $module: every site in its cheapest form" ||
 		{ fail "runtime, module $module:"; echo "$got"; }
-	REPSTOS_TUNING=$t/tuning-$module $bin run >/dev/null ||
+	REPSTOS_TUNING=$W/tuning-$module $bin run >/dev/null ||
 		fail "runtime, module $module: wrong bytes"
 
-	REPSTOS_TUNING=$t/tuning-$module $tool patch --cpu=native $bin \
-		-o $t/native-$module >/dev/null || fail "patch --cpu=native"
-	got=$($t/native-$module forms)
+	REPSTOS_TUNING=$W/tuning-$module $TOOL patch --cpu=native $bin \
+		-o $W/native-$module >/dev/null || fail "patch --cpu=native"
+	got=$($W/native-$module forms)
 	[ "$got" = "$(expect $module)" ] &&
 		ok "patch --cpu=native, module $module: the runtime's forms" ||
 		{ fail "patch --cpu=native, module $module:"; echo "$got"; }
-	$t/native-$module run >/dev/null || fail "patched, module $module: wrong bytes"
+	$W/native-$module run >/dev/null || fail "patched, module $module: wrong bytes"
 done
 
 # A measured row of the policy: patch --cpu=PROFILE and the runtime under
@@ -57,9 +55,9 @@ for cpu in zen4-noavx512 zen4 zen5; do
 	out=$(REPSTOS_CPU=$cpu REPSTOS_TUNING= REPSTOS_DEBUG=1 $bin forms 2>&1)
 	want=$(echo "$out" | grep -v '^repstos:')
 	have=$(echo "$out" | sed -n 's/.*\[\(.*\)\].*/\1/p')
-	$tool patch --cpu=$cpu $bin -o $t/$cpu >/dev/null 2>&1 ||
+	$TOOL patch --cpu=$cpu $bin -o $W/$cpu >/dev/null 2>&1 ||
 		{ fail "patch --cpu=$cpu"; continue; }
-	got=$(REPSTOS_PATCH=0 $t/$cpu forms)
+	got=$(REPSTOS_PATCH=0 $W/$cpu forms)
 	case $cpu in
 	zen4-noavx512) need="avx2 bmi2" ;;
 	*) need="avx512f avx512bw bmi2" ;;
@@ -83,9 +81,9 @@ done
 # from Zen and on Intel, vec elsewhere.
 for pair in generic:vec zen2:avx2 zen3:avx2 skylake:avx2 icelake:avx2; do
 	cpu=${pair%%:*} want=${pair#*:}
-	$tool patch --cpu=$cpu $bin -o $t/rule-$cpu >/dev/null 2>&1 ||
+	$TOOL patch --cpu=$cpu $bin -o $W/rule-$cpu >/dev/null 2>&1 ||
 		{ fail "patch --cpu=$cpu"; continue; }
-	got=$(REPSTOS_PATCH=0 $t/rule-$cpu forms |
+	got=$(REPSTOS_PATCH=0 $W/rule-$cpu forms |
 		awk '$1 == "set" && $2 == "unknown" { print $NF }')
 	[ "$got" = "$want" ] &&
 		ok "conservative rule, $cpu: a site of unknown size gets $want" ||

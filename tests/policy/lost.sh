@@ -9,36 +9,35 @@
 #    buffer for a section at exit is sized from the counts, not 512
 #    bytes a site.
 . "$(dirname "$0")/../lib.sh"
-P=build/tests/policy
+P=$BUILT
 need $P/probe $P/libfailalloc.so
-t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
+scratch
 
 # run FAILALLOC [ENV...]: the probe with allocations failing; out, err.
 run() {
 	how=$1; shift
 	env LD_PRELOAD=$PWD/$P/libfailalloc.so FAILALLOC=$how "$@" \
-		$P/probe status >$t/out 2>$t/err
+		$P/probe status >$W/out 2>$W/err
 	rc=$?
 }
 
-run all REPSTOS_PROFILE=$t/all
-if [ $rc -ne 0 ] || ! grep -q "site=ok" $t/out; then
-	fail "no memory: exit $rc: $(cat $t/out $t/err)"
-elif [ "$(wc -l < $t/err)" -ne 1 ] || ! grep -q "$t/all" $t/err; then
-	fail "no memory: $(wc -l < $t/err) lines on stderr, want one naming the profile: $(cat $t/err)"
+run all REPSTOS_PROFILE=$W/all
+if [ $rc -ne 0 ] || ! grep -q "site=ok" $W/out; then
+	fail "no memory: exit $rc: $(cat $W/out $W/err)"
+elif [ "$(wc -l < $W/err)" -ne 1 ] || ! grep -q "$W/all" $W/err; then
+	fail "no memory: $(wc -l < $W/err) lines on stderr, want one naming the profile: $(cat $W/err)"
 else
-	ok "no memory: the sites work, and one line: $(cat $t/err)"
+	ok "no memory: the sites work, and one line: $(cat $W/err)"
 fi
-[ ! -e $t/all ] && ok "no memory: no file" || fail "no memory: $(cat $t/all)"
+[ ! -e $W/all ] && ok "no memory: no file" || fail "no memory: $(cat $W/all)"
 run all
-[ $rc -eq 0 ] && [ ! -s $t/err ] && ok "no memory, no REPSTOS_PROFILE: nothing said" ||
-	fail "no memory, no REPSTOS_PROFILE: exit $rc: $(cat $t/err)"
+[ $rc -eq 0 ] && [ ! -s $W/err ] && ok "no memory, no REPSTOS_PROFILE: nothing said" ||
+	fail "no memory, no REPSTOS_PROFILE: exit $rc: $(cat $W/err)"
 
-run 1024 REPSTOS_PROFILE=$t/small
-if [ $rc -eq 0 ] && [ ! -s $t/err ] && grep -q '^end ' $t/small; then
-	ok "no allocation over 1 KiB: the section ($(wc -c < $t/small) bytes) written"
+run 1024 REPSTOS_PROFILE=$W/small
+if [ $rc -eq 0 ] && [ ! -s $W/err ] && grep -q '^end ' $W/small; then
+	ok "no allocation over 1 KiB: the section ($(wc -c < $W/small) bytes) written"
 else
-	fail "no allocation over 1 KiB: exit $rc: $(cat $t/err)"
+	fail "no allocation over 1 KiB: exit $rc: $(cat $W/err)"
 fi
 finish

@@ -7,14 +7,12 @@
 # site weighed every form over its row: 25 times as long).  Also that
 # every site is patched either way.
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/policy/manysites
+bin=$BUILT/manysites
 need $bin
-t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+scratch
 
-REPSTOS_PROFILE=$t/prof $bin run >/dev/null || fail "recording"
-rows=$(grep -c '^site ' $t/prof)
+REPSTOS_PROFILE=$W/prof $bin run >/dev/null || fail "recording"
+rows=$(grep -c '^site ' $W/prof)
 [ "$rows" -eq 10000 ] || fail "the profile has $rows site lines, want 10000"
 
 # best ENV...: the least patch_us of 5 runs into $b, the last line into
@@ -30,9 +28,9 @@ best() {
 }
 best REPSTOS_DEBUG=0
 plain=$b start_plain=$(field "$out" start_us)
-best REPSTOS_PROFILE_USE=$t/prof
+best REPSTOS_PROFILE_USE=$W/prof
 profiled=$b start=$(field "$out" start_us)
-out=$(REPSTOS_PROFILE_USE=$t/prof REPSTOS_DEBUG=1 $bin 2>&1)
+out=$(REPSTOS_PROFILE_USE=$W/prof REPSTOS_DEBUG=1 $bin 2>&1)
 echo "$out" | grep -q "chosen with the profile" || fail "the profile was not used: $out"
 if [ "$profiled" -le $((3 * plain + 300)) ]; then
 	ok "10,000 sites: patched in $profiled us with the profile, $plain us without (start-up $start and $start_plain us)"

@@ -14,19 +14,16 @@
 #     in the forms a profile chose and while recording, under every
 #     REPSTOS_VARIANT, text patched or not.
 . "$(dirname "$0")/../lib.sh"
-P=${PROFILE_DIR:-build/tests/policy}	# tests/runtime/shared.sh gives its own
+P=${PROFILE_DIR:-$BUILT}	# tests/runtime/shared.sh gives its own
 bin=$P/prog
-tool=${REPSTOS_TOOL:-patcher/repstos}	# tests/patcher/asan.sh gives its own
-sizes=build/tests/policy/sizes
-need $bin $P/prog-other $P/libprofdso.so $tool $sizes
-t=$(mktemp -d $P/run.XXXXXX) || exit 1
-# Kept after a failure, to look at.
-trap '[ "$fails" -ne 0 ] && echo "kept $t" || rm -rf $t' EXIT
+sizes=$BUILT/sizes
+need $bin $P/prog-other $P/libprofdso.so $TOOL $sizes
+scratch
 
 # "MODULE INDEX FUNCTION" for every site, as repstos dump lists them.
 sitemap() {
 	for m in prog:prog lib:libprofdso.so; do
-		$tool dump $P/${m#*:} | awk -v m=${m%:*} \
+		$TOOL dump $P/${m#*:} | awk -v m=${m%:*} \
 			'NR > 1 { f = $3; sub(/\+0x[0-9a-f]+$/, "", f); print m, NR - 2, f }'
 	done
 }
@@ -44,7 +41,7 @@ counts() {
 
 # Does PROFILE count, for every site, exactly what `prog expect` says?
 matches() {
-	counts "$1" > $t/got
+	counts "$1" > $W/got
 	awk 'FILENAME == ARGV[1] { fn[$1 " " $2] = $3; next }
 	     FILENAME == ARGV[2] { k = $1 " " $2; $1 = $2 = ""; want[k] = $0; next }
 	     { k = $1 " " fn[$1 " " $2]; $1 = $2 = ""; got[k] = $0 }
@@ -54,27 +51,27 @@ matches() {
 			}
 		   for (k in got)
 			if (!(k in want)) { print "  " k ": calls nobody made"; bad++ }
-		   exit bad != 0 }' $t/map $t/expect $t/got
+		   exit bad != 0 }' $W/map $W/expect $W/got
 }
 
 # "MODULE FUNCTION FORM", sorted, from `prog forms` on stdin.
 named() {
 	awk 'FILENAME == ARGV[1] { fn[$1 " " $2] = $3; next }
-	     { print $1, fn[$1 " " $2], $3 }' $t/map - | sort
+	     { print $1, fn[$1 " " $2], $3 }' $W/map - | sort
 }
 
-sitemap > $t/map
-$bin expect > $t/expect
+sitemap > $W/map
+$bin expect > $W/expect
 
 # ---- 1. recording ---------------------------------------------------------
-REPSTOS_PROFILE=$t/prof $bin calls || fail "prog calls exited $?"
-n=$(grep -c '^profile ' $t/prof)
-[ "$n" -eq 4 ] && [ "$(grep -c '^end ' $t/prof)" -eq 4 ] &&
+REPSTOS_PROFILE=$W/prof $bin calls || fail "prog calls exited $?"
+n=$(grep -c '^profile ' $W/prof)
+[ "$n" -eq 4 ] && [ "$(grep -c '^end ' $W/prof)" -eq 4 ] &&
 	ok "4 sections: prog and libprofdso.so, in the process and its child" ||
 	fail "$n sections, want 4"
-[ "$(stat -c %a $t/prof)" = 600 ] && ok "profile created 0600" ||
-	fail "profile mode $(stat -c %a $t/prof)"
-if matches $t/prof; then
+[ "$(stat -c %a $W/prof)" = 600 ] && ok "profile created 0600" ||
+	fail "profile mode $(stat -c %a $W/prof)"
+if matches $W/prof; then
 	ok "every site counted exactly the calls made to it, by size class"
 else
 	fail "counts differ from the calls made (above)"
@@ -82,8 +79,8 @@ fi
 # With the shared runtime the stub is the process's (runtime/module/module.h):
 # calls through it are not counted, only those from patched sites.
 if [ "${PROFILE_STUB_COUNTS:-1}" = 1 ]; then
-	REPSTOS_PATCH=0 REPSTOS_PROFILE=$t/prof-stub $bin calls || fail "calls, stub"
-	matches $t/prof-stub && ok "the same counts with every site calling the stub" ||
+	REPSTOS_PATCH=0 REPSTOS_PROFILE=$W/prof-stub $bin calls || fail "calls, stub"
+	matches $W/prof-stub && ok "the same counts with every site calling the stub" ||
 		fail "counts through the stub differ (above)"
 fi
 
@@ -94,8 +91,8 @@ fi
 # gets rep movsb in place); one whose sizes spread over classes keeps the
 # module routine unless rep stosb (rep movsb) in place is cheaper, as it
 # is here (inline; x_copy, l_copy).
-$sizes tuning $t/tuning rep_good || fail "writing the fixed tuning file"
-cat > $t/want <<END
+$sizes tuning $W/tuning rep_good || fail "writing the fixed tuning file"
+cat > $W/want <<END
 lib l_clear vec
 lib l_const inline
 lib l_copy inline
@@ -114,40 +111,40 @@ prog x_small inline
 prog x_thread vec
 END
 same() { # WHAT FORMS-FILE [WANT-FILE]
-	w=${3:-$t/want}
+	w=${3:-$W/want}
 	if cmp -s $w "$2"; then ok "$1: every site in the form its sizes want"
 	else fail "$1:"; diff $w "$2" | sed 's/^/  /'; fi
 }
 
-REPSTOS_TUNING=$t/tuning $bin forms | named > $t/plain
-grep -q '^prog x_small rep_good$' $t/plain &&
+REPSTOS_TUNING=$W/tuning $bin forms | named > $W/plain
+grep -q '^prog x_small rep_good$' $W/plain &&
 	ok "without the profile x_small has the module routine" ||
-	fail "without the profile: $(grep x_small $t/plain)"
+	fail "without the profile: $(grep x_small $W/plain)"
 
-REPSTOS_TUNING=$t/tuning REPSTOS_PROFILE_USE=$t/prof $bin forms | named > $t/use
-same "runtime, REPSTOS_PROFILE_USE" $t/use
+REPSTOS_TUNING=$W/tuning REPSTOS_PROFILE_USE=$W/prof $bin forms | named > $W/use
+same "runtime, REPSTOS_PROFILE_USE" $W/use
 
-mkdir -p $t/etc/profiles $t/patched
-cp $t/tuning $t/etc/tuning
+mkdir -p $W/etc/profiles $W/patched
+cp $W/tuning $W/etc/tuning
 for f in prog libprofdso.so; do
-	h=$($tool dump --profile=$t/prof $P/$f | sed -n '1s/.*, table //p')
-	cp $t/prof $t/etc/profiles/$h
+	h=$($TOOL dump --profile=$W/prof $P/$f | sed -n '1s/.*, table //p')
+	cp $W/prof $W/etc/profiles/$h
 done
-REPSTOS_TUNING=$t/etc/tuning $bin forms | named > $t/installed
-same "runtime, profiles/HASH beside the tuning file" $t/installed
+REPSTOS_TUNING=$W/etc/tuning $bin forms | named > $W/installed
+same "runtime, profiles/HASH beside the tuning file" $W/installed
 
 for f in prog libprofdso.so; do
-	REPSTOS_TUNING=$t/tuning $tool patch --cpu=native --profile=$t/prof \
-		$P/$f -o $t/patched/$f >/dev/null || fail "patch --profile $f"
+	REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native --profile=$W/prof \
+		$P/$f -o $W/patched/$f >/dev/null || fail "patch --profile $f"
 done
-$t/patched/prog forms | named > $t/static
-same "repstos patch --profile" $t/static
+$W/patched/prog forms | named > $W/static
+same "repstos patch --profile" $W/static
 
-REPSTOS_TUNING=$t/tuning $tool dump --profile=$t/prof $bin > $t/dump
-grep -q ' x_small+0x[0-9a-f]* .* calls 15  top .*chosen inline  gain [0-9.]* ns/call' $t/dump &&
-	grep -q '^predicted: ' $t/dump &&
+REPSTOS_TUNING=$W/tuning $TOOL dump --profile=$W/prof $bin > $W/dump
+grep -q ' x_small+0x[0-9a-f]* .* calls 15  top .*chosen inline  gain [0-9.]* ns/call' $W/dump &&
+	grep -q '^predicted: ' $W/dump &&
 	ok "dump --profile: calls, sizes, form and gain per site" ||
-	{ fail "dump --profile:"; cat $t/dump; }
+	{ fail "dump --profile:"; cat $W/dump; }
 
 # The same tables with what a change of size class costs (set: vec 20
 # ns, the others nothing; copy: nothing), through the tuning file: every
@@ -156,83 +153,83 @@ grep -q ' x_small+0x[0-9a-f]* .* calls 15  top .*chosen inline  gain [0-9.]* ns/
 # each fixed size below 64 bytes) nor inline, and x_copy vec, not inline;
 # a site of one class (x_thread, x_const, x_move) keeps the form
 # cheapest there.
-$sizes tuning $t/tuning-change rep_good change ||
+$sizes tuning $W/tuning-change rep_good change ||
 	fail "writing the fixed tuning file with change costs"
 sed -e 's/^\(prog x_\(bounded\|fork\|hand\|mid\|small\)\) inline$/\1 erms/' \
-	-e 's/^prog x_copy inline$/prog x_copy vec/' $t/want > $t/want-change
-REPSTOS_TUNING=$t/tuning-change REPSTOS_PROFILE_USE=$t/prof $bin forms |
-	named > $t/use-change
-same "runtime, change costs" $t/use-change $t/want-change
-mkdir -p $t/patched-change
+	-e 's/^prog x_copy inline$/prog x_copy vec/' $W/want > $W/want-change
+REPSTOS_TUNING=$W/tuning-change REPSTOS_PROFILE_USE=$W/prof $bin forms |
+	named > $W/use-change
+same "runtime, change costs" $W/use-change $W/want-change
+mkdir -p $W/patched-change
 for f in prog libprofdso.so; do
-	REPSTOS_TUNING=$t/tuning-change $tool patch --cpu=native --profile=$t/prof \
-		$P/$f -o $t/patched-change/$f >/dev/null ||
+	REPSTOS_TUNING=$W/tuning-change $TOOL patch --cpu=native --profile=$W/prof \
+		$P/$f -o $W/patched-change/$f >/dev/null ||
 		fail "patch --profile $f, change costs"
 done
-$t/patched-change/prog forms | named > $t/static-change
-same "repstos patch --profile, change costs" $t/static-change $t/want-change
+$W/patched-change/prog forms | named > $W/static-change
+same "repstos patch --profile, change costs" $W/static-change $W/want-change
 
 # ---- 3. refusing ---------------------------------------------------------------
 # one line, exit 2, nothing written, by patch and dump; ignored at run time
 refused() { # WHAT PROFILE
-	REPSTOS_TUNING=$t/tuning $tool patch --cpu=native --profile=$2 $bin \
-		-o $t/refused >$t/out 2>$t/err
+	REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native --profile=$2 $bin \
+		-o $W/refused >$W/out 2>$W/err
 	rc=$?
-	if [ $rc -eq 2 ] && [ "$(wc -l < $t/err)" -eq 1 ] && [ ! -s $t/out ] &&
-	   [ ! -e $t/refused ]; then
-		ok "$1: patch says: $(cat $t/err)"
+	if [ $rc -eq 2 ] && [ "$(wc -l < $W/err)" -eq 1 ] && [ ! -s $W/out ] &&
+	   [ ! -e $W/refused ]; then
+		ok "$1: patch says: $(cat $W/err)"
 	else
-		fail "$1: patch exit $rc, wrote $(ls $t/refused 2>/dev/null):"
-		cat $t/out $t/err
+		fail "$1: patch exit $rc, wrote $(ls $W/refused 2>/dev/null):"
+		cat $W/out $W/err
 	fi
-	$tool dump --profile=$2 $bin >$t/out 2>$t/err
+	$TOOL dump --profile=$2 $bin >$W/out 2>$W/err
 	rc=$?
-	[ $rc -eq 2 ] && [ "$(wc -l < $t/err)" -eq 1 ] && [ ! -s $t/out ] ||
-		{ fail "$1: dump exit $rc:"; cat $t/out $t/err; }
-	REPSTOS_TUNING=$t/tuning REPSTOS_PROFILE_USE=$2 REPSTOS_DEBUG=1 \
-		$bin forms 2>$t/err | named > $t/forms
-	n=$(grep -c "prog: profile .* ignored: " $t/err)
-	[ "$n" -eq 1 ] && [ "$(grep '^prog ' $t/forms)" = "$(grep '^prog ' $t/plain)" ] ||
-		{ fail "$1: runtime: $n lines, forms:"; cat $t/err $t/forms; }
+	[ $rc -eq 2 ] && [ "$(wc -l < $W/err)" -eq 1 ] && [ ! -s $W/out ] ||
+		{ fail "$1: dump exit $rc:"; cat $W/out $W/err; }
+	REPSTOS_TUNING=$W/tuning REPSTOS_PROFILE_USE=$2 REPSTOS_DEBUG=1 \
+		$bin forms 2>$W/err | named > $W/forms
+	n=$(grep -c "prog: profile .* ignored: " $W/err)
+	[ "$n" -eq 1 ] && [ "$(grep '^prog ' $W/forms)" = "$(grep '^prog ' $W/plain)" ] ||
+		{ fail "$1: runtime: $n lines, forms:"; cat $W/err $W/forms; }
 }
 
-head -c $(($(wc -c < $t/prof) / 2)) $t/prof > $t/truncated
-refused "truncated" $t/truncated
-awk '$1 == "site" && !done { $3++; done = 1 } { print }' $t/prof > $t/sum
-refused "a call count that is not the sum" $t/sum
-{ cat $t/prof; echo "hello"; } > $t/garbage
-refused "a line of garbage" $t/garbage
-sed 's/^profile [0-9]* /profile 99 /' $t/prof > $t/version
-refused "an unknown version" $t/version
-cat $bin > $t/binary
-refused "a binary file" $t/binary
-: > $t/empty
-refused "an empty file" $t/empty
-i=$(awk '$1 == "prog" && $3 == "x_const" { print $2 }' $t/map)
+head -c $(($(wc -c < $W/prof) / 2)) $W/prof > $W/truncated
+refused "truncated" $W/truncated
+awk '$1 == "site" && !done { $3++; done = 1 } { print }' $W/prof > $W/sum
+refused "a call count that is not the sum" $W/sum
+{ cat $W/prof; echo "hello"; } > $W/garbage
+refused "a line of garbage" $W/garbage
+sed 's/^profile [0-9]* /profile 99 /' $W/prof > $W/version
+refused "an unknown version" $W/version
+cat $bin > $W/binary
+refused "a binary file" $W/binary
+: > $W/empty
+refused "an empty file" $W/empty
+i=$(awk '$1 == "prog" && $3 == "x_const" { print $2 }' $W/map)
 awk -v i=$i '$1 == "profile" { p = $NF ~ /(^|\/)prog$/ }
 	     p && $1 == "site" && $2 == i { x = $13; $13 = $14; $14 = x } { print }' \
-	$t/prof > $t/ruled-out
-refused "sizes a constant site cannot see" $t/ruled-out
-REPSTOS_PROFILE=$t/other $P/prog-other calls || fail "prog-other calls"
-refused "a profile of another build" $t/other
+	$W/prof > $W/ruled-out
+refused "sizes a constant site cannot see" $W/ruled-out
+REPSTOS_PROFILE=$W/other $P/prog-other calls || fail "prog-other calls"
+refused "a profile of another build" $W/other
 
 # ---- 4. every size, every variant ----------------------------------------------
 runs=0
 for v in $(variants) auto; do
 	for p in 1 0; do
 		e="REPSTOS_VARIANT=$v REPSTOS_PATCH=$p"
-		env $e $t/patched/prog sem >$t/sem 2>&1 ||
-			{ fail "$e, patch --profile output:"; tail -n 3 $t/sem; }
-		env $e REPSTOS_TUNING=$t/tuning REPSTOS_PROFILE_USE=$t/prof \
-			$bin sem >$t/sem 2>&1 ||
-			{ fail "$e, REPSTOS_PROFILE_USE:"; tail -n 3 $t/sem; }
-		env $e REPSTOS_PROFILE=$t/semprof $bin sem >$t/sem 2>&1 ||
-			{ fail "$e, recording:"; tail -n 3 $t/sem; }
+		env $e $W/patched/prog sem >$W/sem 2>&1 ||
+			{ fail "$e, patch --profile output:"; tail -n 3 $W/sem; }
+		env $e REPSTOS_TUNING=$W/tuning REPSTOS_PROFILE_USE=$W/prof \
+			$bin sem >$W/sem 2>&1 ||
+			{ fail "$e, REPSTOS_PROFILE_USE:"; tail -n 3 $W/sem; }
+		env $e REPSTOS_PROFILE=$W/semprof $bin sem >$W/sem 2>&1 ||
+			{ fail "$e, recording:"; tail -n 3 $W/sem; }
 		runs=$((runs + 3))
 	done
 done
-ok "$runs runs of prog sem: $(tail -n 1 $t/sem)"
-$tool dump --profile=$t/semprof $bin >/dev/null &&
-	ok "$(grep -c '^profile ' $t/semprof) sections appended by as many processes read back" ||
+ok "$runs runs of prog sem: $(tail -n 1 $W/sem)"
+$TOOL dump --profile=$W/semprof $bin >/dev/null &&
+	ok "$(grep -c '^profile ' $W/semprof) sections appended by as many processes read back" ||
 	fail "the profile of the sem runs does not read back"
 finish

@@ -10,18 +10,14 @@
 #  - one of just under the limit is read;
 #  - short_rep_max reaches the routines (__repstos_short_rep_max).
 . "$(dirname "$0")/../lib.sh"
-bin=build/tests/policy/probe
-tool=patcher/repstos
-need $bin $tool
-t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
-# field LINE KEY: VALUE of a KEY=VALUE word of the probe's line.
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+bin=$BUILT/probe
+need $bin $TOOL
+scratch
 max=$(awk '$1 == "#define" && $2 == "REPSTOS_TUNING_MAX" { print $3 }' runtime/policy/policy.h)
 
-$bin tuning $t/base || { fail "cannot write a tuning file"; finish; }
+$bin tuning $W/base || { fail "cannot write a tuning file"; finish; }
 base=$($bin status)
-run() { REPSTOS_TUNING=$1 REPSTOS_DEBUG=1 $bin status 2>$t/err; }
+run() { REPSTOS_TUNING=$1 REPSTOS_DEBUG=1 $bin status 2>$W/err; }
 
 # pad FILE BYTES: comment lines to FILE until it holds BYTES bytes.
 pad() {
@@ -33,43 +29,43 @@ pad() {
 }
 
 # ---- a file that does not fit ------------------------------------------
-cp $t/base $t/big
-pad $t/big $((max - 1 - 14))
-printf 'variant avx512_split\n' >> $t/big
-at=$(grep -b -o 'variant avx512_split' $t/big | cut -d: -f1)
-[ "$at" -eq $((max - 1 - 14)) ] && [ "$(head -c $((max - 1)) $t/big | tail -c 14)" = "variant avx512" ] ||
+cp $W/base $W/big
+pad $W/big $((max - 1 - 14))
+printf 'variant avx512_split\n' >> $W/big
+at=$(grep -b -o 'variant avx512_split' $W/big | cut -d: -f1)
+[ "$at" -eq $((max - 1 - 14)) ] && [ "$(head -c $((max - 1)) $W/big | tail -c 14)" = "variant avx512" ] ||
 	fail "the test's file: the line is at $at"
-out=$(run $t/big)
+out=$(run $W/big)
 if echo "$out" | grep -q "tuning=tuning file"; then
-	fail "a file of $(wc -c < $t/big) bytes was used: $out"
-elif ! grep -q "malformed tuning file" $t/err; then
-	fail "a file of $(wc -c < $t/big) bytes: ignored, but not said: $(cat $t/err)"
+	fail "a file of $(wc -c < $W/big) bytes was used: $out"
+elif ! grep -q "malformed tuning file" $W/err; then
+	fail "a file of $(wc -c < $W/big) bytes: ignored, but not said: $(cat $W/err)"
 else
-	ok "a file of $(wc -c < $t/big) bytes, its last line cut at $((max - 1)): $(grep malformed $t/err)"
+	ok "a file of $(wc -c < $W/big) bytes, its last line cut at $((max - 1)): $(grep malformed $W/err)"
 fi
-REPSTOS_TUNING=$t/big $tool patch --cpu=native $bin -o $t/patched >$t/out 2>$t/err
+REPSTOS_TUNING=$W/big $TOOL patch --cpu=native $bin -o $W/patched >$W/out 2>$W/err
 rc=$?
-[ $rc -ne 0 ] && [ ! -e $t/patched ] && grep -q "malformed tuning file" $t/err &&
-	ok "the tool refuses it: exit $rc, $(cat $t/err)" ||
-	fail "the tool: exit $rc, wrote $(ls $t/patched 2>/dev/null): $(cat $t/out $t/err)"
+[ $rc -ne 0 ] && [ ! -e $W/patched ] && grep -q "malformed tuning file" $W/err &&
+	ok "the tool refuses it: exit $rc, $(cat $W/err)" ||
+	fail "the tool: exit $rc, wrote $(ls $W/patched 2>/dev/null): $(cat $W/out $W/err)"
 
 # ---- a last line without a newline --------------------------------------
-cp $t/base $t/nonl
-printf 'variant erms' >> $t/nonl
-out=$(run $t/nonl)
-! echo "$out" | grep -q "tuning=tuning file" && grep -q "malformed tuning file" $t/err &&
-	ok "a last line without a newline: $(grep malformed $t/err)" ||
-	fail "a last line without a newline: $out $(cat $t/err)"
+cp $W/base $W/nonl
+printf 'variant erms' >> $W/nonl
+out=$(run $W/nonl)
+! echo "$out" | grep -q "tuning=tuning file" && grep -q "malformed tuning file" $W/err &&
+	ok "a last line without a newline: $(grep malformed $W/err)" ||
+	fail "a last line without a newline: $out $(cat $W/err)"
 
 # ---- a file that fits ----------------------------------------------------
-cp $t/base $t/fits
-printf 'short_rep_max 777\n' >> $t/fits
-pad $t/fits $((max - 1 - 13))
-printf 'variant erms\n' >> $t/fits
-out=$(run $t/fits)
-echo "$out" | grep -q "tuning=tuning file variant=erms " && ! grep -q malformed $t/err &&
-	ok "a file of $(wc -c < $t/fits) bytes is read whole (variant erms, its last line)" ||
-	fail "a file of $(wc -c < $t/fits) bytes: $out $(cat $t/err)"
+cp $W/base $W/fits
+printf 'short_rep_max 777\n' >> $W/fits
+pad $W/fits $((max - 1 - 13))
+printf 'variant erms\n' >> $W/fits
+out=$(run $W/fits)
+echo "$out" | grep -q "tuning=tuning file variant=erms " && ! grep -q malformed $W/err &&
+	ok "a file of $(wc -c < $W/fits) bytes is read whole (variant erms, its last line)" ||
+	fail "a file of $(wc -c < $W/fits) bytes: $out $(cat $W/err)"
 [ "$(field "$out" short_rep_max)" = 777 ] &&
 	ok "short_rep_max 777 reaches the routines (was $(field "$base" short_rep_max))" ||
 	fail "short_rep_max: $(field "$out" short_rep_max), want 777"
