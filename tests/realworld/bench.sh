@@ -28,8 +28,7 @@
 #   tests/realworld/bench.sh [-n] [-o DIR]
 #     -n      no rebuild: time the builds already there
 #     -o DIR  write bench.txt to DIR instead
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize bench
 
 BENCH_CPU=${BENCH_CPU:-1}
@@ -54,7 +53,7 @@ zsrc=$(fetch_source zlib) && lsrc=$(fetch_source lz4) ||
 BD=$RW/bench
 mkdir -p "$BD" || exit 1
 MODES="plain memset copy"
-cc_of() { [ $1 = plain ] && echo gcc || echo "$REPSTOS_CC_WRAP"; }
+cc_of() { [ $1 = plain ] && echo gcc || echo "$RCC"; }
 opt_of() { [ $1 = copy ] && echo " $COPY_OPT"; }
 
 # ---- the corpus -------------------------------------------------------
@@ -85,7 +84,7 @@ for m in $MODES; do
 		memset)	ok=$([ "$s" -gt 0 ] && [ "$c" -eq 0 ] && echo y) ;;
 		copy)	ok=$([ "$c" -gt 0 ] && echo y) ;;
 		esac
-		[ -n "$ok" ] && { [ $m = plain ] || "$REPSTOS" check "$f" >/dev/null; } ||
+		[ -n "$ok" ] && { [ $m = plain ] || "$TOOL" check "$f" >/dev/null; } ||
 			{ echo "bench: $f: $s sites, $c copy sites: not a $m build" >&2; exit 1; }
 	done
 	"$BD/zlib-$m/minigzip" -6 <"$C" | "$BD/zlib-$m/minigzip" -d | cmp -s - "$C" &&

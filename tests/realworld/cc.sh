@@ -12,13 +12,11 @@
 # it does not know stops the link with one line; repstos-c++ links C
 # objects with sites into a C++ program, which g++ alone cannot; a
 # shared object exports no table bound.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize cc
 
-CCW=$REPSTOS_CC_WRAP
-W=$top/build/tests/realworld/cc
-rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+scratch
+cd "$W" || exit 1
 
 write_project .
 
@@ -33,7 +31,7 @@ runs_ok() {
 has_sites() {
 	n=$(sites "$2")
 	[ "$n" -gt 0 ] || { fail "$1: no sites in $2"; return 1; }
-	"$REPSTOS" check "$2" >check.out 2>&1 ||
+	"$TOOL" check "$2" >check.out 2>&1 ||
 		{ fail "$1: repstos check $2: $(head -n 3 check.out)"; return 1; }
 	return 0
 }
@@ -49,11 +47,11 @@ no_unused_input() {
 }
 
 # ---- compile-only --------------------------------------------------------
-"$CCW" -O2 -c clear.c -o clear.o 2>err.c.txt && has_sites "-c" clear.o &&
+"$RCC" -O2 -c clear.c -o clear.o 2>err.c.txt && has_sites "-c" clear.o &&
 	no_unused_input "-c" err.c.txt && ok "-c: clear.o has $(sites clear.o) sites, no archive"
-"$CCW" -O2 -c main.c -o main.o 2>err.main.txt || fail "-c main.c: $(errs err.main.txt)"
+"$RCC" -O2 -c main.c -o main.o 2>err.main.txt || fail "-c main.c: $(errs err.main.txt)"
 
-if "$CCW" -O2 -S clear.c -o clear.s 2>err.S.txt && no_unused_input "-S" err.S.txt; then
+if "$RCC" -O2 -S clear.c -o clear.s 2>err.S.txt && no_unused_input "-S" err.S.txt; then
 	grep -q 'repstos_sites' clear.s && grep -q '__repstos' clear.s &&
 		ok "-S: clear.s holds the site table and stub calls" ||
 		fail "-S: no site table in clear.s"
@@ -61,14 +59,14 @@ else
 	fail "-S: $(errs err.S.txt)"
 fi
 
-if "$CCW" -O2 -E clear.c -o clear.i 2>err.E.txt && no_unused_input "-E" err.E.txt &&
+if "$RCC" -O2 -E clear.c -o clear.i 2>err.E.txt && no_unused_input "-E" err.E.txt &&
    grep -q 'void fill' clear.i && ! grep -q repstos_sites clear.i; then
 	ok "-E: preprocessed output, no archive"
 else
 	fail "-E: $(errs err.E.txt)"
 fi
 # -E to stdout, from stdin.
-if echo 'int x = __LINE__;' | "$CCW" -E -x c - 2>err.E2.txt | grep -q 'int x = 1;' &&
+if echo 'int x = __LINE__;' | "$RCC" -E -x c - 2>err.E2.txt | grep -q 'int x = 1;' &&
    no_unused_input "-E -x c -" err.E2.txt; then
 	ok "-E -x c - (stdin to stdout)"
 else
@@ -76,7 +74,7 @@ else
 fi
 
 for m in -M -MM; do
-	if "$CCW" $m main.c >deps$m.txt 2>err$m.txt && no_unused_input "$m" err$m.txt &&
+	if "$RCC" $m main.c >deps$m.txt 2>err$m.txt && no_unused_input "$m" err$m.txt &&
 	   grep -q '^main.o: main.c' deps$m.txt; then
 		if [ $m = -M ]; then
 			grep -q '/stdio.h' deps$m.txt || fail "-M: no system headers listed"
@@ -89,30 +87,30 @@ for m in -M -MM; do
 	fi
 done
 # -MD -MF with -c: a compile that also writes dependencies.
-"$CCW" -O2 -MD -MF md.d -MT md.o -c clear.c -o md.o 2>err.MD.txt && grep -q '^md.o:' md.d &&
+"$RCC" -O2 -MD -MF md.d -MT md.o -c clear.c -o md.o 2>err.MD.txt && grep -q '^md.o:' md.d &&
 	no_unused_input "-MD -MF -c" err.MD.txt && has_sites "-MD -c" md.o &&
 	ok "-MD -MF -MT -c: dependencies and sites" || fail "-MD -MF -c: $(errs err.MD.txt)"
 
-"$CCW" -fsyntax-only clear.c 2>err.syn.txt && no_unused_input "-fsyntax-only" err.syn.txt &&
+"$RCC" -fsyntax-only clear.c 2>err.syn.txt && no_unused_input "-fsyntax-only" err.syn.txt &&
 	ok "-fsyntax-only: no archive" || fail "-fsyntax-only: $(errs err.syn.txt)"
 
 # -x c on a file whose name says nothing of C.
 cp clear.c clear.inc
-"$CCW" -O2 -x c -c clear.inc -o xc.o 2>err.xc.txt && no_unused_input "-x c -c" err.xc.txt &&
+"$RCC" -O2 -x c -c clear.inc -o xc.o 2>err.xc.txt && no_unused_input "-x c -c" err.xc.txt &&
 	has_sites "-x c" xc.o && ok "-x c -c clear.inc: sites" || fail "-x c -c: $(errs err.xc.txt)"
 
 # A response file holding -c: still compile-only.
 printf '%s\n' -O2 -c clear.c -o rsp.o >args.c
-"$CCW" @args.c 2>err.rsp.txt && no_unused_input "@args with -c" err.rsp.txt &&
+"$RCC" @args.c 2>err.rsp.txt && no_unused_input "@args with -c" err.rsp.txt &&
 	has_sites "@args -c" rsp.o && ok "@args holding -c: compiled, no archive" ||
 	fail "@args holding -c: $(errs err.rsp.txt)"
 
 # ---- links ---------------------------------------------------------------
-"$CCW" main.o clear.o -o prog 2>err.link.txt && has_sites "link" prog &&
+"$RCC" main.o clear.o -o prog 2>err.link.txt && has_sites "link" prog &&
 	runs_ok "link" ./prog && ok "link of objects: $(sites prog) sites, program correct" ||
 	fail "link: $(errs err.link.txt)"
 
-"$CCW" -O2 main.c clear.c -o prog1 2>err.one.txt && has_sites "one-step" prog1 &&
+"$RCC" -O2 main.c clear.c -o prog1 2>err.one.txt && has_sites "one-step" prog1 &&
 	runs_ok "one-step" ./prog1 && ok "one-step compile and link" ||
 	fail "one-step: $(errs err.one.txt)"
 
@@ -124,25 +122,25 @@ echo "$line" | grep -q "$(sites prog) sites" &&
 
 # A response file for a link: the archive is still appended.
 printf '%s\n' main.o clear.o -o prog-rsp >args.link
-"$CCW" @args.link 2>err.rspl.txt && has_sites "@args link" prog-rsp &&
+"$RCC" @args.link 2>err.rspl.txt && has_sites "@args link" prog-rsp &&
 	runs_ok "@args link" ./prog-rsp && ok "@args holding a link: archive appended" ||
 	fail "@args link: $(errs err.rspl.txt)"
 
 # A one-file program from stdin, -x c -.
-cat clear.c main.c | "$CCW" -O2 -x c - -o prog-stdin 2>err.stdin.txt &&
+cat clear.c main.c | "$RCC" -O2 -x c - -o prog-stdin 2>err.stdin.txt &&
 	has_sites "-x c - link" prog-stdin && runs_ok "-x c -" ./prog-stdin &&
 	ok "-x c - (from stdin) compile and link" || fail "-x c -: $(errs err.stdin.txt)"
 
 # -shared: the library gets its own sites and runtime; the program links it.
-"$CCW" -O2 -fPIC -shared clear.c -o libclear.so 2>err.so.txt && has_sites "-shared" libclear.so &&
-	"$CCW" -O2 main.c -L. -lclear -o prog-so 2>>err.so.txt &&
+"$RCC" -O2 -fPIC -shared clear.c -o libclear.so 2>err.so.txt && has_sites "-shared" libclear.so &&
+	"$RCC" -O2 main.c -L. -lclear -o prog-so 2>>err.so.txt &&
 	LD_LIBRARY_PATH=. runs_ok "-shared" ./prog-so &&
 	[ "$(LD_LIBRARY_PATH=. REPSTOS_DEBUG=1 ./prog-so 2>&1 >/dev/null | grep -c 'libclear.so')" -eq 1 ] &&
 	ok "-shared: libclear.so has $(sites libclear.so) sites, patched when loaded" ||
 	fail "-shared: $(errs err.so.txt)"
 
 # -static: no dynamic loader at all.
-if "$CCW" -O2 -static main.c clear.c -o prog-static 2>err.static.txt; then
+if "$RCC" -O2 -static main.c clear.c -o prog-static 2>err.static.txt; then
 	readelf -l prog-static | grep -q INTERP && fail "-static: prog-static has an interpreter"
 	has_sites "-static" prog-static && runs_ok "-static" ./prog-static &&
 		ok "-static: $(sites prog-static) sites, program correct"
@@ -151,10 +149,10 @@ else
 fi
 
 # -flto: sites come from lto1 at link time.
-"$CCW" -O2 -flto -c clear.c -o lto-clear.o 2>err.lto.txt &&
-	"$CCW" -O2 -flto -c main.c -o lto-main.o 2>>err.lto.txt &&
+"$RCC" -O2 -flto -c clear.c -o lto-clear.o 2>err.lto.txt &&
+	"$RCC" -O2 -flto -c main.c -o lto-main.o 2>>err.lto.txt &&
 	no_unused_input "-flto -c" err.lto.txt &&
-	"$CCW" -O2 -flto lto-main.o lto-clear.o -o prog-lto 2>>err.lto.txt &&
+	"$RCC" -O2 -flto lto-main.o lto-clear.o -o prog-lto 2>>err.lto.txt &&
 	has_sites "-flto" prog-lto && runs_ok "-flto" ./prog-lto &&
 	ok "-flto: $(sites prog-lto) sites, program correct" || fail "-flto: $(errs err.lto.txt)"
 
@@ -165,12 +163,12 @@ cat >gc.c <<'EOF'
 void dead_fill(char *p, size_t n) { memset(p, 1, n); }
 void dead_zero(char *p, size_t n) { memset(p, 0, n); }
 EOF
-"$CCW" -O2 -ffunction-sections -c gc.c -o gc.o 2>err.gc.txt
-"$CCW" -O2 -ffunction-sections -c clear.c -o gc-clear.o 2>>err.gc.txt
-"$CCW" main.o gc-clear.o gc.o -o prog-nogc 2>>err.gc.txt
+"$RCC" -O2 -ffunction-sections -c gc.c -o gc.o 2>err.gc.txt
+"$RCC" -O2 -ffunction-sections -c clear.c -o gc-clear.o 2>>err.gc.txt
+"$RCC" main.o gc-clear.o gc.o -o prog-nogc 2>>err.gc.txt
 all=$(sites prog-nogc)
 for how in -Wl,--gc-sections "-Xlinker --gc-sections"; do
-	if "$CCW" main.o gc-clear.o gc.o $how -o prog-gc 2>>err.gc.txt; then
+	if "$RCC" main.o gc-clear.o gc.o $how -o prog-gc 2>>err.gc.txt; then
 		n=$(sites prog-gc)
 		has_sites "$how" prog-gc && runs_ok "$how" ./prog-gc &&
 			[ "$n" -eq $((all - 2)) ] &&
@@ -190,7 +188,7 @@ cat >gcmix.c <<'EOF'
 void dead_in_live(char *p, size_t n) { memset(p, 2, n); }
 int main(int argc, char **argv) { char b[64]; memset(b, 0, (size_t)argc); return b[0]; }
 EOF
-if "$CCW" -O2 -ffunction-sections gcmix.c -Wl,--gc-sections -o prog-gcmix 2>err.gcmix.txt; then
+if "$RCC" -O2 -ffunction-sections gcmix.c -Wl,--gc-sections -o prog-gcmix 2>err.gcmix.txt; then
 	n=$(sites prog-gcmix)
 	[ "$n" -eq 1 ] && ! nm prog-gcmix | grep -q dead_in_live && ./prog-gcmix &&
 		ok "--gc-sections: a dead function beside a live one goes, with its site ($n left)" ||
@@ -201,30 +199,30 @@ fi
 
 # ---- queries pass through --------------------------------------------------
 for q in -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; do
-	a=$("$CCW" $q 2>&1); b=$(gcc $q 2>&1)
+	a=$("$RCC" $q 2>&1); b=$(gcc $q 2>&1)
 	[ -n "$a" ] && [ "$a" = "$b" ] || fail "$q: repstos-cc printed '$a', gcc '$b'"
 done
 ok "-dumpversion, -dumpmachine, -print-file-name=, -print-prog-name= as gcc"
 # --version: gcc's lines first (build systems read the first), then one
 # naming repstos, its version and the plugin it adds.
-a=$("$CCW" --version 2>&1); b=$(gcc --version 2>&1)
+a=$("$RCC" --version 2>&1); b=$(gcc --version 2>&1)
 [ "$(echo "$a" | head -n "$(echo "$b" | wc -l)")" = "$b" ] &&
 	echo "$a" | tail -n 1 | grep -q "^repstos-cc: repstos [0-9][0-9.]*, plugin .*repstos.so" &&
 	ok "--version: gcc's, then $(echo "$a" | tail -n 1 | cut -d, -f1)" ||
 	fail "--version printed: $a"
-"$CCW" --help >help.out 2>&1 && grep -q "^usage: repstos-cc " help.out &&
+"$RCC" --help >help.out 2>&1 && grep -q "^usage: repstos-cc " help.out &&
 	grep -q "REPSTOS_RUNTIME" help.out && grep -q "^Usage: gcc" help.out &&
 	ok "--help: repstos-cc's own usage, then gcc's" || fail "--help: $(head -n 3 help.out)"
 # A compiler that is not GCC: one line saying what works with it, exit 1.
-REPSTOS_CC=clang "$CCW" -O2 -c clear.c -o clang.o >clang.out 2>&1
+REPSTOS_CC=clang "$RCC" -O2 -c clear.c -o clang.o >clang.out 2>&1
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <clang.out)" -eq 1 ] && grep -q "repstos.h" clang.out &&
 	[ ! -e clang.o ] && ok "REPSTOS_CC=clang: exit 1, one line pointing to <repstos.h>" ||
 	fail "REPSTOS_CC=clang: exit $rc: $(cat clang.out)"
-"$CCW" -v >v.out 2>&1 && grep -q '^gcc version' v.out && ! grep -q repstos v.out &&
+"$RCC" -v >v.out 2>&1 && grep -q '^gcc version' v.out && ! grep -q repstos v.out &&
 	ok "-v alone: gcc's version, untouched" || fail "-v: $(tail -n 2 v.out)"
 # -v on a real compile shows the plugin reaching cc1.
-"$CCW" -v -O2 -c clear.c -o v.o >vc.out 2>&1 && grep -q 'cc1 .*-fplugin=.*repstos.so' vc.out &&
+"$RCC" -v -O2 -c clear.c -o v.o >vc.out 2>&1 && grep -q 'cc1 .*-fplugin=.*repstos.so' vc.out &&
 	ok "-v -c: cc1 runs with the plugin" || fail "-v -c: no -fplugin on the cc1 line"
 
 # ---- REPSTOS_CC ------------------------------------------------------------
@@ -236,8 +234,8 @@ EOF
 chmod +x logcc
 export LOGCC_FILE=$W/logcc.log
 : >"$LOGCC_FILE"
-REPSTOS_CC=$W/logcc "$CCW" -O2 -c clear.c -o lc.o &&
-	REPSTOS_CC=$W/logcc "$CCW" main.o lc.o -o prog-lc && runs_ok "REPSTOS_CC" ./prog-lc
+REPSTOS_CC=$W/logcc "$RCC" -O2 -c clear.c -o lc.o &&
+	REPSTOS_CC=$W/logcc "$RCC" main.o lc.o -o prog-lc && runs_ok "REPSTOS_CC" ./prog-lc
 c=$(sed -n 1p "$LOGCC_FILE"); l=$(sed -n 2p "$LOGCC_FILE")
 case $c in *-fplugin=*repstos.so*) ;; *) fail "REPSTOS_CC compile: no plugin: $c" ;; esac
 case $c in *librepstos.a*) fail "REPSTOS_CC compile got the archive: $c" ;; esac
@@ -245,7 +243,7 @@ case $l in *-fplugin=*repstos.so*librepstos.a) ;; *) fail "REPSTOS_CC link: not 
 [ "$(wc -l <"$LOGCC_FILE")" -eq 2 ] && ok "REPSTOS_CC=logcc: ran it, compile without the archive, link with it last" ||
 	fail "REPSTOS_CC: $(wc -l <"$LOGCC_FILE") logged commands, want 2"
 # A compiler given as several words, as CC often is.
-REPSTOS_CC="gcc -DWANT_RUNS=2456" "$CCW" -O2 -x c - -o prog-words 2>err.words.txt <<'EOF'
+REPSTOS_CC="gcc -DWANT_RUNS=2456" "$RCC" -O2 -x c - -o prog-words 2>err.words.txt <<'EOF'
 #include <stdio.h>
 int main(void) { printf("ok %d\n", WANT_RUNS); return 0; }
 EOF
@@ -261,7 +259,7 @@ for shape in plain -shared gc; do
 	-shared) args="-shared -fPIC clear.c -o libclear-sh.so" f=libclear-sh.so prog= ;;
 	gc)	args="-Wl,--gc-sections main.o clear.o -o prog-shgc" prog=./prog-shgc f=prog-shgc ;;
 	esac
-	if REPSTOS_RUNTIME=shared "$CCW" -O2 $args 2>err.sh.txt &&
+	if REPSTOS_RUNTIME=shared "$RCC" -O2 $args 2>err.sh.txt &&
 	   readelf -d $f | grep -q 'NEEDED.*librepstos\.so\.0' &&
 	   ! objdump -d $f | grep -qw cpuid && has_sites "shared $shape" $f &&
 	   { [ -z "$prog" ] || runs_ok "shared $shape" $prog; }; then
@@ -270,13 +268,13 @@ for shape in plain -shared gc; do
 		fail "REPSTOS_RUNTIME=shared, $shape link: $(errs err.sh.txt)"
 	fi
 done
-if REPSTOS_RUNTIME=shared "$CCW" -O2 -static main.o clear.o -o prog-shst 2>err.shst.txt &&
+if REPSTOS_RUNTIME=shared "$RCC" -O2 -static main.o clear.o -o prog-shst 2>err.shst.txt &&
    ! readelf -l prog-shst | grep -q INTERP && runs_ok "shared -static" ./prog-shst; then
 	ok "REPSTOS_RUNTIME=shared -static: the archive, a static program"
 else
 	fail "REPSTOS_RUNTIME=shared -static: $(errs err.shst.txt)"
 fi
-if REPSTOS_RUNTIME=bogus "$CCW" -O2 main.o clear.o -o prog-bogus 2>err.bogus.txt; then
+if REPSTOS_RUNTIME=bogus "$RCC" -O2 main.o clear.o -o prog-bogus 2>err.bogus.txt; then
 	fail "REPSTOS_RUNTIME=bogus linked"
 elif [ "$(wc -l <err.bogus.txt)" -eq 1 ] && grep -q "REPSTOS_RUNTIME" err.bogus.txt &&
      [ ! -e prog-bogus ]; then
@@ -289,7 +287,7 @@ fi
 # C objects with sites linked into a C++ program: g++ alone lacks the
 # runtime (the link must fail, not silently drop sites); repstos-c++
 # links them, and C++ sources get sites as well.
-CXXW=${CCW%-cc}-c++
+CXXW=${RCC%-cc}-c++
 cat >cxxmain.cc <<'EOF'
 #include <cstdio>
 #include <cstring>
@@ -317,7 +315,7 @@ else
 fi
 if "$CXXW" -O2 cxxmain.cc clear.o -o prog-cxx 2>err.cxx.txt &&
    [ "$(./prog-cxx)" = ok ] && has_sites "repstos-c++" prog-cxx &&
-   "$REPSTOS" dump prog-cxx | grep -q 'wipe'; then
+   "$TOOL" dump prog-cxx | grep -q 'wipe'; then
 	ok "repstos-c++: C objects and a C++ source, $(sites prog-cxx) sites, correct"
 else
 	fail "repstos-c++: $(errs err.cxx.txt) $(./prog-cxx 2>&1 | head -2)"
@@ -331,9 +329,9 @@ printf '#include <repstos.h>\nvoid cp(char *d, const char *s, unsigned long n) {
 for shape in archive shared copy-only; do
 	rm -f libexp.so
 	case $shape in
-	archive) "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
-	shared)	REPSTOS_RUNTIME=shared "$CCW" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
-	*)	REPSTOS_RUNTIME=shared "$CCW" -O2 -I"$top/include" -shared -fPIC copyonly.c -o libexp.so 2>err.exp.txt ;;
+	archive) "$RCC" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
+	shared)	REPSTOS_RUNTIME=shared "$RCC" -O2 -shared -fPIC clear.c -o libexp.so 2>err.exp.txt ;;
+	*)	REPSTOS_RUNTIME=shared "$RCC" -O2 -I"$top/include" -shared -fPIC copyonly.c -o libexp.so 2>err.exp.txt ;;
 	esac
 	if [ ! -f libexp.so ]; then
 		fail "-shared ($shape): $(errs err.exp.txt)"

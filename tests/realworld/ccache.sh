@@ -25,8 +25,7 @@
 #   8. ccache in front of repstos-cc (CC="ccache repstos-cc") instead:
 #      a plugin with a byte appended hits, stale: ccache never sees it.
 # repstos-cc(1) documents what 6 and 7 mean for users.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize ccache
 
 # `make deps` installs ccache (tests/realworld/test.mk): missing is a failure.
@@ -34,11 +33,10 @@ command -v ccache >/dev/null || { fail "no ccache (Debian package ccache; make d
 ccache --print-stats >/dev/null 2>&1 ||
 	{ fail "ccache $(ccache --version | head -n 1) has no --print-stats (4.7 or newer needed)"; finish; }
 
-W=$top/build/tests/realworld/ccache
-rm -rf "$W" && mkdir -p "$W/src" || exit 1
-T=$(mktemp -d /tmp/repstos-ccache.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+# The project in $W/src, the cache and the plugin's copies in $T.
+scratch
+T=$W/t
+mkdir -p "$W/src" "$T" || exit 1
 
 # Only this test's settings: no CCACHE_* from the caller (CCACHE_PREFIX,
 # CCACHE_DISABLE, CCACHE_RECACHE... would change what is measured), no
@@ -50,7 +48,6 @@ export CCACHE_DIR="$T/cache" CCACHE_CONFIGPATH="$T/ccache.conf" \
 export REPSTOS_CC="ccache gcc"
 
 # ---- the project -----------------------------------------------------------
-. tests/realworld/smallproject.sh
 write_small_project "$W/src" || { fail "cannot write the project"; finish; }
 cd "$W/src" || exit 1
 OBJS=$SMALL_OBJS
@@ -100,7 +97,7 @@ same_as() {
 # sizes always become sites), and the program prints $WANT.
 checked() {
 	for f in $OBJS prog; do
-		"$REPSTOS" check "$f" >"$W/check.out" 2>&1 ||
+		"$TOOL" check "$f" >"$W/check.out" 2>&1 ||
 			{ fail "$1: repstos check $f: $(head -n 3 "$W/check.out")"; return 1; }
 	done
 	for o in fill.o wipe.o; do
@@ -114,27 +111,26 @@ checked() {
 
 save() { rm -rf "$1" && mkdir -p "$1" && cp $OBJS "$1/"; }
 
-CCW=$REPSTOS_CC_WRAP
 
 # ---- 1, 2: a rebuild is all hits, with the same objects ------------------------
 # The reference: the same build without ccache.
 rm -f $OBJS prog
-REPSTOS_CC=gcc make -s CC="$CCW" >"$W/make-plain.log" 2>&1 ||
+REPSTOS_CC=gcc make -s CC="$RCC" >"$W/make-plain.log" 2>&1 ||
 	{ fail "build without ccache: $(head -n 4 "$W/make-plain.log")"; finish; }
 save "$W/plain"
 
-build first "$CCW" && expect "first build" 0 $NOBJ "empty cache" &&
+build first "$RCC" && expect "first build" 0 $NOBJ "empty cache" &&
 	same_as "$W/plain" "first build" && checked "first build" &&
 	ok "first build: objects as without ccache; sites $site_counts; ./prog correct"
 save "$W/first"
 first_counts=$site_counts
 
-build second "$CCW" && expect "second build" $NOBJ 0 "nothing changed" &&
+build second "$RCC" && expect "second build" $NOBJ 0 "nothing changed" &&
 	same_as "$W/first" "second build" && checked "second build" &&
 	ok "second build: objects byte-identical to the first; sites $site_counts; ./prog correct"
 
 # ---- 3: a plugin option is part of the key ----------------------------------
-build option "$CCW" CFLAGS="-O2 -g -fplugin-arg-repstos-min-const=64" &&
+build option "$RCC" CFLAGS="-O2 -g -fplugin-arg-repstos-min-const=64" &&
 	expect "min-const=64" 0 $NOBJ "a plugin option changed" && checked "min-const=64" &&
 	if [ "$(sites wipe.o)" -eq $(( $(sites "$W/first/wipe.o") + 1 )) ]; then
 		ok "min-const=64: the 256-byte memset became a site ($site_counts; before: $first_counts)"
@@ -148,10 +144,10 @@ build option "$CCW" CFLAGS="-O2 -g -fplugin-arg-repstos-min-const=64" &&
 # different plugin file is used, as an installation elsewhere would.
 I=$T/inst
 mkdir -p "$I/plugin" "$I/runtime"
-cp -p "$CCW" "$top/plugin/repstos.so" "$I/plugin/" &&
+cp -p "$RCC" "$top/plugin/repstos.so" "$I/plugin/" &&
 	cp -p "$top/runtime/librepstos.a" "$I/runtime/" || { fail "cannot copy the plugin"; finish; }
 ICCW=$I/plugin/repstos-cc
-PLUGIN=$I/plugin/repstos.so
+IPLUGIN=$I/plugin/repstos.so
 
 # With -g, GCC records its options, -fplugin=PATH included, in each
 # object's DW_AT_producer: a build through the copy differs from the
@@ -166,8 +162,8 @@ for o in $OBJS; do
 		cmp -s "$T/a.o" "$T/b.o" || fail "copy without ccache: $o differs from the first build beyond its debug info"
 done
 case $(producer main.o) in
-*"-fplugin=$PLUGIN "*) ok "plugin copy, no ccache: same code; DW_AT_producer names the copy's path" ;;
-*) fail "plugin copy, no ccache: DW_AT_producer does not name $PLUGIN: $(producer main.o)" ;;
+*"-fplugin=$IPLUGIN "*) ok "plugin copy, no ccache: same code; DW_AT_producer names the copy's path" ;;
+*) fail "plugin copy, no ccache: DW_AT_producer does not name $IPLUGIN: $(producer main.o)" ;;
 esac
 
 # Through ccache the copy hits the first build's results, debug info and
@@ -181,7 +177,7 @@ build copy "$ICCW" && expect "plugin copied with cp -p" $NOBJ 0 \
 	*)	fail "plugin copy: DW_AT_producer: $(producer main.o)" ;;
 	esac
 
-printf 'A' >>"$PLUGIN"
+printf 'A' >>"$IPLUGIN"
 build appended "$ICCW" && expect "plugin with a byte appended" 0 $NOBJ "the plugin file changed" &&
 	same_as "$W/plain-copy" "plugin with a byte appended" && checked "plugin with a byte appended" &&
 	ok "plugin with a byte appended: recompiled, objects as without ccache, sites $site_counts"
@@ -189,12 +185,12 @@ build appended "$ICCW" && expect "plugin with a byte appended" 0 $NOBJ "the plug
 # Same size, same mtime, other bytes: what a rebuilt plugin restored with
 # `cp -p`/`touch -r` (or a package whose files keep the build's mtime) can
 # look like.  The last byte is the one appended above: GCC loads it the same.
-touch -r "$PLUGIN" "$T/stamp"
+touch -r "$IPLUGIN" "$T/stamp"
 same_size() {
-	sz=$(stat -c %s "$PLUGIN")
-	head -c $((sz - 1)) "$PLUGIN" >"$T/p" && printf '%s' "$1" >>"$T/p" &&
-		cat "$T/p" >"$PLUGIN" && touch -r "$T/stamp" "$PLUGIN" &&
-		[ "$(stat -c %s "$PLUGIN")" -eq "$sz" ]
+	sz=$(stat -c %s "$IPLUGIN")
+	head -c $((sz - 1)) "$IPLUGIN" >"$T/p" && printf '%s' "$1" >>"$T/p" &&
+		cat "$T/p" >"$IPLUGIN" && touch -r "$T/stamp" "$IPLUGIN" &&
+		[ "$(stat -c %s "$IPLUGIN")" -eq "$sz" ]
 }
 same_size B || { fail "cannot rewrite the plugin copy"; finish; }
 # A hit here is ccache's documented behaviour, which repstos-cc(1) warns
@@ -216,7 +212,7 @@ unset CCACHE_COMPILERCHECK
 # -fplugin= is not on ccache's command line: a new plugin is not seen.
 REPSTOS_CC=gcc
 build wrapped1 "ccache $ICCW" && expect "ccache repstos-cc, first" 0 $NOBJ "new keys"
-printf 'D' >>"$PLUGIN"
+printf 'D' >>"$IPLUGIN"
 build wrapped2 "ccache $ICCW" && expect "ccache repstos-cc, plugin changed" $NOBJ 0 \
 	"ccache hashed the script, not the plugin: stale results; hence REPSTOS_CC=\"ccache gcc\""
 REPSTOS_CC="ccache gcc"

@@ -36,12 +36,12 @@
 #
 # Exit 77 when apt cannot fetch the source (with the reason).  Logs in
 # each build directory: configure.log, build.log, check.log,
-# check-root.log, and each test's own log beside its .trs.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+# check-root.log, and each test's own log beside its .trs (in the
+# scratch folder, kept when something failed, or with KEEP=1).
+. "$(dirname "$0")/lib.sh"
 serialize coreutils
 
-need plugin/repstos.so runtime/librepstos.a patcher/repstos plugin/repstos-cc
+need "$PLUGIN" "$RTLIB" "$TOOL" "$RCC"
 
 # The user `make check` runs as, when this runs as root.
 TUSER=nobody
@@ -72,18 +72,22 @@ cat "$RW/why-coreutils"
 ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
 echo "source (cached in $RW): $(basename "$src"), Debian $ver ($(($(now) - t0)) s)"
 
-# The tests read their scripts from the source: copy it where the user
-# can read it when it cannot.
-W=$RW
-b=$RW
-if ! as_user test -r "$src/tests/init.sh"; then
-	W=/var/tmp/repstos-realworld
+# The builds go in the scratch folder, which the user must reach: in the
+# tree, or outside it, under /var/tmp (the builds are big: /tmp may be
+# a small tmpfs), where the user cannot reach the tree (a clone under
+# /root).  The tests read their scripts from the source: then a copy of
+# it goes there too.
+mkdir -p "$top/$BUILT" || exit 1
+if as_user test -x "$top/$BUILT" && as_user test -r "$src/tests/init.sh"; then
+	scratch
+else
+	TMPDIR=/var/tmp scratch -o
 	note "$TUSER cannot read $src: building under $W"
-	mkdir -p "$W" && chmod 755 "$W" && rm -rf "$W/coreutils-src" &&
-		cp -r "$src" "$W/coreutils-src" && chmod -R a+rX "$W/coreutils-src" ||
+	cp -r "$src" "$W/coreutils-src" && chmod -R a+rX "$W/coreutils-src" ||
 		{ echo "FAIL: cannot copy the source to $W"; exit 1; }
 	src=$W/coreutils-src
 fi
+b=$W
 
 # Debian's flags, as dpkg-buildflags gives them for this source; the
 # two this test is about are added should they ever be missing.
@@ -166,7 +170,7 @@ show_list "coreutils (plain)" "$plain_failing"
 
 # ---- repstos -------------------------------------------------------------
 RB=$W/build-coreutils
-build repstos "$RB" "$REPSTOS_CC_WRAP"
+build repstos "$RB" "$RCC"
 [ $built -eq 1 ] || { echo "total: $(($(now) - t0)) s"; finish; }
 repstos_failing=$(failing "$RB")
 show_list "coreutils (repstos)" "$repstos_failing"
@@ -178,7 +182,7 @@ for f in $(linked_elf_files "$RB/src"); do
 	n=$(sites "$f")
 	total=$((total + n))
 	[ "$n" -eq 0 ] || tabled=$((tabled + 1))
-	out=$("$REPSTOS" check "$f" 2>&1) ||
+	out=$("$TOOL" check "$f" 2>&1) ||
 		fail "coreutils: repstos check ${f#"$RB"/}: $(echo "$out" | head -n 3)"
 done
 echo "coreutils (repstos): $total sites in $tabled of $files programs in src/ ($(op_counts "$RB/src/ls") in ls)"

@@ -19,8 +19,7 @@
 #     passes it, and it runs correctly; the same through the unpacked
 #     repstos-cc with its paths moved under the root;
 #   - lintian reports no error on the .changes (the .debs and .buildinfo).
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize debian
 
 for t in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian; do
@@ -29,11 +28,10 @@ for t in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian; do
 done
 [ -f debian/rules ] || { fail "no debian/rules"; finish; }
 
-W=$top/build/tests/realworld/debian
-rm -rf "$W" && mkdir -p "$W" || exit 1
-T=$(mktemp -d /tmp/repstos-deb.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
-S=$T/repstos R=$T/root
+# The copy, the packages, the unpacked root and the logs, outside the
+# tree: the copy's parent, which dpkg-buildpackage writes, is $W.
+scratch -o
+S=$W/repstos R=$W/root
 mkdir -p "$S" "$R" || exit 1
 
 # The sources as they are now, committed or not, without what .gitignore
@@ -55,7 +53,7 @@ ok "dpkg-buildpackage -b -uc -us: $(($(now) - t)) s"
 PD=$(gcc -print-file-name=plugin)	# /usr/lib/gcc/<triplet>/<N>/plugin
 MA=$(gcc -print-multiarch)
 V=$(dpkg-parsechangelog -l "$S/debian/changelog" -S Version)
-deb() { echo "$T/${1}_${V}_amd64.deb"; }
+deb() { echo "$W/${1}_${V}_amd64.deb"; }
 expect_files() {	# PACKAGE FILE...: exactly these files (and docs)
 	p=$1; shift
 	[ -f "$(deb "$p")" ] || { fail "no package $p ($(deb "$p"))"; return; }
@@ -96,7 +94,7 @@ done
 
 # ---- the unpacked files at work --------------------------------------------
 RB=$R/usr/bin/repstos
-REPSTOS=$RB
+TOOL=$RB
 if "$RB" --help >"$W/help.out" 2>&1 && grep -qi usage "$W/help.out"; then
 	ok "unpacked repstos --help runs"
 else
@@ -114,7 +112,7 @@ works() {
 	ok "$1: $n sites, repstos check clean, correct"
 }
 
-P=$T/proj
+P=$W/proj
 mkdir -p "$P" && write_project "$P"
 if (cd "$P" && gcc -O2 -DHAND -I"$R/usr/include" -iplugindir="$R$PD" -fplugin=repstos -c main.c &&
     gcc -O2 -iplugindir="$R$PD" -fplugin=repstos -c clear.c &&
@@ -126,9 +124,9 @@ fi
 
 # The unpacked repstos-cc with its two paths moved under the root.
 sed -e "s|'$PD/|'$R$PD/|" -e "s|'/usr/lib/$MA/|'$R/usr/lib/$MA/|" \
-	"$R/usr/bin/repstos-cc" >"$T/repstos-cc" && chmod +x "$T/repstos-cc"
+	"$R/usr/bin/repstos-cc" >"$W/repstos-cc" && chmod +x "$W/repstos-cc"
 rm -f "$P"/*.o "$P/prog"
-if (cd "$P" && "$T/repstos-cc" -O2 -c clear.c && "$T/repstos-cc" -O2 main.c clear.o -o prog) \
+if (cd "$P" && "$W/repstos-cc" -O2 -c clear.c && "$W/repstos-cc" -O2 main.c clear.o -o prog) \
 		>"$W/cc.log" 2>&1; then
 	works "unpacked repstos-cc" "$P/prog"
 else
@@ -137,7 +135,7 @@ fi
 # ... and with the unpacked shared runtime (librepstos0), found through
 # the run path repstos-cc adds for a directory outside the loader's own.
 rm -f "$P/prog"
-if (cd "$P" && REPSTOS_RUNTIME=shared "$T/repstos-cc" -O2 main.c clear.o -o prog) \
+if (cd "$P" && REPSTOS_RUNTIME=shared "$W/repstos-cc" -O2 main.c clear.o -o prog) \
 		>"$W/cc-shared.log" 2>&1 &&
    readelf -d "$P/prog" | grep -q 'NEEDED.*librepstos\.so\.0'; then
 	works "unpacked repstos-cc, REPSTOS_RUNTIME=shared" "$P/prog"
@@ -147,7 +145,7 @@ fi
 
 # ---- lintian -------------------------------------------------------------------
 t=$(now)
-lintian --pedantic -I "$T/repstos_${V}_amd64.changes" >"$W/lintian.out" 2>&1
+lintian --pedantic -I "$W/repstos_${V}_amd64.changes" >"$W/lintian.out" 2>&1
 e=$(grep -c '^E: ' "$W/lintian.out") w=$(grep -c '^W: ' "$W/lintian.out")
 if [ "$e" -eq 0 ]; then
 	ok "lintian: no errors, $w warnings ($(($(now) - t)) s)"
@@ -155,5 +153,4 @@ else
 	fail "lintian: $e errors:"; grep '^E: ' "$W/lintian.out" | head -n 10 | sed 's/^/    /'
 fi
 grep '^[WI]: ' "$W/lintian.out" | sed 's/^/note: lintian: /'
-cp "$T"/*.changes "$T"/*.buildinfo "$W/" 2>/dev/null
 finish

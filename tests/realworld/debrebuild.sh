@@ -59,11 +59,10 @@
 # (or whose build dependencies cannot be installed) is a SKIP row: it
 # says nothing about repstos.  Logs: build/debrebuild/PKG/{plain,repstos}.log;
 # the table also in build/debrebuild/table.txt.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize debrebuild
 
-need plugin/repstos.so plugin/repstos-cc patcher/repstos runtime/librepstos.a
+need "$PLUGIN" "$RCC" "$TOOL" "$RTLIB"
 
 [ $# -gt 0 ] || { echo "usage: $0 PKG... (Debian source packages)"; exit 2; }
 for t in dpkg-buildpackage:dpkg-dev apt-get:apt dpkg-deb:dpkg; do
@@ -100,7 +99,7 @@ cat >"$SHIM/gcc" <<EOF
 # repstos-cc for a package that names its compiler itself (debrebuild.sh).
 [ -z "\${REPSTOS_SHIM_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_SHIM_LOG"
 [ -z "\${REPSTOS_CALL_LOG:-}" ] || echo "\${0##*/}" >>"\$REPSTOS_CALL_LOG"
-REPSTOS_CC=/usr/bin/gcc exec "$REPSTOS_CC_WRAP"$COPYARG "\$@"
+REPSTOS_CC=/usr/bin/gcc exec "$RCC"$COPYARG "\$@"
 EOF
 chmod +x "$SHIM/gcc" || exit 1
 # CC: repstos-cc itself, each call counted, so that a package whose
@@ -108,7 +107,7 @@ chmod +x "$SHIM/gcc" || exit 1
 # one the plugin never reached.
 mkdir -p "$SHIM/cc-wrap" || exit 1
 printf '#!/bin/sh\n[ -z "${REPSTOS_CALL_LOG:-}" ] || echo CC >>"$REPSTOS_CALL_LOG"\nexec "%s"%s "$@"\n' \
-	"$REPSTOS_CC_WRAP" "$COPYARG" >"$SHIM/cc-wrap/repstos-cc" &&
+	"$RCC" "$COPYARG" >"$SHIM/cc-wrap/repstos-cc" &&
 	chmod +x "$SHIM/cc-wrap/repstos-cc" || exit 1
 gv=$(gcc -dumpversion | cut -d. -f1)
 for n in cc gcc-$gv x86_64-linux-gnu-gcc x86_64-linux-gnu-gcc-$gv; do
@@ -120,7 +119,7 @@ done
 # with g++ (a C++ test, libtool with one C++ source) fails without it;
 # this also runs the plugin on C++ units.  Off by default: the rows are
 # about C.
-REPSTOS_CXX_WRAP=${REPSTOS_CC_WRAP%-cc}-c++
+REPSTOS_CXX_WRAP=${RCC%-cc}-c++
 if [ "${DEBREBUILD_CXX:-0}" = 1 ]; then
 	cat >"$SHIM/g++" <<EOF
 #!/bin/sh
@@ -314,7 +313,7 @@ for pkg in "$@"; do
 				awk '{ for (i = 1; i < NF; i += 2) if ($i ~ /^(copy|move|move_fwd)$/) s += $(i + 1) } END { print s + 0 }')))
 		! has_table "$f" || tabled=$((tabled + 1))
 		# Without a table check says "no sites" and passes.
-		if ! "$REPSTOS" check "$f" >"$W/$pkg/check.out" 2>&1; then
+		if ! "$TOOL" check "$f" >"$W/$pkg/check.out" 2>&1; then
 			failing=$((failing + 1))
 			echo "FAIL: $pkg: repstos check ${f#"$root"}:"
 			head -n 5 "$W/$pkg/check.out" | sed 's/^/    /'

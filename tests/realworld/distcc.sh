@@ -30,8 +30,7 @@
 #     without the plugin, refuses the command (its log says so); with
 #     fallbacks off the compile fails, with distcc's defaults it
 #     succeeds, compiled locally.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize distcc
 
 # `make deps` installs distcc (tests/realworld/test.mk): missing is a failure.
@@ -39,9 +38,10 @@ for t in distcc distccd; do
 	command -v $t >/dev/null || { fail "no $t (Debian package distcc; make deps installs it)"; finish; }
 done
 
-W=$top/build/tests/realworld/distcc
-rm -rf "$W" && mkdir -p "$W/src" || exit 1
-T=$(mktemp -d /tmp/repstos-distcc.XXXXXX) || exit 1
+# One folder for the client's project and logs and the server's files,
+# outside the tree: distccd runs as another user, who must reach it.
+scratch -o
+mkdir -p "$W/src" || exit 1
 
 # Only this test's settings reach distcc.
 for v in $(env | sed -n 's/^\(DISTCC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
@@ -51,8 +51,8 @@ unset CCACHE_PREFIX
 # Its own repstos-cc and plugin (a copy: another path than the client's),
 # its compiler log, its temporary files and state.  As root, distccd must
 # be told whom to run as (--user) and opens its log as that user: the
-# folders it writes belong to that user, and $T must be searchable.
-S=$T/server
+# folders it writes belong to that user, and $W must be searchable.
+S=$W/server
 mkdir -p "$S/plugin" "$S/tmp" "$S/state" || exit 1
 cp "$top/plugin/repstos-cc" "$top/plugin/repstos.so" "$S/plugin/" || exit 1
 SPLUGIN=$S/plugin/repstos.so
@@ -68,7 +68,7 @@ EOF
 	echo "$S/plugin/repstos-cc"
 	for c in gcc "$(gcc -dumpmachine)-gcc"; do command -v "$c"; done
 } >"$S/cmdlist"
-chmod 755 "$T" "$S/logcc" && chmod -R a+rX "$S" || exit 1
+chmod 755 "$W" "$S/logcc" && chmod -R a+rX "$S" || exit 1
 user_opt=
 if [ "$(id -u)" -eq 0 ]; then
 	id nobody >/dev/null 2>&1 || { fail "running as root and there is no user nobody for distccd --user"; finish; }
@@ -92,13 +92,11 @@ cleanup() {
 			kill "$k" 2>/dev/null
 		done
 	fi
-	[ -f "$S/distccd.log" ] && cp "$S/distccd.log" "$W/distccd.log"
-	[ -f "$S/cc.log" ] && cp "$S/cc.log" "$W/server-cc.log"
-	rm -rf "$T"
+	return 0
 }
-trap cleanup EXIT
-# A signal (a closed pipe too: `distcc.sh | head`) must stop distccd as well.
-trap 'exit 1' HUP INT PIPE TERM
+# At exit, or on a signal (a closed pipe too: `distcc.sh | head`):
+# distccd stops as well, before the scratch folder goes.
+at_exit cleanup
 
 # An unprivileged port that is free: a few tries from one derived from
 # our process id; distccd says "listening on" once it has bound it.
@@ -130,14 +128,13 @@ ok "distccd on 127.0.0.1:$PORT (${user_opt:+$user_opt, }pid $DPID), DISTCC_CMDLI
 
 # ---- the client ---------------------------------------------------------------
 # `repstos-cc` on the client's PATH is the tree's (the server's is the copy).
-mkdir -p "$T/bin" "$T/tmp" && ln -s "$top/plugin/repstos-cc" "$T/bin/repstos-cc" || exit 1
-PATH=$T/bin:$PATH
+mkdir -p "$W/bin" "$W/tmp" && ln -s "$top/plugin/repstos-cc" "$W/bin/repstos-cc" || exit 1
+PATH=$W/bin:$PATH
 # Each step gets its own DISTCC_DIR (a refused host is remembered there
 # and skipped for a while); none is ~/.distcc.
-export TMPDIR="$T/tmp" DISTCC_HOSTS="127.0.0.1:$PORT" DISTCC_VERBOSE=1 DISTCC_DIR="$T/state0"
+export TMPDIR="$W/tmp" DISTCC_HOSTS="127.0.0.1:$PORT" DISTCC_VERBOSE=1 DISTCC_DIR="$W/state0"
 mkdir -p "$DISTCC_DIR"
 
-. tests/realworld/smallproject.sh
 write_small_project "$W/src" || { fail "cannot write the project"; finish; }
 cd "$W/src" || exit 1
 # No -g: the debug information would name each side's plugin path
@@ -155,14 +152,14 @@ settled() {
 }
 
 # ---- 1. CC="distcc repstos-cc" --------------------------------------------------
-make -s CC="$REPSTOS_CC_WRAP" CFLAGS="$CF" >"$W/make-local.log" 2>&1 ||
+make -s CC="$RCC" CFLAGS="$CF" >"$W/make-local.log" 2>&1 ||
 	{ fail "local build: $(head -n 4 "$W/make-local.log")"; finish; }
 mkdir -p "$W/local" && cp $SMALL_OBJS "$W/local/"
 rm -f $SMALL_OBJS prog
 
-mkdir -p "$T/state1"
+mkdir -p "$W/state1"
 before=$(compiles_ok)
-if DISTCC_DIR="$T/state1" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_LOG="$W/client1.log" \
+if DISTCC_DIR="$W/state1" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_LOG="$W/client1.log" \
 	make -s CC="distcc repstos-cc" CFLAGS="$CF" >"$W/make-distcc.log" 2>&1; then
 	ok "make CC=\"distcc repstos-cc\" with DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1"
 else
@@ -187,12 +184,12 @@ fi
 
 for o in $SMALL_OBJS; do
 	cmp -s "$o" "$W/local/$o" || fail "$o built through distcc differs from the local build's"
-	"$REPSTOS" check "$o" >"$W/check.out" 2>&1 || fail "repstos check $o: $(head -n 3 "$W/check.out")"
+	"$TOOL" check "$o" >"$W/check.out" 2>&1 || fail "repstos check $o: $(head -n 3 "$W/check.out")"
 done
 for o in fill.o wipe.o; do
 	[ "$(sites $o)" -gt 0 ] || fail "no sites in $o built through distcc"
 done
-"$REPSTOS" check prog >"$W/check.out" 2>&1 || fail "repstos check prog: $(head -n 3 "$W/check.out")"
+"$TOOL" check prog >"$W/check.out" 2>&1 || fail "repstos check prog: $(head -n 3 "$W/check.out")"
 got=$(./prog 2>&1)
 [ "$got" = "$SMALL_WANT" ] || fail "./prog printed '$got', want '$SMALL_WANT'"
 [ $failed -eq 0 ] && ok "objects byte-identical to a local build; sites main.o:$(sites main.o) fill.o:$(sites fill.o) wipe.o:$(sites wipe.o); prog $(sites prog) sites, prints '$got'"
@@ -201,9 +198,9 @@ got=$(./prog 2>&1)
 # First the control: the server does compile for `distcc gcc` without
 # the plugin, so a refusal below is the plugin's doing.
 refused() { grep -c 'fplugin=.*not supported' "$S/distccd.log"; }
-mkdir -p "$T/state2" "$T/state3" "$T/state4"
+mkdir -p "$W/state2" "$W/state3" "$W/state4"
 c0=$(compiles_ok)
-if DISTCC_DIR="$T/state2" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_LOG="$W/client2.log" \
+if DISTCC_DIR="$W/state2" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_LOG="$W/client2.log" \
 	distcc gcc $CF -c fill.c -o plain.o 2>"$W/plain.err" && settled $((c0 + 1)) &&
 	[ "$(compiles_ok)" -eq $((c0 + 1)) ]; then
 	ok "distcc gcc without the plugin: compiled in distccd"
@@ -211,8 +208,8 @@ else
 	fail "distcc gcc without the plugin did not compile in distccd: $(tail -n 2 "$W/plain.err")"
 fi
 r0=$(refused) c0=$(compiles_ok)
-if REPSTOS_CC="distcc gcc" DISTCC_DIR="$T/state3" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 \
-	DISTCC_LOG="$W/client3.log" "$REPSTOS_CC_WRAP" $CF -c fill.c -o refused.o 2>"$W/refused.err"; then
+if REPSTOS_CC="distcc gcc" DISTCC_DIR="$W/state3" DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 \
+	DISTCC_LOG="$W/client3.log" "$RCC" $CF -c fill.c -o refused.o 2>"$W/refused.err"; then
 	fail "REPSTOS_CC=\"distcc gcc\" with fallbacks off compiled: distccd took -fplugin= after all"
 elif [ "$(refused)" -gt "$r0" ]; then
 	ok "REPSTOS_CC=\"distcc gcc\", fallbacks off: fails; distccd: \"$(grep 'fplugin=.*not supported' "$S/distccd.log" | tail -n 1 | sed 's/^.*) //')\""
@@ -220,8 +217,8 @@ else
 	fail "REPSTOS_CC=\"distcc gcc\" failed, but not for -fplugin=: $(tail -n 2 "$W/refused.err")"
 fi
 r1=$(refused)
-if REPSTOS_CC="distcc gcc" DISTCC_DIR="$T/state4" DISTCC_LOG="$W/client4.log" \
-	"$REPSTOS_CC_WRAP" $CF -c fill.c -o fallback.o 2>"$W/fallback.err"; then
+if REPSTOS_CC="distcc gcc" DISTCC_DIR="$W/state4" DISTCC_LOG="$W/client4.log" \
+	"$RCC" $CF -c fill.c -o fallback.o 2>"$W/fallback.err"; then
 	if [ "$(refused)" -gt "$r1" ] && [ "$(compiles_ok)" -eq "$c0" ] && [ "$(sites fallback.o)" -gt 0 ] &&
 	   cmp -s fallback.o "$W/local/fill.o"; then
 		ok "REPSTOS_CC=\"distcc gcc\", distcc's defaults: refused remotely, compiled locally (same object, nothing distributed)"

@@ -19,16 +19,13 @@
 # installed `repstos check`, and runs correctly.  Then `make uninstall`
 # must leave no file behind.  Last, DESTDIR staging: the files land under
 # DESTDIR but name only PREFIX, and uninstall with DESTDIR empties it.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize install
 
-# Logs in the tree; the installation and the projects outside it.
-W=$top/build/tests/realworld/install
-rm -rf "$W" && mkdir -p "$W" || exit 1
-T=$(mktemp -d /tmp/repstos-install.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
-X=$T/x
+# The installation, the projects and the logs, outside the tree: nothing
+# installed may name it.
+scratch -o
+X=$W/x
 
 FILES="bin/repstos bin/repstos-cc bin/repstos-c++ lib/repstos/repstos.so lib/librepstos.a
 lib/librepstos.so.0 lib/librepstos_nonshared.a lib/librepstos-shared.so
@@ -59,7 +56,7 @@ grep -q "$X/lib/repstos/repstos.so" "$X/bin/repstos-cc" &&
 
 # From here on, the installed tool counts and checks.
 RB=$X/bin/repstos
-REPSTOS=$RB
+TOOL=$RB
 # $1: what; $2: a linked file; it must have sites and pass the installed
 # check.  Sets n to its site count.
 has_sites() {
@@ -78,7 +75,7 @@ runs_ok() {
 }
 
 # ---- (a) pkg-config ---------------------------------------------------------
-P=$T/proj-pc
+P=$W/proj-pc
 mkdir -p "$P" && write_project "$P"
 export PKG_CONFIG_PATH=$X/lib/pkgconfig
 if cflags=$(pkg-config --cflags repstos) && libs=$(pkg-config --libs repstos); then
@@ -99,7 +96,7 @@ fi
 unset PKG_CONFIG_PATH
 
 # ---- (b) CMake --------------------------------------------------------------
-P=$T/proj-cmake
+P=$W/proj-cmake
 mkdir -p "$P" && write_project "$P"
 cat >"$P/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.13)
@@ -141,7 +138,7 @@ elif command -v cmake >/dev/null; then
 fi
 
 # ---- (c) plain Makefile -------------------------------------------------------
-P=$T/proj-make
+P=$W/proj-make
 mkdir -p "$P" && write_project "$P"
 printf 'CFLAGS = -O2\nprog: main.o clear.o\n\t$(CC) $(LDFLAGS) -o $@ main.o clear.o\n' >"$P/Makefile"
 if make -C "$P" CC="$X/bin/repstos-cc" >"$W/c.log" 2>&1; then
@@ -155,7 +152,7 @@ zsrc=$(ls -d "$RW"/zlib-[0-9]*/ 2>/dev/null | head -n 1)
 if [ -z "$zsrc" ]; then
 	skipped "(d): no zlib source cached in $RW (realworld.sh fetches it)"
 else
-	Z=$T/zlib
+	Z=$W/zlib
 	cp -r "$zsrc" "$Z"
 	if (cd "$Z" && CC="$X/bin/repstos-cc" ./configure && make -j2 && make test) >"$W/d.log" 2>&1; then
 		so=$(ls "$Z"/libz.so.*.* | head -n 1)
@@ -177,7 +174,7 @@ fi
 # and a Makefile take them, with plain gcc: the plugin from Cflags, the
 # archive from Libs, wherever each build system puts those.
 export PKG_CONFIG_PATH=$X/lib/pkgconfig
-P=$T/proj-cmake-pc
+P=$W/proj-cmake-pc
 mkdir -p "$P" && write_project "$P"
 cat >"$P/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.13)
@@ -195,7 +192,7 @@ if (cmake -S "$P" -B "$P/build" -DCMAKE_C_COMPILER=gcc &&
 else
 	fail "(e) cmake PkgConfig::R: $(grep -i -m 3 -e error -e undefined "$W/e-cmake.log")"
 fi
-P=$T/proj-autotools
+P=$W/proj-autotools
 mkdir -p "$P" && write_project "$P"
 cat >"$P/configure.ac" <<'EOF'
 AC_INIT([repstos_pc], [1])
@@ -220,7 +217,7 @@ elif (cd "$P" && autoreconf -i && ./configure CC=gcc && make) >"$W/e-autotools.l
 else
 	fail "(e) autotools: $(grep -i -m 3 -e error -e undefined "$W/e-autotools.log")"
 fi
-P=$T/proj-make-pc
+P=$W/proj-make-pc
 mkdir -p "$P" && write_project "$P"
 printf 'CFLAGS = -O2 $(shell pkg-config --cflags repstos)\nLDLIBS = $(shell pkg-config --libs repstos)\ndemo: main.o clear.o\n\t$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)\n' >"$P/Makefile"
 if make -C "$P" CC=gcc >"$W/e-make.log" 2>&1; then
@@ -232,7 +229,7 @@ else
 fi
 # repstos-shared.pc carries the run path to a libdir the loader does not
 # search: the program runs with nothing added.
-P=$T/proj-shared-pc
+P=$W/proj-shared-pc
 mkdir -p "$P" && write_project "$P"
 if (cd "$P" && gcc -O2 $(pkg-config --cflags repstos-shared) main.c clear.c -o prog \
 	$(pkg-config --libs repstos-shared)) >"$W/e-shared.log" 2>&1; then
@@ -254,7 +251,7 @@ else
 fi
 
 # ---- DESTDIR staging ----------------------------------------------------------------
-S=$T/stage
+S=$W/stage
 before=$fails
 SP=/opt/repstos-staging-test-$$	# a PREFIX that must not be written
 if make -C "$top" --no-print-directory install PREFIX="$SP" DESTDIR="$S" >"$W/stage.log" 2>&1; then

@@ -5,14 +5,12 @@
 # bad macros, unbreakable lines, missing fonts...), and render through
 # `man -l` at MANWIDTH=80 with a NAME line naming the page, nothing on
 # stderr, and no line wider than 80 columns.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 command -v groff >/dev/null || skip "no groff (Debian package groff)"
 command -v man >/dev/null || skip "no man (Debian package man-db)"
 
-W=$top/build/tests/realworld/man
-mkdir -p "$W"
+scratch
 
 for page in patcher/repstos.1 plugin/repstos-cc.1 runtime/repstos.7; do
 	name=$(basename "$page")
@@ -66,7 +64,7 @@ documents() {
 routines="$(variants) $(variants copy)"
 documents "routine" "$(echo $routines | tr ' ' '\n' | sort -u)" \
 	patcher/repstos.1 runtime/repstos.7
-documents "CPU profile" "$("$REPSTOS" --help | sed -n 's/.*or a CPU: *//p')" \
+documents "CPU profile" "$("$TOOL" --help | sed -n 's/.*or a CPU: *//p')" \
 	patcher/repstos.1
 keys=$(grep -o 'strcmp(key, "[a-z-]*")' plugin/repstos.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 [ -n "$keys" ] || fail "no plugin option found in plugin/repstos.c"

@@ -6,30 +6,28 @@
 # real run, naming its CPU).  Then a copy of the README with one line of
 # repstos check's output changed, as after a change of format, must fail
 # the same check.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize readme
-T=$(mktemp -d /tmp/repstos-readme.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
+scratch
 
-if examples/transcript.sh --check >"$T/out" 2>&1; then
-	ok "$(tail -n 1 "$T/out")"
+if examples/transcript.sh --check >"$W/out" 2>&1; then
+	ok "$(tail -n 1 "$W/out")"
 else
 	fail "README.md's transcript is not what the demo prints now:"
-	sed 's/^/    /' "$T/out" | tail -n 30
+	sed 's/^/    /' "$W/out" | tail -n 30
 fi
 grep -q '^On .*family 0x[0-9a-f]* model 0x[0-9a-f]*), 20[0-9-]* (times' README.md &&
 	ok "the transcript names the CPU and the date it ran on" ||
 	fail "the transcript does not name its CPU"
 
-sed 's/: clean, \([0-9]*\) sites$/: OK (\1 sites)/' README.md >"$T/README.md"
-if cmp -s README.md "$T/README.md"; then
+sed 's/: clean, \([0-9]*\) sites$/: OK (\1 sites)/' README.md >"$W/README.md"
+if cmp -s README.md "$W/README.md"; then
 	fail "control: no 'clean, N sites' line in the transcript to change"
-elif TRANSCRIPT_README=$T/README.md examples/transcript.sh --check >"$T/ctl" 2>&1; then
+elif TRANSCRIPT_README=$W/README.md examples/transcript.sh --check >"$W/ctl" 2>&1; then
 	fail "control: a README with check's line changed passed the check"
 else
-	grep -q 'run examples/transcript.sh' "$T/ctl" &&
+	grep -q 'run examples/transcript.sh' "$W/ctl" &&
 		ok "control: a changed output line fails, saying to run examples/transcript.sh" ||
-		fail "control failed without saying why: $(tail -n 1 "$T/ctl")"
+		fail "control failed without saying why: $(tail -n 1 "$W/ctl")"
 fi
 finish

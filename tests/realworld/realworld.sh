@@ -5,7 +5,7 @@
 # through its own build system with CC=plugin/repstos-cc, twice:
 #
 #   memset  the package's own flags and nothing else (build-zlib,
-#           build-lz4): memset sites only, no copy site anywhere (copies
+#           build-lz4, in the scratch folder): memset sites only, no copy site anywhere (copies
 #           are off by default);
 #   copy    the same plus CFLAGS -fplugin-arg-repstos-copy (build-zlib-copy,
 #           build-lz4-copy): memcpy/mempcpy/memmove sites as well; the
@@ -30,17 +30,18 @@
 #         -b), the Python list/version tests.
 #
 # Exit 77 when apt cannot fetch the sources (with the reason).
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+. "$(dirname "$0")/lib.sh"
 serialize realworld
 
-need plugin/repstos.so runtime/librepstos.a patcher/repstos plugin/repstos-cc
+need "$PLUGIN" "$RTLIB" "$TOOL" "$RCC"
 
 # The fuzzers' time per build (lz4's own default is 90 s).
 FUZZ_SECS=10
 
 t0=$(now)
 mkdir -p "$RW" || exit 1
+# The sources are cached in $RW; the builds are this run's, in $W.
+scratch
 # Sets src to the unpacked source of package $1, or skips with apt's reason.
 get_source() {
 	src=$(fetch_source "$1" 2>"$RW/why-$1")
@@ -72,7 +73,7 @@ check_all() {
 			nocheck="$nocheck $rel"
 			continue
 		fi
-		out=$("$REPSTOS" check "$f" 2>&1)
+		out=$("$TOOL" check "$f" 2>&1)
 		rc=$?
 		[ $rc -eq 0 ] || { fail "$pkg: repstos check $rel: exit $rc"; echo "$out" | head -n 10; }
 		ops=$(op_counts "$f")
@@ -127,7 +128,7 @@ check_debug() {
 # run_zlib MODE DIR CFLAGS
 run_zlib() {
 	mode=$1 zb=$2 cflags=$3 t=$(now)
-	if ! why=$(zlib_build "$zb" "$zsrc" "$REPSTOS_CC_WRAP" "$cflags"); then
+	if ! why=$(zlib_build "$zb" "$zsrc" "$RCC" "$cflags"); then
 		fail "zlib ($mode): $why"; tail_log "$zb/build.log"; tail_log "$zb/configure.log"; return
 	fi
 	echo "zlib ($mode): CFLAGS='$cflags' configure + make: $(($(now) - t)) s"
@@ -155,12 +156,12 @@ run_zlib() {
 # run_lz4 MODE DIR CFLAGS
 run_lz4() {
 	mode=$1 lb=$2 cflags=$3 t=$(now)
-	if ! why=$(lz4_build "$lb" "$lsrc" "$REPSTOS_CC_WRAP" "$cflags"); then
+	if ! why=$(lz4_build "$lb" "$lsrc" "$RCC" "$cflags"); then
 		fail "lz4 ($mode): $why"; tail_log "$lb/build.log"; return
 	fi
 	echo "lz4 ($mode): CFLAGS='$cflags' make: $(($(now) - t)) s"
 	# The tests/ Makefile builds the fuzzers from lib/ with its CFLAGS.
-	lmake() { env CFLAGS="$cflags" make -C "$lb/tests" CC="$REPSTOS_CC_WRAP" "$@"; }
+	lmake() { env CFLAGS="$cflags" make -C "$lb/tests" CC="$RCC" "$@"; }
 	t=$(now)
 	if lmake -j2 test-lz4-essentials test-decompress-partial >"$lb/test-cli.log" 2>&1; then
 		ok "lz4 ($mode): test-lz4-essentials, test-decompress-partial"
@@ -203,10 +204,10 @@ run_lz4() {
 	check_all "$lb" "lz4 ($mode)" $mode 'lib/liblz4.so.*' lz4 tests/fuzzer tests/frametest
 }
 
-run_zlib memset "$RW/build-zlib" "$ZLIB_CFLAGS"
-run_zlib copy "$RW/build-zlib-copy" "$ZLIB_CFLAGS $COPY_OPT"
-run_lz4 memset "$RW/build-lz4" "$LZ4_CFLAGS"
-run_lz4 copy "$RW/build-lz4-copy" "$LZ4_CFLAGS $COPY_OPT"
+run_zlib memset "$W/build-zlib" "$ZLIB_CFLAGS"
+run_zlib copy "$W/build-zlib-copy" "$ZLIB_CFLAGS $COPY_OPT"
+run_lz4 memset "$W/build-lz4" "$LZ4_CFLAGS"
+run_lz4 copy "$W/build-lz4-copy" "$LZ4_CFLAGS $COPY_OPT"
 
 echo "total: $(($(now) - t0)) s"
 finish

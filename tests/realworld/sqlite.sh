@@ -64,15 +64,15 @@
 #
 # Needs tcl-dev (`make realworld-sqlite` installs it).  Exit 77 when apt
 # cannot fetch the source (with the reason).  Logs in each build
-# directory: configure.log, build.log, quicktest.log, test-out.txt.
-cd "$(dirname "$0")/../.." || exit 1
-. tests/realworld/lib.sh
+# directory: configure.log, build.log, quicktest.log, test-out.txt (in
+# the scratch folder, kept when something failed, or with KEEP=1).
+. "$(dirname "$0")/lib.sh"
 serialize sqlite
 
 T=$(cd "${REPSTOS_TOP:-$top}" && pwd) || exit 1
-CCW=$T/plugin/repstos-cc
-REPSTOS=$T/patcher/repstos
-need "$T/plugin/repstos.so" "$T/runtime/librepstos.a" "$REPSTOS" "$CCW"
+RCC=$T/plugin/repstos-cc
+TOOL=$T/patcher/repstos
+need "$T/plugin/repstos.so" "$T/runtime/librepstos.a" "$TOOL" "$RCC"
 [ "$T" = "$top" ] || note "REPSTOS_TOP=$T: its plugin, runtime and tool, not this tree's"
 
 MODES=${*:-memset copy}
@@ -112,18 +112,22 @@ cat "$RW/why-sqlite3"
 ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
 echo "source (cached in $RW): $(basename "$src"), Debian $ver ($(($(now) - t0)) s)"
 
-# The suite reads its scripts from the source: copy it where the user
-# can read it when it cannot.
-W=$RW
-b=$RW
-if ! as_user test -r "$src/test/extraquick.test"; then
-	W=/var/tmp/repstos-realworld
+# The builds go in the scratch folder, which the user must reach: in the
+# tree, or outside it, under /var/tmp (the builds are big: /tmp may be
+# a small tmpfs), where the user cannot reach the tree (a clone under
+# /root).  The suite reads its scripts from the source: then a copy of
+# it goes there too.
+mkdir -p "$top/$BUILT" || exit 1
+if as_user test -x "$top/$BUILT" && as_user test -r "$src/test/extraquick.test"; then
+	scratch
+else
+	TMPDIR=/var/tmp scratch -o
 	note "$TUSER cannot read $src: building under $W"
-	mkdir -p "$W" && chmod 755 "$W" && rm -rf "$W/sqlite-src" &&
-		cp -r "$src" "$W/sqlite-src" && chmod -R a+rX "$W/sqlite-src" ||
+	cp -r "$src" "$W/sqlite-src" && chmod -R a+rX "$W/sqlite-src" ||
 		{ echo "FAIL: cannot copy the source to $W"; exit 1; }
 	src=$W/sqlite-src
 fi
+b=$W
 
 # Show the end of a log after a failed step.
 tail_log() { tail -n 15 "$1" | sed 's/^/    /'; }
@@ -132,7 +136,7 @@ tail_log() { tail -n 15 "$1" | sed 's/^/    /'; }
 show_sites() {
 	for f in testfixture .libs/sqlite3 .libs/libsqlite3.so.0; do
 		[ -e "$b/$f" ] || { fail "sqlite ($mode): $f was not built"; continue; }
-		out=$("$REPSTOS" check "$b/$f" 2>&1) ||
+		out=$("$TOOL" check "$b/$f" 2>&1) ||
 			fail "sqlite ($mode): repstos check $f: $(echo "$out" | head -n 3)"
 		note "$f: $(sites "$b/$f") sites ($(op_counts "$b/$f"))"
 	done
@@ -218,8 +222,8 @@ run() {
 BASE="-g -O2 -DSQLITE_MAX_DEFAULT_PAGE_SIZE=8192 -DSQLITE_ENABLE_DBPAGE_VTAB"
 for m in $MODES; do
 	case $m in
-	memset)	run memset "$W/build-sqlite" "$CCW" "$BASE" ;;
-	copy)	run copy "$W/build-sqlite-copy" "$CCW" "$BASE $COPY_OPT" ;;
+	memset)	run memset "$W/build-sqlite" "$RCC" "$BASE" ;;
+	copy)	run copy "$W/build-sqlite-copy" "$RCC" "$BASE $COPY_OPT" ;;
 	plain)	run plain "$W/build-sqlite-plain" gcc "$BASE" ;;
 	esac
 done
