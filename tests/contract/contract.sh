@@ -1,7 +1,7 @@
 #!/bin/sh
+# Proves: every producer of sites writes what include/repstos_site.h
+# says, and the test helpers read the layout from there.
 # SPDX-License-Identifier: MIT
-# contract.sh - proves: every producer of sites writes what
-# include/repstos_site.h says, and the test helpers read it from there.
 #
 # The producers: the plugin, REPSTOS_MEMSET and its kin, hand-written
 # assembler with REPSTOS_SITE, the runtime's own table and record.

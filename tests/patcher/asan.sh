@@ -1,6 +1,7 @@
 #!/bin/bash
+# Proves: the tool's tests pass, with no sanitizer report, with the tool
+# built under ASan+UBSan.
 # SPDX-License-Identifier: MIT
-# asan.sh - proves: the tool's tests pass with the tool under ASan+UBSan.
 # The patcher tests and the profile test run again with the tool built
 # under AddressSanitizer + UBSan (leak checks on).  A report makes the
 # tool exit 99, which no test accepts.

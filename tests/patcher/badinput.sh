@@ -1,6 +1,7 @@
 #!/bin/bash
+# Proves: unusable input gets exit 2 and one line naming the file from
+# every command, and patch writes nothing.
 # SPDX-License-Identifier: MIT
-# badinput.sh - proves: unusable input gets exit 2, one line, no write.
 # Truncated, corrupt, non-ELF, 32-bit, big-endian, non-x86, no or
 # malformed table, sections out of bounds: every subcommand exits 2 with
 # one line on stderr naming the file, no crash, and patch writes nothing.

@@ -1,6 +1,7 @@
 #!/bin/bash
+# Proves: check reports each broken site on a line of its own, and patch
+# refuses the file and leaves it as it was.
 # SPDX-License-Identifier: MIT
-# broken.sh - proves: check reports each broken site; patch refuses it.
 # Each problem written by hand into a copy of a good file: `repstos
 # check` names it on one line "file: function+0xoff: what" and exits 1;
 # `repstos patch` refuses the file and leaves it as it was.

@@ -1,8 +1,9 @@
 #!/bin/bash
+# Proves: `repstos patch` writes copy sites as the runtime would, and the
+# patched programs still copy right.
 # SPDX-License-Identifier: MIT
-# copies.sh - proves: `repstos patch` writes copy sites as the runtime
-# would.  A program with copy sites (the plugin's memcpy, mempcpy,
-# memmove and a memmove it proves forwards-safe, and REPSTOS_MEMCPY and
+# A program with copy sites (the plugin's memcpy, mempcpy, memmove and
+# a memmove it proves forwards-safe, and REPSTOS_MEMCPY and
 # REPSTOS_MEMMOVE; tests/patcher/src/copies.c) is patched as an
 # executable, a PIE, a shared object and an object linked afterwards,
 # for every copy routine, "inline", a set-only routine (erms) and two

@@ -1,6 +1,6 @@
 #!/bin/bash
+# Proves: no input crashes, leaks or misbehaves in the tool.
 # SPDX-License-Identifier: MIT
-# fuzz.sh - proves: no input crashes, leaks or misbehaves in the tool.
 # Every seed in tests/patcher/corpus gives an exit code (0, 1 or 2) from
 # check and dump, then a bounded libFuzzer run (REPSTOS_FUZZ_SECONDS,
 # default 60) over check, dump and patch --dry-run finds no crash, leak

@@ -1,9 +1,10 @@
 #!/bin/bash
+# Proves: the tool opens, believes and replaces files safely.
 # SPDX-License-Identifier: MIT
-# harden.sh - proves: the tool opens, believes and replaces files safely.
-# What `repstos` opens, reads and replaces.  Inputs that are not regular files (a FIFO, a device) get
-# one line and exit 2, never a hang; a corrupt file's one line says what
-# was wrong, never libelf's "no error"; a valid file without sites is
+# What `repstos` opens, reads and replaces.  Inputs that are not regular
+# files (a FIFO, a device) get one line and exit 2, never a hang; a
+# corrupt file's one line says what was wrong, never libelf's "no
+# error"; a valid file without sites is
 # "no sites" and success, unless --require-sites; a routine's address
 # is believed only where the code the loader maps agrees.  patch in place
 # keeps owner, group, mode, setuid bits, extended attributes and file

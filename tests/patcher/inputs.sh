@@ -1,6 +1,6 @@
 #!/bin/bash
+# Proves: check and dump see exactly the sites of good files.
 # SPDX-License-Identifier: MIT
-# inputs.sh - proves: check and dump see exactly the sites of good files.
 # On objects, executables, PIE and shared objects (hand-written sites and
 # plugin-built ones) `repstos check` exits 0 and `repstos dump --json` lists exactly
 # the entries the table holds, each in the right function at the right

@@ -1,9 +1,10 @@
 #!/bin/bash
+# Proves: patch --cpu=X fixes every site in X's form, and the patched
+# programs run right.
 # SPDX-License-Identifier: MIT
-# patch.sh - proves: patch --cpu=X fixes every site, and it runs right.
-# `repstos patch --cpu=X` for every
-# variant, `native` and a named CPU, on an executable, a PIE with its
-# shared object, and on objects linked afterwards: the programs pass the
+# `repstos patch --cpu=X` for every variant, `native` and a named CPU,
+# on an executable, a PIE with its shared object, and on objects linked
+# afterwards: the programs pass the
 # memset semantics test (tests/patcher/src/main.c), every site dumps in
 # form X, a patched executable or library is left alone by the runtime
 # (status REPSTOS_ST_STATIC, "static" in its REPSTOS_DEBUG line); a

@@ -1,6 +1,7 @@
 #!/bin/bash
+# Proves: the tool's command line follows GNU conventions and says what
+# it did.
 # SPDX-License-Identifier: MIT
-# usage.sh - proves: the tool's command line follows GNU conventions and says what it did.
 # --version and --help on the tool and every command (and `help CMD`);
 # a usage error is one line plus "Try 'repstos CMD --help'", exit 2; an
 # option given twice or two that conflict are errors, not "the last

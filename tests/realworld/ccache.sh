@@ -1,9 +1,10 @@
 #!/bin/sh
+# Proves: repstos-cc behind ccache rebuilds with hits and identical
+# objects that keep their sites, and misses when a plugin option or the
+# plugin file changes as ccache's compiler_check sees it.
 # SPDX-License-Identifier: MIT
-# ccache.sh - proves: repstos-cc behind ccache (REPSTOS_CC="ccache gcc")
-# rebuilds with hits and identical objects that keep their sites, and a
-# changed plugin option or plugin file misses.
 #
+# repstos-cc with REPSTOS_CC="ccache gcc" (and, in 8, ccache in front).
 # A three-file project with a Makefile, built again and again with its
 # own cache (CCACHE_DIR in a temporary folder, no system configuration),
 # the hits and misses of each build read from `ccache --print-stats`:

@@ -1,8 +1,9 @@
 #!/bin/sh
+# Proves: repstos-cc through distcc compiles in distccd with the server's
+# own plugin, and the objects have their sites and match a local build.
 # SPDX-License-Identifier: MIT
-# distcc.sh - proves: repstos-cc through distcc compiles in a distccd
-# started here on localhost, with the plugin the server's own repstos-cc
-# names, and the objects have their sites and match a local build.
+# The distccd is started here, on localhost; its plugin is the one the
+# server's own repstos-cc names.
 #
 # What distcc 3.4 does with -fplugin= (read in its src/serve.c, seen in
 # distccd's log below): distccd refuses any command that holds -fplugin=

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Proves: every copy routine and the copy stub copy and move as a byte
+// loop does, and write nothing outside the destination.
 /*
  * copy.c - every copy routine (REPSTOS_COPY_VARIANTS) and the copy stub
  * against a plain byte loop, as copies and as moves:

@@ -1,6 +1,8 @@
 #!/bin/sh
-# copysites.sh - hand-written copy sites, linked with librepstos.a
-# (dynamic and static), copy right and become what each choice says:
+# Proves: hand-written copy sites copy right in every form a choice gives
+# them, and a move site never holds rep movsb.
+# Hand-written copy sites, linked with librepstos.a (dynamic and
+# static), copy right and become what each choice says:
 # every copy routine by name, "inline" (rep movsb in copy and move_fwd
 # sites, the overlap-checking routine in move sites), the policy's, and
 # stub calls with text patching off.  A move site never holds rep movsb.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Proves: every set and copy routine, and both stubs, change only the
+// registers and flags the contract lets them change.
 /*
  * regs.c - every routine and the stub change only what the contract
  * allows: rdi (to dest + count), rcx (to 0), the flags (DF stays clear),
