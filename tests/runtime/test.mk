@@ -75,6 +75,10 @@ tests/runtime/race.sh: $(RTT)/race
 TESTS += tests/runtime/fallback.sh
 tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
 
+# REPSTOS_DEBUG=2's line per site, and its bound in a program of many.
+TESTS += tests/runtime/debug.sh
+tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites
+
 TESTS += tests/runtime/cet.sh
 tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
 
