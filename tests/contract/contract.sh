@@ -14,7 +14,10 @@ W=$B/tests/contract/work.$$
 PLUGIN_SITES=8	# the sites in tests/contract/plugin.c, copies on
 PC=-fplugin-arg-repstos-copy
 
-need $CHECK plugin/repstos.so $B/runtime/dispatch.o $B/runtime/record.o
+# The runtime's objects that carry a table section and the record: the
+# stubs' (one per family) and the record's (runtime/module/).
+RT="$B/runtime/module/dispatch-set.o $B/runtime/module/dispatch-copy.o $B/runtime/module/record.o"
+need $CHECK plugin/repstos.so $RT
 mkdir -p "$W" && trap 'rm -rf "$W"' EXIT
 
 # expect RC WHAT CMD...: CMD exits RC (its output shown on a mismatch).
@@ -36,7 +39,7 @@ gcc -O2 -mavx512f -Iinclude -Iruntime -c -o "$W/macro512.o" tests/contract/macro
 gcc -O2 -ffunction-sections -fplugin=plugin/repstos.so $PC -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
 gcc -Iinclude -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
-ld -r -o "$W/runtime.o" $B/runtime/dispatch.o $B/runtime/record.o ||
+ld -r -o "$W/runtime.o" $RT ||
 	fail "compile the producers"
 expect 0 "plugin: $PLUGIN_SITES entries as the header says" \
 	$CHECK sites "$W/plugin.o" $PLUGIN_SITES
