@@ -27,7 +27,7 @@ RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S
 # recorder it starts.
 RT_START_SRCS := runtime/module/module.c \
 	runtime/module/api.c runtime/module/record.S runtime/module/record_copy.S \
-	runtime/startup/patch.c runtime/startup/profrun.c runtime/startup/isolated.S
+	runtime/startup/patch.c runtime/startup/profrun.c runtime/startup/poke.S
 
 rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 rt_dispatch = $(foreach f,set copy,$(B)/runtime/$(1)/dispatch-$(f).o)

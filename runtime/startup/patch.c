@@ -30,16 +30,19 @@
  *     yet - started by an earlier library's constructor, calling the
  *     executable - could meet a site half written; that breaks what the
  *     loader promises any module, whose data would not be set up either.
- *  2. mprotect(): the page goes read-write (not executable), the bytes
- *     are copied, the page goes read-execute.  Nothing on the page may
- *     run meanwhile, so that window is one assembly routine on pages of
- *     its own (__repstos_poke), which blocks every signal
- *     and opens only if no other task shares the address space; and a
- *     probe on a page of its own first checks that a written page may
- *     become executable again (SELinux execmod says no): only then is
- *     real code touched.  A process with threads, or one that cannot
- *     tell, never takes this route, nor one under READ_IMPLIES_EXEC,
- *     where the read-write window would come back executable too.
+ *  2. mprotect(): the pages go read-write (not executable), the bytes
+ *     are copied, the pages go read-execute.  Nothing on them may run
+ *     meanwhile, so that window is one assembly routine (__repstos_poke,
+ *     poke.S), which blocks every signal and opens only if no other task
+ *     shares the address space, and it is never opened on a page that
+ *     holds a byte of that routine (the sites there stay calls to the
+ *     stub); and a probe first checks, on a page of this start-up's own
+ *     file that nothing executes (a read-only segment's), that a written
+ *     page may become executable again (SELinux execmod says no): only
+ *     then is real code touched.  A process with threads, or one that
+ *     cannot tell, never takes this route, nor one under
+ *     READ_IMPLIES_EXEC, where the read-write window would come back
+ *     executable too.
  *
  * If both are refused, sites stay calls to the stub, which goes to the
  * chosen routine through its family's choice byte (dispatch.S): correct,
@@ -48,8 +51,10 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,13 +97,16 @@
 #define HIDDEN __attribute__((visibility("hidden")))
 
 /*
- * The text writer's isolated pages (__repstos_poke, __repstos_probe_page): the mprotect route's
- * window, and the page it probes first.  The start-up's own, whichever
- * module's sites it writes.
+ * The mprotect route's window (poke.S), and where it ends: no window is
+ * opened on its pages.  The start-up's own, whichever module's sites it
+ * writes.
  */
-extern char __repstos_probe_page[] HIDDEN;
 long __repstos_poke(void *page, size_t plen, void *dst, const void *src,
 		    size_t n) HIDDEN;
+extern const char __repstos_poke_end[] HIDDEN;
+/* This start-up's own file's ELF header, where the linker maps it: its
+ * program headers say which pages nothing executes (probe_page). */
+extern const ElfW(Ehdr) __ehdr_start __attribute__((weak)) HIDDEN;
 
 enum route { ROUTE_AUTO, ROUTE_MEM, ROUTE_MPROTECT, ROUTE_OFF };
 
@@ -134,6 +142,8 @@ struct writer {
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
 	int crowded;		/* ... because it may not be alone: see alone() */
 	int rie;		/* ... because of READ_IMPLIES_EXEC */
+	int noprobe;		/* ... because no page could be probed */
+	unsigned beside;	/* sites it left: on the window's own pages */
 	enum route allowed;
 	uintptr_t page_mask;
 	uintptr_t last_page;	/* last page counted in stats->pages */
@@ -374,11 +384,47 @@ static int read_implies_exec(void)
 	return p != -1 && (p & READ_IMPLIES_EXEC);
 }
 
+/*
+ * A page of this start-up's own file that nothing executes, to probe
+ * on: the one holding its ELF header, where the segment that maps it
+ * (the one from file offset 0) is read-only, as linkers make it where
+ * code is kept apart from the headers (ld's -z separate-code, its
+ * default on x86-64; lld), and no other segment reaches into that page.
+ * 0 when there is none (no ELF header mapped, program headers beyond
+ * its page, a first segment that is executable or writable): the
+ * mprotect route is not taken then.
+ */
+static uintptr_t probe_page(uintptr_t mask)
+{
+	const ElfW(Ehdr) *eh = &__ehdr_start;
+	const ElfW(Phdr) *ph;
+	uintptr_t page = (uintptr_t)eh, bias = 0;
+	int first = 0;
+	unsigned i;
+
+	if (!eh || page & mask || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff + (uintptr_t)eh->e_phnum * sizeof(*ph) > mask + 1)
+		return 0;
+	ph = (const void *)(page + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && !ph[i].p_offset) {
+			bias = page - ph[i].p_vaddr;
+			first = ph[i].p_flags == PF_R;
+		}
+	for (i = 0; first && i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset &&
+		    ((bias + ph[i].p_vaddr) & ~mask) <= page)
+			return 0;
+	return first ? page : 0;
+}
+
 /* Can a written page of this module become executable again?  Ask on a
- * page nothing executes before asking on one that matters.  Not at all
- * where its window would be executable. */
+ * page nothing executes before asking on one that matters, and give it
+ * back read-only.  Not at all where its window would be executable. */
 static int probe_mprotect(struct writer *w)
 {
+	uintptr_t page;
 	long r;
 
 	if (w->mprotect_ok || w->mprotect_errno)
@@ -388,10 +434,17 @@ static int probe_mprotect(struct writer *w)
 		w->mprotect_errno = EPERM;
 		return 0;
 	}
+	if (!(page = probe_page(w->page_mask))) {
+		w->noprobe = 1;
+		w->mprotect_errno = ENOENT;
+		return 0;
+	}
 	if (!alone(w))
 		return 0;
-	r = __repstos_poke(__repstos_probe_page, w->page_mask + 1,
-			   __repstos_probe_page, __repstos_probe_page, 1);
+	r = __repstos_poke((void *)page, w->page_mask + 1, (void *)page,
+			   (const void *)page, 1);
+	if (r >= 0)
+		mprotect((void *)page, w->page_mask + 1, PROT_READ);
 	if (r == 0)
 		w->mprotect_ok = 1;
 	else
@@ -399,14 +452,23 @@ static int probe_mprotect(struct writer *w)
 	return w->mprotect_ok;
 }
 
+/* Would the window [first, end) hold a byte of the window's own code? */
+static int holds_poke(const struct writer *w, uintptr_t first, uintptr_t end)
+{
+	uintptr_t lo = (uintptr_t)__repstos_poke & ~w->page_mask;
+	uintptr_t hi = (((uintptr_t)__repstos_poke_end - 1) | w->page_mask) + 1;
+
+	return first < hi && end > lo;
+}
+
 static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
-			  size_t n)
+			  size_t n, int *beside)
 {
 	uintptr_t first = at & ~w->page_mask;
 	uintptr_t end = ((at + n - 1) | w->page_mask) + 1;
 	long r;
 
-	if (!probe_mprotect(w))
+	if (!probe_mprotect(w) || (*beside = holds_poke(w, first, end)))
 		return -1;
 	r = __repstos_poke((void *)first, end - first, (void *)at, src, n);
 	if (r == 0)
@@ -421,14 +483,17 @@ static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
 	return -1;
 }
 
+/* 0 written; -1 not.  Where the mprotect route was the one left and
+ * the window would have held its own code, *beside is set. */
 static int write_text(struct writer *w, uintptr_t at, const void *src,
-		      size_t n)
+		      size_t n, int *beside)
 {
+	*beside = 0;
 	if (w->allowed == ROUTE_OFF)
 		return -1;
 	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
 		return 0;
-	if (w->allowed != ROUTE_MEM && write_mprotect(w, at, src, n) == 0)
+	if (w->allowed != ROUTE_MEM && write_mprotect(w, at, src, n, beside) == 0)
 		return 0;
 	return -1;
 }
@@ -448,17 +513,20 @@ static void count_pages(struct module *mod, uintptr_t lo, uintptr_t hi)
 static void flush_run(struct module *mod, struct run *r)
 {
 	struct writer *w = &mod->writer;
+	int beside;
 
 	if (!r->nsites)
 		return;
-	if (write_text(w, r->lo, r->buf, r->hi - r->lo) == 0) {
+	if (write_text(w, r->lo, r->buf, r->hi - r->lo, &beside) == 0) {
 		mod->stats->patched += r->nsites;
 		mod->stats->rescued += r->nrescues;
 		count_pages(mod, r->lo, r->hi);
 	} else {
 		mod->stats->skipped += r->nsites;
 		w->unwritten += r->nsites;
-		mod->stats->error = w->mprotect_errno ? w->mprotect_errno : w->mem_errno;
+		w->beside += beside ? r->nsites : 0;
+		mod->stats->error = w->mprotect_errno ? w->mprotect_errno :
+				    w->mem_errno ? w->mem_errno : EBUSY;
 	}
 	r->nsites = 0;
 	r->nrescues = 0;
@@ -930,7 +998,7 @@ static void patch_stubs(struct module *mod)
 	uint8_t want[REPSTOS_CALL_LEN];
 	unsigned choice;
 	uintptr_t to, at;
-	int c;
+	int c, beside;
 
 	for (c = 0; c < 2; c++) {
 		at = (uintptr_t)mod->fam[c].jump;
@@ -939,7 +1007,7 @@ static void patch_stubs(struct module *mod)
 		    repstos_encode_call(want, REPSTOS_CALL_LEN, at, to))
 			continue;
 		want[0] = 0xe9;			/* jmp rel32 */
-		write_text(&mod->writer, at, want, sizeof(want));
+		write_text(&mod->writer, at, want, sizeof(want), &beside);
 	}
 }
 
@@ -1002,6 +1070,9 @@ static void report_refusals(const struct writer *w, FILE *f)
 	if (w->rie)
 		fprintf(f, " (mprotect: under READ_IMPLIES_EXEC its window "
 			"would be writable and executable)");
+	else if (w->noprobe)
+		fprintf(f, " (mprotect: no page of this start-up's file to "
+			"probe first)");
 	else if (w->crowded && e == EINVAL)
 		fprintf(f, " (mprotect: another thread shares the address space)");
 	else if (w->crowded)
@@ -1009,6 +1080,9 @@ static void report_refusals(const struct writer *w, FILE *f)
 			strerror(e));
 	else if (e)
 		fprintf(f, " (mprotect: %s)", strerror(e));
+	if (w->beside)
+		fprintf(f, " (mprotect: %u on the pages of its own window's "
+			"code)", w->beside);
 }
 
 /* Sites calling a routine this CPU lacks are rewritten if text can be

@@ -3,7 +3,8 @@ RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
-RTT_PROGS := sites sites-static copy copysites copysites-static seccomp_run libdso.so dlopen_main harden \
+RTT_PROGS := sites sites-static sites-nosep copy copysites copysites-static seccomp_run \
+	libdso.so dlopen_main harden \
 	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
 	librelro.so regs.o regs_harness.o
 DEPS += $(patsubst %,$(RTT)/%.d,$(basename $(RTT_PROGS)))
@@ -35,8 +36,15 @@ $(RTT)/seccomp_run: tests/runtime/seccomp_run.c
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $<
 
+# Linked with the headers and the code in one segment: no page of the
+# file that nothing executes, for the mprotect route's probe.
+$(RTT)/sites-nosep: tests/runtime/sites.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -Wl,-z,noseparate-code -o $@ $< $(RT_LIB)
+
 TESTS += tests/runtime/mprotect.sh
-tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static
+tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static \
+	$(RTT)/sites-nosep
 
 $(RTT)/libdso.so: tests/runtime/dso.c $(RT_LIB)
 	@mkdir -p $(@D)
