@@ -3,7 +3,8 @@ RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
-RTT_PROGS := sites sites-static sites-nosep copy copysites copysites-static seccomp_run \
+RTT_PROGS := sites sites-static sites-nosep late.o late_sites.o copy copysites \
+	copysites-static seccomp_run \
 	libdso.so dlopen_main harden \
 	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
 	librelro.so regs.o regs_harness.o
@@ -45,6 +46,25 @@ $(RTT)/sites-nosep: tests/runtime/sites.c $(RT_LIB)
 TESTS += tests/runtime/mprotect.sh
 tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static \
 	$(RTT)/sites-nosep
+
+# late: sites linked after librepstos.a, on the pages of the mprotect
+# route's own window (late.c): 400 of them, generated.
+$(RTT)/late_sites.c: tests/runtime/test.mk
+	@mkdir -p $(@D)
+	awk 'BEGIN { print "#include \"repstos.h\""; \
+		print "void late_sites(unsigned char *p, unsigned long n)\n{"; \
+		for (i = 0; i < 400; i++) print "\tREPSTOS_MEMSET(p, 0x5a, n);"; \
+		print "}" }' >$@
+$(RTT)/late_sites.o: $(RTT)/late_sites.c
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/late.o: tests/runtime/late.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/late: $(RTT)/late.o $(RTT)/late_sites.o $(RT_LIB)
+	$(CC) -no-pie -o $@ $(RTT)/late.o $(RT_LIB) $(RTT)/late_sites.o
+
+TESTS += tests/runtime/beside.sh
+tests/runtime/beside.sh: $(RTT)/seccomp_run $(RTT)/late
 
 $(RTT)/libdso.so: tests/runtime/dso.c $(RT_LIB)
 	@mkdir -p $(@D)
