@@ -29,15 +29,29 @@
 #    Its code is one section ending with the window, whose pages the
 #    mprotect route never opens (the window is not on a page of its
 #    own any more: patch.c, holds_poke), so that those pages hold the
-#    runtime's own code rather than sites.
+#    runtime's own code rather than sites;
+#  - no size profiles (REPSTOS_PROFILE, REPSTOS_PROFILE_USE, installed
+#    ones) and no tuning file (REPSTOS_TUNING, /etc/repstos/tuning):
+#    their readers and writers take more code than the rest of the
+#    start-up (about 8 KiB and 2 KiB of text), where most modules run
+#    with neither.  Both are in librepstos-full.a, the same archive with
+#    them (-DREPSTOS_PROFILES -DREPSTOS_TUNING_FILE; link it in place
+#    of librepstos.a; repstos-cc: REPSTOS_RUNTIME=full), and in the
+#    shared runtime.  A module of librepstos.a looks for no tuning
+#    file; asked to record a profile it says so in one line, as where
+#    one cannot be recorded, and under REPSTOS_DEBUG it names a tuning
+#    file that is there and a REPSTOS_PROFILE_USE it does not read
+#    (patch.c).  In it the process's tuning tables (about 4.7 KiB) are
+#    on the heap, while a module is attached, not in every module's
+#    .bss; librepstos-full.a keeps them static, so that a start-up
+#    short of memory can still say why a profile is not recorded.
 
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 	-fno-stack-protector -Iinclude -Iruntime
 # The start-up's, for startup.o: for size, each function and object in a
 # section of its own for --gc-sections.
 RT_START_CFLAGS := $(RT_CFLAGS) -Oz -ffunction-sections -fdata-sections
-# The start-up's size profiles and tuning-file reader (patch.c), in
-# every build that has a start-up.
+# What librepstos-full.a and the shared runtime add to the start-up.
 RT_FULL_FLAGS := -DREPSTOS_PROFILES -DREPSTOS_TUNING_FILE
 OBJCOPY ?= objcopy
 
@@ -52,25 +66,30 @@ RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
 
 # dispatch.S, one object per family and build (its comment): the
-# archive's, the shared runtime's, its modules' (lean) and the tool's
-# (core, no constructor named).
+# archives', the size-profile archive's, the shared runtime's, its
+# modules' (lean) and the tool's (core, no constructor named).
 rt_dispatch = $(foreach f,set copy,$(B)/runtime/$(1)/dispatch-$(f).o)
-RT_DISPATCH_OBJS := $(foreach d,module shared/module lean core,$(call rt_dispatch,$(d)))
-$(B)/runtime/module/dispatch-%.o: RT_DFLAGS := -DREPSTOS_PROFILES
+RT_DISPATCH_OBJS := $(foreach d,module prof/module shared/module lean core,\
+	$(call rt_dispatch,$(d)))
+$(B)/runtime/prof/module/dispatch-%.o: RT_DFLAGS := -DREPSTOS_PROFILES
 $(B)/runtime/shared/module/dispatch-%.o: RT_DFLAGS := -DREPSTOS_SHARED -DREPSTOS_PROFILES
 $(B)/runtime/lean/dispatch-%.o: RT_DFLAGS := -DREPSTOS_LEAN -DREPSTOS_PROFILES
 $(B)/runtime/core/dispatch-%.o: RT_DFLAGS := -DREPSTOS_CORE
 
 # The start-up, as startup.o (above): its sources, and the names it is
 # entered by (module.h), the only ones it keeps global.
-RT_START_SRCS := runtime/startup/patch.c runtime/startup/profrun.c \
-	runtime/policy/cpu.c runtime/policy/policy.c runtime/policy/sitecode.c \
+RT_START_SRCS := runtime/startup/patch.c runtime/policy/cpu.c \
+	runtime/policy/policy.c runtime/policy/sitecode.c
+RT_START_PROF_SRCS := $(RT_START_SRCS) runtime/startup/profrun.c \
 	runtime/policy/profile.c
 RT_START_ENTRIES := runtime/startup/startup.syms
 RT_START_LD := runtime/startup/startup.ld
 RT_POKE := $(B)/runtime/startup/poke.o
 RT_START := $(B)/runtime/startup/startup.o
+RT_START_PROF := $(B)/runtime/prof/startup/startup.o
 RT_START_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/start/%,$(call rt_obj,$(RT_START_SRCS)))
+RT_START_PROF_OBJS := $(patsubst $(B)/runtime/%,$(B)/runtime/start-prof/%,\
+	$(call rt_obj,$(RT_START_PROF_SRCS)))
 
 # The module side every module with sites carries (module.h).
 RT_MODULE_OBJS := $(call rt_obj,runtime/module/module.c runtime/module/api.c)
@@ -80,17 +99,22 @@ RT_MODULE_OBJS := $(call rt_obj,runtime/module/module.c runtime/module/api.c)
 # sites pull in, and its window ends up last of the runtime's code.
 RT_LIB := runtime/librepstos.a
 RT_LIB_OBJS := $(RT_START) $(call rt_dispatch,module) $(RT_MODULE_OBJS) \
-	$(B)/runtime/prof/module/record.o \
+	$(call rt_obj,runtime/module/record.S) $(RT_CORE_OBJS)
+# The same with size profiles.
+RT_FULL_LIB := runtime/librepstos-full.a
+RT_FULL_LIB_OBJS := $(RT_START_PROF) $(call rt_dispatch,prof/module) \
+	$(RT_MODULE_OBJS) $(B)/runtime/prof/module/record.o \
 	$(call rt_obj,runtime/module/record_copy.S) $(RT_CORE_OBJS)
 # The core and stubs that pull in no start-up, for the tool: no
 # constructor runs in it (dispatch.S).
 RT_CORE_LIB := $(B)/runtime/librepstos-core.a
 
-ALL += $(RT_LIB)
-CLEAN_FILES += $(RT_LIB)
+ALL += $(RT_LIB) $(RT_FULL_LIB)
+CLEAN_FILES += $(RT_LIB) $(RT_FULL_LIB)
 DEPS += $(RT_CORE_OBJS:.o=.d) $(RT_DISPATCH_OBJS:.o=.d) $(RT_MODULE_OBJS:.o=.d) \
-	$(RT_START_OBJS:.o=.d) $(RT_POKE:.o=.d) \
-	$(B)/runtime/prof/module/record.d $(B)/runtime/module/record_copy.d
+	$(RT_START_OBJS:.o=.d) $(RT_START_PROF_OBJS:.o=.d) $(RT_POKE:.o=.d) \
+	$(B)/runtime/module/record.d $(B)/runtime/prof/module/record.d \
+	$(B)/runtime/module/record_copy.d
 
 $(B)/runtime/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)
@@ -110,6 +134,10 @@ $(RT_DISPATCH_OBJS): runtime/module/dispatch.S runtime/runtime.mk
 		$(DEPFLAGS) -c -o $@ $<
 
 $(B)/runtime/start/%.o: runtime/%.c runtime/runtime.mk
+	@mkdir -p $(@D)
+	$(CC) $(RT_START_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/runtime/start-prof/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_START_CFLAGS) $(RT_FULL_FLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -138,8 +166,16 @@ $(RT_START): $(RT_START_OBJS) $(RT_POKE) $(RT_START_LD) $(RT_START_ENTRIES) incl
 	@mkdir -p $(@D)
 	$(call rt_start_link,$(RT_START_OBJS))
 	$(rt_start_finish)
+$(RT_START_PROF): $(RT_START_PROF_OBJS) $(RT_POKE) $(RT_START_LD) $(RT_START_ENTRIES) include/repstos_site.h
+	@mkdir -p $(@D)
+	$(call rt_start_link,$(RT_START_PROF_OBJS))
+	$(rt_start_finish)
 
 $(RT_LIB): $(RT_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RT_FULL_LIB): $(RT_FULL_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -148,7 +184,7 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(call rt_dispatch,core)
 	$(AR) rcs $@ $^
 
 # The shared runtime (module.h): librepstos.so.0 holds one start-up for
-# the whole process; each module links
+# the whole process, size profiles included; each module links
 # librepstos_nonshared.a, only what it must carry itself (its stubs,
 # which jump to the shared ones until the start-up rewrites their jumps,
 # its routines, record and constructor, and its profiling routines).
@@ -156,7 +192,7 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(call rt_dispatch,core)
 # names libc_nonshared.a: the .so becomes a dependency only of modules
 # with sites.  The .so's objects are built with -DREPSTOS_SHARED (the
 # names modules bind to are exported: module.h, dispatch.S;
-# librepstos.map holds the list).
+# librepstos.map holds the list) and -DREPSTOS_PROFILES.
 RT_SO := runtime/librepstos.so.0
 RT_NONSHARED := runtime/librepstos_nonshared.a
 RT_SHARED_LINK := runtime/librepstos-shared.so

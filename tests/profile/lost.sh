@@ -8,9 +8,14 @@
 #  - those over 1 KiB: the profile is written all the same, as the
 #    buffer for a section at exit is sized from the counts, not 512
 #    bytes a site.
+# And a program of librepstos.a, which has no size profiles
+# (runtime/runtime.mk): under REPSTOS_PROFILE it runs, its sites right,
+# and one line says the profile is not recorded, and why; REPSTOS_DEBUG
+# also names a REPSTOS_PROFILE_USE it does not read.
 . "$(dirname "$0")/../lib.sh"
 P=build/tests/profile
-need $P/probe $P/libfailalloc.so
+lean=build/tests/runtime/harden
+need $P/probe $P/libfailalloc.so $lean
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 
@@ -41,4 +46,21 @@ if [ $rc -eq 0 ] && [ ! -s $t/err ] && grep -q '^end ' $t/small; then
 else
 	fail "no allocation over 1 KiB: exit $rc: $(cat $t/err)"
 fi
+
+REPSTOS_PROFILE=$t/lean $lean status >$t/out 2>$t/err; rc=$?
+if [ $rc -ne 0 ] || ! grep -q "site=ok" $t/out; then
+	fail "librepstos.a: exit $rc: $(cat $t/out $t/err)"
+elif [ "$(wc -l < $t/err)" -ne 1 ] ||
+     ! grep -q "^repstos: $t/lean: profile of .* not recorded: size profiles not linked" $t/err; then
+	fail "librepstos.a: $(wc -l < $t/err) lines on stderr, want one saying why: $(cat $t/err)"
+elif [ -e $t/lean ]; then
+	fail "librepstos.a: a profile written: $(cat $t/lean)"
+else
+	ok "librepstos.a: the sites work, no file, and one line: $(cat $t/err)"
+fi
+echo "profile 2 table 0 sites 0 name x" >$t/use
+REPSTOS_PROFILE_USE=$t/use REPSTOS_DEBUG=1 $lean status >$t/out 2>$t/err
+grep -q "site=ok" $t/out && grep -q "profile $t/use ignored: size profiles not linked" $t/err &&
+	ok "librepstos.a: REPSTOS_PROFILE_USE not read, and REPSTOS_DEBUG says so" ||
+	fail "librepstos.a, REPSTOS_PROFILE_USE: $(cat $t/out $t/err)"
 finish

@@ -7,22 +7,24 @@ PRT := $(B)/tests/profile
 PRT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
 	-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy $(DEPFLAGS)
-PRT_DEPS := $(PLUGIN_SO) $(RT_LIB)
+# Size profiles and the tuning file are in librepstos-full.a, not in
+# librepstos.a (runtime/runtime.mk): the programs here link it.
+PRT_DEPS := $(PLUGIN_SO) $(RT_FULL_LIB)
 DEPS += $(PRT)/libprofdso.d $(PRT)/prog.d $(PRT)/prog-other.d
 
 $(PRT)/libprofdso.so: tests/profile/lib.c $(PRT_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PRT_CFLAGS) -fPIC -shared -o $@ $< $(RT_LIB)
+	$(CC) $(PRT_CFLAGS) -fPIC -shared -o $@ $< $(RT_FULL_LIB)
 
 $(PRT)/prog: tests/profile/prog.c $(PRT)/libprofdso.so $(PRT_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(PRT_CFLAGS) -pthread -o $@ $< -L$(PRT) -lprofdso \
-		-Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+		-Wl,-rpath,'$$ORIGIN' $(RT_FULL_LIB)
 
 $(PRT)/prog-other: tests/profile/prog.c $(PRT)/libprofdso.so $(PRT_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(PRT_CFLAGS) -DOTHER_BUILD -pthread -o $@ $< -L$(PRT) \
-		-lprofdso -Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+		-lprofdso -Wl,-rpath,'$$ORIGIN' $(RT_FULL_LIB)
 
 TESTS += tests/profile/profile.sh
 tests/profile/profile.sh: $(PRT)/prog $(PRT)/prog-other $(PT)/sizes \
@@ -60,15 +62,22 @@ tests/runtime/shared.sh: $(PRS)/prog $(PRS)/prog-other $(PT)/sizes
 # sites are hand-written (repstos.h).
 PRT_HAND_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
-DEPS += $(PRT)/cycle.d $(PRT)/libcycle.d $(PRT)/libplain.d $(PRS)/libcycle.d
+DEPS += $(PRT)/cycle.d $(PRT)/libcycle.d $(PRT)/libcycle-full.d $(PRT)/libplain.d \
+	$(PRS)/libcycle.d
 
 $(PRT)/cycle: tests/profile/cycle.c
 	@mkdir -p $(@D)
 	$(CC) $(PRT_HAND_CFLAGS) -o $@ $< -ldl
 
+# librepstos.a's (rie.sh, and cycles.sh without profiles), and
+# librepstos-full.a's (cycles.sh, profiling too).
 $(PRT)/libcycle.so: tests/profile/cyclelib.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(PRT_HAND_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_LIB)
+
+$(PRT)/libcycle-full.so: tests/profile/cyclelib.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(PRT_HAND_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_FULL_LIB)
 
 $(PRT)/libplain.so: tests/profile/cyclelib.c
 	@mkdir -p $(@D)
@@ -79,13 +88,13 @@ $(PRS)/libcycle.so: tests/profile/cyclelib.c $(RT_SHARED_DEPS) $(RT_CORE_LIB)
 	$(CC) $(PRT_HAND_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(PRS_LINK)
 
 TESTS += tests/profile/cycles.sh
-tests/profile/cycles.sh: $(PRT)/cycle $(PRT)/libcycle.so $(PRT)/libplain.so \
-	$(PRS)/libcycle.so
+tests/profile/cycles.sh: $(PRT)/cycle $(PRT)/libcycle.so $(PRT)/libcycle-full.so \
+	$(PRT)/libplain.so $(PRS)/libcycle.so
 
 DEPS += $(PRT)/probe.d
-$(PRT)/probe: tests/profile/probe.c $(RT_LIB)
+$(PRT)/probe: tests/profile/probe.c $(RT_FULL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(PRT_HAND_CFLAGS) -o $@ $< $(RT_LIB) -ldl
+	$(CC) $(PRT_HAND_CFLAGS) -o $@ $< $(RT_FULL_LIB) -ldl
 
 DEPS += $(PRT)/libfailalloc.d
 $(PRT)/libfailalloc.so: tests/profile/failalloc.c
@@ -97,7 +106,7 @@ TESTS += tests/profile/writer.sh tests/profile/tuning.sh tests/profile/limit.sh 
 tests/profile/writer.sh: $(PRT)/probe
 tests/profile/tuning.sh: $(PRT)/probe $(PATCHER_BIN)
 tests/profile/limit.sh: $(PRT)/probe $(PATCHER_BIN)
-tests/profile/lost.sh: $(PRT)/probe $(PRT)/libfailalloc.so
+tests/profile/lost.sh: $(PRT)/probe $(PRT)/libfailalloc.so $(B)/tests/runtime/harden
 tests/profile/rie.sh: $(PRT)/probe $(PRT)/libcycle.so
 
 # manysites: 10,000 hand-written sites in two generated units, for the
@@ -114,9 +123,9 @@ $(PRT_MANY)/many_sites%.c: tests/profile/test.mk
 $(PRT_MANY)/many_sites%.o: $(PRT_MANY)/many_sites%.c
 	$(CC) $(CSTD) -O1 -Iinclude -Iruntime -c -o $@ $<
 $(PRT)/manysites: tests/profile/many.c $(PRT_MANY)/many_sites0.o \
-		$(PRT_MANY)/many_sites1.o $(RT_LIB)
+		$(PRT_MANY)/many_sites1.o $(RT_FULL_LIB)
 	$(CC) $(PRT_HAND_CFLAGS) -o $@ $< $(PRT_MANY)/many_sites0.o \
-		$(PRT_MANY)/many_sites1.o $(RT_LIB)
+		$(PRT_MANY)/many_sites1.o $(RT_FULL_LIB)
 
 TESTS += tests/profile/many.sh
 tests/profile/many.sh: $(PRT)/manysites

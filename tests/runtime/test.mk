@@ -3,9 +3,9 @@ RTT := $(B)/tests/runtime
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
-RTT_PROGS := sites sites-static sites-nosep late.o late_sites.o copy copysites \
+RTT_PROGS := sites sites-static sites-nosep sites-full late.o late_sites.o copy copysites \
 	copysites-static seccomp_run \
-	libdso.so dlopen_main harden \
+	libdso.so dlopen_main harden harden-full \
 	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
 	librelro.so regs.o regs_harness.o
 DEPS += $(patsubst %,$(RTT)/%.d,$(basename $(RTT_PROGS)))
@@ -24,8 +24,9 @@ $(RTT)/regs.o: tests/runtime/regs.c
 $(RTT)/regs_harness.o: tests/runtime/regs_harness.S
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -c -o $@ $<
-$(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
-	$(CC) -o $@ $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
+# librepstos-full.a: the profiling routines are checked too.
+$(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
+	$(CC) -o $@ $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
 
 TESTS += $(RTT)/regs
 
@@ -36,6 +37,12 @@ $(RTT)/sites-static: tests/runtime/sites.c $(RT_LIB)
 $(RTT)/seccomp_run: tests/runtime/seccomp_run.c
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $<
+
+# The same with librepstos-full.a, which reads tuning files
+# (tests/patcher/tune.sh).
+$(RTT)/sites-full: tests/runtime/sites.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_FULL_LIB)
 
 # Linked with the headers and the code in one segment: no page of the
 # file that nothing executes, for the mprotect route's probe.
@@ -85,8 +92,14 @@ $(RTT)/harden: tests/runtime/harden.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
 
+# The same with librepstos-full.a, which reads tuning files: secure.sh
+# runs both.
+$(RTT)/harden-full: tests/runtime/harden.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_FULL_LIB)
+
 TESTS += tests/runtime/secure.sh
-tests/runtime/secure.sh: $(RTT)/harden
+tests/runtime/secure.sh: $(RTT)/harden $(RTT)/harden-full
 
 # race: code that runs on pages while the mprotect route patches them.
 $(RTT)/librace.so: tests/runtime/race_lib.c
