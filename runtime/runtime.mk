@@ -186,13 +186,13 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(call rt_dispatch,core)
 # The shared runtime (module.h): librepstos.so.0 holds one start-up for
 # the whole process, size profiles included; each module links
 # librepstos_nonshared.a, only what it must carry itself (its stubs,
-# which jump to the shared ones until the start-up rewrites their jumps,
-# its routines, record and constructor, and its profiling routines).
+# which jump to the shared ones through the GOT, its routines, record
+# and constructor, and its profiling routines).
 # `-lrepstos-shared` names both through a linker script, as libc.so
 # names libc_nonshared.a: the .so becomes a dependency only of modules
 # with sites.  The .so's objects are built with -DREPSTOS_SHARED (the
 # names modules bind to are exported: module.h, dispatch.S;
-# librepstos.map holds the list) and -DREPSTOS_PROFILES.
+# librepstos.map holds the list) and $(RT_FULL_FLAGS).
 RT_SO := runtime/librepstos.so.0
 RT_NONSHARED := runtime/librepstos_nonshared.a
 RT_SHARED_LINK := runtime/librepstos-shared.so

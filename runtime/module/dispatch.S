@@ -24,7 +24,8 @@
  *    compare files' code with them, and to time them) but no start-up;
  *  - a module using the shared runtime (-DREPSTOS_LEAN;
  *    librepstos_nonshared.a): no byte; the fallback jumps to the shared
- *    runtime's stub, through the GOT (read-only after relocation).
+ *    runtime's stub, through the GOT (read-only after relocation), and
+ *    the start-up leaves the jump as it is (patch.c, patch_stubs).
  * -DREPSTOS_PROFILES (the size-profile archive, the shared runtime and
  * its modules) adds the family's profiling routine to the record, as
  * the fallback's last entry (record.S, record_copy.S).

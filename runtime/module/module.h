@@ -62,7 +62,8 @@ static inline void *repstos_rel_addr(const repstos_rel *r)
 /*
  * One family of sites in a module: the stub they call, its jump, which
  * the start-up rewrites like a site (to the chosen routine, or the
- * profiling routine), and the fallback that jump first goes to.  The
+ * profiling routine) where the module has a byte of its own, and the
+ * fallback that jump first goes to.  The
  * fallback of a module with a start-up of its own reads the byte
  * `choice` and jumps to routine[choice]: a bounded index into this
  * constant table, 0 ("original") past its end, so no write to the

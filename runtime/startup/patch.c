@@ -992,7 +992,10 @@ static uintptr_t stub_routine(const struct module *mod, int c, unsigned *choice)
 
 /* Rewrite the stubs' jumps like sites, where text may be written: the
  * stubs then go straight to the routine, and no data is read on the
- * way.  Where it cannot be written the byte (set_choices) still says. */
+ * way.  Where it cannot be written the byte (set_choices) still says.
+ * Not a stub without a byte: a shared-runtime module's goes on through
+ * the GOT to the shared stub, read-only all the way, and rewriting it
+ * would cost every module of the process one more write. */
 static void patch_stubs(struct module *mod)
 {
 	uint8_t want[REPSTOS_CALL_LEN];
@@ -1002,7 +1005,7 @@ static void patch_stubs(struct module *mod)
 
 	for (c = 0; c < 2; c++) {
 		at = (uintptr_t)mod->fam[c].jump;
-		if (!at || *(const uint8_t *)at != 0xe9 ||
+		if (!at || !mod->fam[c].choice || *(const uint8_t *)at != 0xe9 ||
 		    !(to = stub_routine(mod, c, &choice)) ||
 		    repstos_encode_call(want, REPSTOS_CALL_LEN, at, to))
 			continue;
