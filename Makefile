@@ -96,7 +96,7 @@ MANDIR		:= $(PREFIX)/share/man
 D		:= $(DESTDIR)
 
 INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc $(BINDIR)/repstos-c++ \
-	$(PLUGINDIR)/repstos.so $(LIBDIR)/librepstos.a \
+	$(PLUGINDIR)/repstos.so $(LIBDIR)/librepstos.a $(LIBDIR)/librepstos-full.a \
 	$(LIBDIR)/librepstos.so.0 $(LIBDIR)/librepstos_nonshared.a \
 	$(LIBDIR)/librepstos-shared.so $(PCDIR)/repstos-shared.pc \
 	$(INCDIR)/repstos.h $(INCDIR)/repstos_site.h $(PCDIR)/repstos.pc \
@@ -123,6 +123,7 @@ install: build-all
 	ln -sf repstos-cc $(D)$(BINDIR)/repstos-c++
 	install -m 644 plugin/repstos.so $(D)$(PLUGINDIR)/repstos.so
 	install -m 644 runtime/librepstos.a $(D)$(LIBDIR)/librepstos.a
+	install -m 644 runtime/librepstos-full.a $(D)$(LIBDIR)/librepstos-full.a
 	install -m 644 runtime/librepstos.so.0 $(D)$(LIBDIR)/librepstos.so.0
 	install -m 644 runtime/librepstos_nonshared.a runtime/librepstos-shared.so \
 		$(D)$(LIBDIR)/

@@ -57,7 +57,7 @@ $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 # make test runs the benchmarks once, tiny, as poorer CPUs: they must run
 # to the end (no timing is asserted).
 TESTS += bench/smoke.sh
-bench/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+bench/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) $(PATCHER_BIN)
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.
@@ -82,14 +82,14 @@ tune: $(PB)/tune
 # Many sites, each with its own narrow size distribution, plain and with
 # repstos, interleaved; `make bench` runs it with the others.
 bench: bench-manysite
-bench-manysite: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+bench-manysite: $(PLUGIN_SO) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/manysite.sh | tee $$out/manysite.txt
 
 # The same with memcpy sites (manysite.sh -c): glibc's memcpy against
 # the copy sites, auto and each copy routine.
 bench: bench-manysite-copy
-bench-manysite-copy: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) $(PB)/bench
+bench-manysite-copy: $(PLUGIN_SO) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/manysite.sh -c | tee $$out/manysite-copy.txt
 

@@ -23,7 +23,9 @@ dir=build/bench
 mkdir -p $dir
 gcc $cflags -o $dir/$name-plain bench/manysite.c || exit 1
 gcc $cflags -DOP_NONE -o $dir/$name-none bench/manysite.c || exit 1
-plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos bench/manysite.c || exit 1
+# librepstos-full.a: the runtime that records and reads size profiles
+REPSTOS_RUNTIME=full plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos \
+	bench/manysite.c || exit 1
 cpu=$(($(nproc) - 1))
 sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
 

@@ -1,139 +1,184 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dispatch.S - the dispatch stubs every compiled site calls (the set
- * stub, and the copy stub of copy sites) and the page they jump through,
- * whose bytes the routines (set.S, copy.S) read too.
+ * dispatch.S - the dispatch stub every compiled site of one family
+ * calls, its fallback, and the module's dispatch record of that family
+ * (module.h): the set stub, or with -DREPSTOS_COPY_FAMILY the copy stub.
+ * One object per family, so that a module carries only the routines of
+ * the families it has sites of: the record names the family's routines
+ * and pulls them into the link.
  *
- * Assembled four ways:
- *  - for librepstos.a (and librepstos.so.0, -DREPSTOS_SHARED, which
- *    also exports its stubs): each stub names the constructor, so that a
- *    module's sites, by calling the stub, pull module.c and its
- *    constructor into the link (naming __repstos_module_init);
- *  - for the core archive (-DREPSTOS_CORE) they do not: the tool links
- *    the stub and the routines (to compare files' code with them, and to
- *    time them) but no start-up;
- *  - for a module using the shared runtime (-DREPSTOS_LEAN=1 for the set
- *    stub, =2 for the copy stub;
- *    librepstos_nonshared.a): no page.  The stubs jump to the shared
- *    runtime's, through the GOT (read-only after relocation), and its
- *    page holds their targets; the set stub's object also holds the
- *    bytes this module's routines read.  The copy stub is an object of
- *    its own that pulls in the copy routines, so a module without copy
- *    sites carries none.
+ * A stub is endbr64, then a jump (e9 rel32) that the start-up rewrites
+ * like a site, to the routine it chose (runtime/startup/patch.c); until
+ * then, and where text is not written (REPSTOS_PATCH=0, or refused),
+ * the jump goes to the fallback right after it.  Assembled for:
+ *  - librepstos.a (and librepstos.so.0, -DREPSTOS_SHARED, which also
+ *    exports its stubs): the fallback reads this family's choice byte,
+ *    which the start-up sets, and jumps to that routine of the record,
+ *    or to "original" for a byte past the record's end.  No pointer:
+ *    a stray or hostile write to the byte can choose only among the
+ *    family's routines, each correct for every site of the family.
+ *    The stub names the constructor, so that a module's sites, by
+ *    calling it, pull module.c and its constructor into the link;
+ *  - the core archive (-DREPSTOS_CORE), the same without naming the
+ *    constructor: the tool links the stubs and the routines (to
+ *    compare files' code with them, and to time them) but no start-up;
+ *  - a module using the shared runtime (-DREPSTOS_LEAN;
+ *    librepstos_nonshared.a): no byte; the fallback jumps to the shared
+ *    runtime's stub, through the GOT (read-only after relocation), and
+ *    the start-up leaves the jump as it is (patch.c, patch_stubs).
+ * -DREPSTOS_PROFILES (the size-profile archive, the shared runtime and
+ * its modules) adds the family's profiling routine to the record, as
+ * the fallback's last entry (record.S, record_copy.S).
  */
 #include "repstos_site.h"
 #include "routines/asm.h"
+#include "module/module.h"
 
-/* A hidden object of len bytes, holding what the directive gives. */
-#define OBJECT(name, len, ...)		\
-	.globl name;			\
-	.hidden name;			\
-	.type name, @object;		\
-	.size name, len;		\
-name:					\
-	__VA_ARGS__
+#ifdef REPSTOS_COPY_FAMILY
+#define STUB		REPSTOS_COPY_STUB_SYMBOL
+#define CHOICE		__repstos_copy_choice
+#define SHARED_STUB	__repstos_shared_copy_stub
+#define ROUTINES	REPSTOS_COPY_VARIANTS
+#define PROFILE		__repstos_copy_profile
+#define FAMILY		1
+/*
+ * Copy sites have their own stub: a copy routine takes other arguments
+ * than a set routine.  The two-byte NOP tells the stubs apart by their
+ * code alone, which is all `repstos` has in a stripped file; a set site
+ * calling the copy stub would run a copy.
+ */
+#define MARK		xchg %ax, %ax
+#define JUMP_AT		REPSTOS_COPY_STUB_JUMP_AT
+#else
+#define STUB		REPSTOS_STUB_SYMBOL
+#define CHOICE		__repstos_set_choice
+#define SHARED_STUB	__repstos_shared_stub
+#define ROUTINES	REPSTOS_VARIANTS
+#define PROFILE		__repstos_profile
+#define FAMILY		0
+#define MARK
+#define JUMP_AT		REPSTOS_STUB_JUMP_AT
+#endif
 
-/* The bytes the routines' REQUIRE tests (asm.h): 0, "vec", until set. */
-#define CAN_BYTES					\
-	OBJECT(__repstos_can_avx2, 1, .byte 0);		\
-	OBJECT(__repstos_can_avx512, 1, .byte 0)
+/* The relocation does nothing but pull what it names into the link
+ * (the constructor), or keep what it names with the stub under
+ * --gc-sections (the record). */
+#define PULL(sym)	.reloc	., R_X86_64_NONE, sym
+
+/* A routine of the record: its place from the entry. */
+#define X_ENTRY(e, name, sym, needs)	.long sym - .;
+
+	/* The dispatch record (module.h). */
+	.pushsection REPSTOS_DISPATCH_NAME, "a", @progbits
+	.balign 4
+.Lrecord:
+	.byte	FAMILY, (.Lroutines_end - .Lroutines) / 4
+	.byte	.Ljump - STUB, 0
+	.long	STUB - .
+#ifdef REPSTOS_LEAN
+	.long	0
+#else
+	.long	CHOICE - .
+#endif
+.Lroutines:
+	ROUTINES(X_ENTRY)
+.Lroutines_end:
+#ifdef REPSTOS_PROFILES
+	.long	PROFILE - .
+#define NCHOICES	((.Lroutines_end - .Lroutines) / 4 + 1)
+#else
+	.long	0
+#define NCHOICES	((.Lroutines_end - .Lroutines) / 4)
+#endif
+	.popsection
 
 #ifndef REPSTOS_LEAN
-	/*
-	 * The dispatch page: the stubs' targets and the bytes REQUIRE tests,
-	 * alone on a page of their own.  The constructor writes them once
-	 * and then makes the page read-only (runtime/startup/patch.c): one write to
-	 * the target would send every site still calling the stub anywhere,
-	 * and RELRO cannot cover a value chosen at run time.  Until then the
-	 * targets are "original" (set and copy), correct on every x86-64,
-	 * and the bytes are 0.
-	 */
-	.section .data.repstos_dispatch, "aw", @progbits
-	.balign 4096
-	.globl __repstos_dispatch_page
-	.hidden __repstos_dispatch_page
-__repstos_dispatch_page:
-	OBJECT(REPSTOS_TARGET_SYMBOL, 8, .quad __repstos_original)
-	OBJECT(REPSTOS_COPY_TARGET_SYMBOL, 8, .quad __repstos_copy_original)
-	CAN_BYTES
-	.balign 4096, 0			/* nothing else on the page */
-
-#elif REPSTOS_LEAN == 1
-	/* What the module's routines test (REQUIRE in asm.h): set by the
-	 * start-up before any site calls them, plain data like the
-	 * thresholds (routines.c).  0 until then: they run "vec". */
+	/* The byte the fallback reads: 0, "original", correct on every
+	 * x86-64, until the start-up sets it, before any site is pointed
+	 * at a routine. */
 	.data
-	CAN_BYTES
+	.globl	CHOICE
+	.hidden	CHOICE
+	.type	CHOICE, @object
+	.size	CHOICE, 1
+CHOICE:	.byte	0
 #endif
 
 	.text
-/* A dispatch stub: what every compiled site of its kind calls.  The
- * relocation does nothing but pull what it names into the link: the
- * module's constructor (module.c), or the copy routines. */
+ENTRY(STUB)
 #ifndef REPSTOS_CORE
-#define PULL(sym)	.reloc	., R_X86_64_NONE, sym
-#else
-#define PULL(sym)
+	PULL(__repstos_module_init)
 #endif
-#define STUB(name, target, pull, ...)	\
-ENTRY(name);				\
-	PULL(pull);			\
-	__VA_ARGS__;			\
-	jmp	*target(%rip);		\
-END(name)
+	PULL(.Lrecord)
+	MARK
+	/* The stub's jump (struct repstos_dispatch's jmp): always 5 bytes. */
+.Ljump:	.byte	0xe9
+	.long	.Lfallback - (. + 4)
+.Lfallback:
+#ifdef REPSTOS_LEAN
+	jmp	*SHARED_STUB@GOTPCREL(%rip)
+#else
+	/*
+	 * routine[choice], or routine[0] for a byte past the end.  A site
+	 * may lose nothing but rdi, rcx, the flags and its declared vector
+	 * registers, so rax and rdx are saved and the address goes below
+	 * the stack pointer, where code with sites keeps nothing (no red
+	 * zone: the plugin's -mno-red-zone, REPSTOS_MEMSET steps over it)
+	 * and a signal frame does not reach (the kernel leaves the 128
+	 * bytes below it alone).  An indirect jump, not a push and ret:
+	 * call and ret stay paired for a shadow stack.
+	 */
+	push	%rax
+	.cfi_adjust_cfa_offset 8
+	push	%rdx
+	.cfi_adjust_cfa_offset 8
+	movzbl	CHOICE(%rip), %eax
+	cmp	$NCHOICES, %eax
+	jb	1f
+	xor	%eax, %eax
+1:	lea	.Lroutines(%rip), %rdx
+	lea	(%rdx,%rax,4), %rdx
+	movslq	(%rdx), %rax
+	add	%rdx, %rax
+	mov	%rax, -8(%rsp)
+	pop	%rdx
+	.cfi_adjust_cfa_offset -8
+	pop	%rax
+	.cfi_adjust_cfa_offset -8
+	jmp	*-24(%rsp)
+#endif
+END(STUB)
+	.if	.Ljump - STUB - JUMP_AT
+	.error	"the stub's jump is not where module.h says"
+	.endif
 
-/*
- * Copy sites have their own stub and target: a copy routine takes other
- * arguments than a set routine.  The two-byte NOP tells the stubs apart
- * by their code alone, which is all `repstos` has in a stripped file
- * (their jumps differ only in where the linker put the targets); a set
- * site calling the copy stub would run a copy.
- */
-#define COPY_MARK	xchg %ax, %ax
-
-/* The copy stub pulls in the copy sites' profiling routine as well
- * (record_copy.S): a module without copy sites carries none. */
-#define COPY_PULLS	PULL(__repstos_copy_profile); COPY_MARK
-
-#ifndef REPSTOS_LEAN
-STUB(REPSTOS_STUB_SYMBOL, REPSTOS_TARGET_SYMBOL, __repstos_module_init, )
-STUB(REPSTOS_COPY_STUB_SYMBOL, REPSTOS_COPY_TARGET_SYMBOL, __repstos_module_init,
-     COPY_PULLS)
 #ifdef REPSTOS_SHARED
 	/* What modules using the shared runtime jump to (above). */
-	.globl __repstos_shared_stub
-	.type __repstos_shared_stub, @function
-	.set __repstos_shared_stub, REPSTOS_STUB_SYMBOL
-	.globl __repstos_shared_copy_stub
-	.type __repstos_shared_copy_stub, @function
-	.set __repstos_shared_copy_stub, REPSTOS_COPY_STUB_SYMBOL
-#endif
-#elif REPSTOS_LEAN == 1
-STUB(REPSTOS_STUB_SYMBOL, __repstos_shared_stub@GOTPCREL, __repstos_module_init, )
-#else
-STUB(REPSTOS_COPY_STUB_SYMBOL, __repstos_shared_copy_stub@GOTPCREL,
-     __repstos_copy_original, COPY_PULLS)
+	.globl	SHARED_STUB
+	.type	SHARED_STUB, @function
+	.set	SHARED_STUB, STUB
 #endif
 
-#if !defined(REPSTOS_LEAN) || REPSTOS_LEAN == 1
 	/*
 	 * The table section, defined (empty) in every module that links the
 	 * runtime, so __start_/__stop_repstos_sites always resolve.  It is
 	 * SHF_LINK_ORDER like the compiler's entries: ld refuses to mix
 	 * ordered and unordered input sections in one output section.
 	 */
-	REPSTOS_SITES_PUSHSECTION(REPSTOS_STUB_SYMBOL)
+	REPSTOS_SITES_PUSHSECTION(STUB)
 	.popsection
-#endif
 
 	/*
-	 * The table's bounds stay inside the module.  ld 2.40 put the
-	 * __start_/__stop_ symbols it defines in .dynsym of every shared
-	 * object as global ones (Debian's symbols files listed them:
-	 * tests/realworld/cc.sh) when module.c's hidden references were all
-	 * it saw; declaring them hidden here too keeps them local.
+	 * The bounds of the table and of the records stay inside the
+	 * module.  ld 2.40 put the __start_/__stop_ symbols it defines in
+	 * .dynsym of every shared object as global ones (Debian's symbols
+	 * files listed them: tests/realworld/cc.sh) when module.c's hidden
+	 * references were all it saw; declaring them hidden here too keeps
+	 * them local.
 	 */
 	.hidden	REPSTOS_SITES_START
 	.hidden	REPSTOS_SITES_STOP
+	.hidden	__start_repstos_dispatch
+	.hidden	__stop_repstos_dispatch
 
 	OBJECT_NOTES

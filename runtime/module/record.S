@@ -1,22 +1,78 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record.S - the module's own assembler besides its stubs and routines:
- * its record, which `repstos patch` fills in, and its profiling routine,
- * which its set sites call while REPSTOS_PROFILE records their sizes
- * (the copy sites' is in record_copy.S, linked only where there are
+ * record.S - the module's own data besides its stubs and routines: its
+ * record, which `repstos patch` fills in, and its description
+ * (module.h), which its constructor hands the start-up; with
+ * -DREPSTOS_PROFILES also the profiling routine its set sites call while
+ * REPSTOS_PROFILE records their sizes, and what that routine reads (the
+ * copy sites' routine is in record_copy.S, linked only where there are
  * some).  In every module with sites (module.c pulls it in), whether
  * the start-up is linked into the module or shared.
  */
 #include "repstos_site.h"
 #include "policy/profile.h"
 #include "routines/asm.h"
+#include "module/module.h"
 #include "prof_body.h"
 
 	/* The per-module record `repstos patch` fills in (repstos_site.h). */
 	REPSTOS_MODULE_RECORD
 
-	.text
+	/*
+	 * The description (struct repstos_module_desc): each place as its
+	 * distance from its field, which the linker fills in, so that no
+	 * code builds it and no dynamic relocation is needed.
+	 */
+	.section .rodata.repstos_module, "a", @progbits
+	.balign 4
+	.globl	__repstos_module_desc
+	.hidden	__repstos_module_desc
+	.type	__repstos_module_desc, @object
+__repstos_module_desc:
+	.long	REPSTOS_MODULE_ABI, REPSTOS_DESC_SIZE
+	.long	REPSTOS_SITES_START - ., REPSTOS_SITES_STOP - .
+	.long	REPSTOS_MODULE_SYMBOL - .
+	.long	__repstos_module_stats - .
+#ifdef REPSTOS_PROFILES
+	.long	__repstos_prof - .
+#else
+	.long	0
+#endif
+	.long	__start_repstos_dispatch - ., __stop_repstos_dispatch - .
+	.long	__repstos_vec_rep_min - ., __repstos_wide_rep_min - .
+	.long	__repstos_short_rep_max - .
+	.long	__repstos_copy_rep_min - ., __repstos_copy_nt_min - .
+	.long	__repstos_can_avx2 - ., __repstos_can_avx512 - .
+	.size	__repstos_module_desc, . - __repstos_module_desc
+	.if	. - __repstos_module_desc - REPSTOS_DESC_SIZE
+	.error	"module description size"
+	.endif
+	/* The table's and the records' sections, defined (empty) here too,
+	 * so that their bounds resolve in a module that calls the API but
+	 * has no site and no stub.  The table's is SHF_LINK_ORDER as every
+	 * producer's (dispatch.S). */
+	REPSTOS_SITES_PUSHSECTION(__repstos_module_desc)
+	.popsection
+	.pushsection REPSTOS_DISPATCH_NAME, "a", @progbits
+	.popsection
+	.hidden	REPSTOS_SITES_START
+	.hidden	REPSTOS_SITES_STOP
+	.hidden	__start_repstos_dispatch
+	.hidden	__stop_repstos_dispatch
 
+#ifdef REPSTOS_PROFILES
+	/* What the profiling routines read: this module's slots
+	 * (profile.h), set up by the start-up while it records. */
+	.bss
+	.balign	8
+	.globl	__repstos_prof
+	.hidden	__repstos_prof
+	.type	__repstos_prof, @object
+	.size	__repstos_prof, 40
+__repstos_prof:
+	.zero	40
+
+	.text
 
 /*
  * __repstos_profile: what every set site of the module calls while
@@ -56,6 +112,6 @@ ENTRY(__repstos_profile)
 	.cfi_adjust_cfa_offset -8
 	ret
 END(__repstos_profile)
-
+#endif
 
 	OBJECT_NOTES

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record_copy.S - the profiling routine of copy sites, beside record.S's
- * for set sites.
+ * for set sites: in the size-profile archive, the shared runtime and
+ * its modules.
  */
 #include "repstos_site.h"
 #include "routines/asm.h"
@@ -14,9 +15,10 @@
  * REPSTOS_PROFILE records its sizes: __repstos_profile (record.S) for the
  * copy contract (REPSTOS_COPY_CLOBBERS), which lets rax change but takes
  * rsi as the source: the search uses r10 instead, saved with rdx, r8
- * and r9, and the routine's address goes in rax.  A file of its own, which the
- * copy stub pulls in (dispatch.S), so that only a module with copy sites
- * carries it.
+ * and r9, and the routine's address goes in rax.  A file of its own, which
+ * the copy stub's dispatch record names (dispatch.S), so that only a
+ * module with copy sites carries it, and only where size profiles are
+ * linked (-DREPSTOS_PROFILES).
  */
 ENTRY(__repstos_copy_profile)
 	push	%rdx

@@ -160,6 +160,17 @@ static int by_size(const struct repstos_family_tuning *ft,
 	return module;
 }
 
+int repstos_policy_form_sized(const struct repstos_tuning *t,
+			      const struct repstos_modules *m,
+			      const struct repstos_site *e)
+{
+	const struct repstos_family *f = repstos_family_of(e->op);
+	int v = by_size(&t->fam[f->id], f, m->fam[f->id].variant,
+			m->fam[f->id].forced, e);
+
+	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
+}
+
 int repstos_policy_form(const struct repstos_tuning *t,
 			const struct repstos_modules *m,
 			const struct repstos_site *e,

@@ -154,6 +154,11 @@ int repstos_policy_form(const struct repstos_tuning *t,
 			const struct repstos_modules *m,
 			const struct repstos_site *e,
 			const unsigned long long *hist);
+/* The same without a profile (hist NULL), for a start-up that links no
+ * profile weighing. */
+int repstos_policy_form_sized(const struct repstos_tuning *t,
+			      const struct repstos_modules *m,
+			      const struct repstos_site *e);
 
 /* Sum of hist[c] * cost[v][c] in centi-ns (saturated at ~0ull - 1);
  * ~0ull when the table lacks v. */

@@ -10,6 +10,11 @@
 
 #include "repstos.h"
 
+/* The stubs' fallbacks read these (dispatch.S): the routine of the
+ * family they jump to where the stub's own jump was not rewritten. */
+extern unsigned char __repstos_set_choice REPSTOS_HIDDEN;
+extern unsigned char __repstos_copy_choice REPSTOS_HIDDEN;
+
 /* From these sizes on "vec" (and the wider routines) use rep stosb;
  * below this one "stosb_avx2" does.  ~0: never, until ERMS is seen. */
 extern unsigned long long __repstos_vec_rep_min REPSTOS_HIDDEN;
@@ -21,19 +26,14 @@ extern unsigned long long __repstos_short_rep_max REPSTOS_HIDDEN;
 extern unsigned long long __repstos_copy_rep_min REPSTOS_HIDDEN;
 extern unsigned long long __repstos_copy_nt_min REPSTOS_HIDDEN;
 
-/* The dispatch page (dispatch.S): the stub's target, and non-zero bytes
- * when this CPU can run "avx2", "avx512" (each of those routines tests
- * its byte first and runs "vec" at 0). */
-#define REPSTOS_DISPATCH_PAGE 4096
-extern char __repstos_dispatch_page[] REPSTOS_HIDDEN;
-extern void *REPSTOS_TARGET_SYMBOL REPSTOS_HIDDEN;
-extern void *REPSTOS_COPY_TARGET_SYMBOL REPSTOS_HIDDEN;
+/* Non-zero when this CPU can run "avx2", "avx512" (each of those
+ * routines tests its byte first and runs "vec" at 0). */
 extern unsigned char __repstos_can_avx2 REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx512 REPSTOS_HIDDEN;
 
 /* Let the routines whose bytes these are run what cpu has: the start-up
  * does it for each module, the tool for its own routines and the CPU it
- * measures.  Before the page is sealed. */
+ * measures. */
 void repstos_routines_enable(const struct repstos_cpu *cpu,
 			     unsigned char *can_avx2,
 			     unsigned char *can_avx512) REPSTOS_HIDDEN;

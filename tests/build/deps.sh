@@ -39,9 +39,10 @@ done <"$W/files" | (cd "$top" && xargs cp --parents -t "$src") ||
 	{ fail "cannot copy the sources"; finish; }
 cd "$src" || exit 1
 
-# commands < MAKE-LOG: the compiler and ar commands make ran, one a line
-# (continuations joined) as "OUT KIND VALUE" lines: KIND is in (an input
-# file), src (a source), idir, ldir or lib.
+# commands < MAKE-LOG: the compiler, ar and objcopy commands make ran,
+# one a line (continuations joined) as "OUT KIND VALUE" lines: KIND is in
+# (an input file), src (a source), idir, ldir or lib.  objcopy's are IN
+# OUT after its options (the runtime's startup.o, runtime/runtime.mk).
 commands() {
 	awk '
 	{ line = line $0 }
@@ -51,6 +52,12 @@ commands() {
 	  i = t[1] == "" ? 2 : 1
 	  if (t[i] == "ar") {
 		for (j = i + 3; j <= n; j++) print t[i + 2], "in", t[j]
+		next
+	  }
+	  if (t[i] ~ /(^|\/)objcopy$/) {
+		k = 0
+		for (j = i + 1; j <= n; j++) if (t[j] !~ /^[-@]/ && t[j] != "") f[++k] = t[j]
+		if (k == 2) print f[2], "in", f[1]
 		next
 	  }
 	  if (t[i] !~ /(^|\/)(gcc|g\+\+|cc|c\+\+|clang|clang-[0-9]+)$/) next

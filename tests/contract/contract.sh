@@ -12,7 +12,10 @@ CHECK=$B/tests/contract/check
 PLUGIN_SITES=8	# the sites in tests/contract/plugin.c, copies on
 PC=-fplugin-arg-repstos-copy
 
-need $CHECK $PLUGIN $B/runtime/module/dispatch.o $B/runtime/module/record.o
+# The runtime's objects that carry a table section and the record: the
+# stubs' (one per family) and the record's (runtime/module/).
+RT="$B/runtime/module/dispatch-set.o $B/runtime/module/dispatch-copy.o $B/runtime/module/record.o"
+need $CHECK $PLUGIN $RT
 scratch
 
 # 1. The producers, each checked against the header by check.c.
@@ -22,7 +25,7 @@ gcc -O2 -mavx512f -Iinclude -Iruntime -c -o "$W/macro512.o" tests/contract/macro
 gcc -O2 -ffunction-sections -fplugin="$PLUGIN" $PC -c -o "$W/plugin-fs.o" \
 	tests/contract/plugin.c &&
 gcc -Iinclude -Iruntime -c -o "$W/asm.o" tests/contract/asm.S &&
-ld -r -o "$W/runtime.o" $B/runtime/module/dispatch.o $B/runtime/module/record.o ||
+ld -r -o "$W/runtime.o" $RT ||
 	fail "compile the producers"
 expect_rc 0 "plugin: $PLUGIN_SITES entries as the header says" \
 	$CHECK sites "$W/plugin.o" $PLUGIN_SITES

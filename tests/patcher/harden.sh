@@ -170,11 +170,18 @@ refused "$F" "swapped routines"
 
 # Any two routines (and the stub) swapped: each must be told from every
 # other by its code, or a swap would pass and run the wrong routine.
-# Set and copy routines and both stubs, from the contract's two lists.
+# Set and copy routines and both stubs, from the contract's two lists,
+# in a program with sites of both families (a module carries the
+# routines of the families it has sites of: runtime/runtime.mk).
+BOTH=$IN/both
+gcc $CFLAGS -fplugin="$PLUGIN" -fplugin-arg-repstos-copy -c "$SRC/copies.c" \
+	-o "$IN/copies.o" &&
+gcc -no-pie -o "$BOTH" "$IN/main.o" "$IN/sites.o" "$IN/copies.o" "$RTLIB" ||
+	fail "cannot build a program with set and copy sites"
 ROUTINES="$("$top/tests/xlist.sh" VARIANTS sym) $("$top/tests/xlist.sh" COPY_VARIANTS sym)
 	$($POKE const REPSTOS_STUB_SYMBOL) $($POKE const REPSTOS_COPY_STUB_SYMBOL)"
 # One file per pair, pair.X.Y, written by one python3.
-python3 - "$EXE" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$EXE" "$x")"; done) <<'EOF2'
+python3 - "$BOTH" "$D" $(for x in $ROUTINES; do echo "$x" "$(value_at "$BOTH" "$x")"; done) <<'EOF2'
 import itertools, sys
 exe, d, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
 at = dict(zip(rest[0::2], map(int, rest[1::2])))

@@ -13,7 +13,7 @@ PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh tests/patcher/u
 TESTS += $(PATCHER_TESTS)
 
 # Scripts need no building; these only make sure what they run is built.
-$(PATCHER_TESTS): $(PATCHER_BIN) $(RT_LIB) $(PLUGIN_SO)
+$(PATCHER_TESTS): $(PATCHER_BIN) $(RT_LIB) $(RT_FULL_LIB) $(PLUGIN_SO)
 tests/patcher/asan.sh: $(PATCHER_ASAN_BIN)
 ifneq ($(PATCHER_CLANG),)
 tests/patcher/fuzz.sh: $(PATCHER_FUZZ_BIN)
@@ -22,4 +22,4 @@ endif
 # The tuning file, --cpu=native with it, and the runtime rescuing a file
 # patched for a CPU with more than this one.
 TESTS += tests/patcher/tune.sh
-tests/patcher/tune.sh: $(PATCHER_BIN) $(RTT)/sites
+tests/patcher/tune.sh: $(PATCHER_BIN) $(RTT)/sites $(RTT)/sites-full

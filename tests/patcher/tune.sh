@@ -6,9 +6,14 @@
 # runtime rewrites the calls of routines it cannot run and leaves every
 # other site alone.  REPSTOS_CPU=zen3 makes the runtime choose as on a
 # CPU without AVX-512.
+#
+# The runtime that reads tuning files is librepstos-full.a's (and the
+# shared runtime's): sites-full; librepstos.a's (sites) reads none, and
+# says so under REPSTOS_DEBUG.
 . "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
-need $TOOL $d/sites
+full=$d/sites-full
+need $TOOL $d/sites $full
 scratch
 
 $TOOL tune $W/tuning > $W/tune.log 2>&1 || fail "repstos tune exited $?"
@@ -16,18 +21,24 @@ grep -q '^cpu ' $W/tuning && grep -q '^variant ' $W/tuning &&
 	ok "repstos tune wrote $(grep '^variant' $W/tuning)" ||
 	fail "no tuning file written"
 
-out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $d/sites quick 2>&1) ||
+out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $full quick 2>&1) ||
 	fail "sites under the tuning file: $out"
 echo "$out" | grep -q 'variant [a-z0-9_]* (tuning file)' &&
 	ok "the runtime uses the tuning file" || fail "tuning file not used: $out"
+out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $d/sites quick 2>&1) ||
+	fail "librepstos.a's sites under the tuning file: $out"
+echo "$out" | grep -q "$W/tuning: tuning file not read: not linked" &&
+	! echo "$out" | grep -q '(tuning file)' &&
+	ok "librepstos.a's runtime reads no tuning file, and says so" ||
+	fail "librepstos.a's runtime and the tuning file: $out"
 
 # A file for another CPU, and a malformed one, are ignored.
 sed 's/^cpu .*/cpu 1 6 55 0 1/' $W/tuning > $W/other
-out=$(REPSTOS_TUNING=$W/other REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+out=$(REPSTOS_TUNING=$W/other REPSTOS_DEBUG=1 $full forms 2>&1)
 echo "$out" | grep -q 'for another CPU, ignored' && ! echo "$out" | grep -q '(tuning file)' &&
 	ok "a tuning file for another CPU is ignored" || fail "other CPU: $out"
 echo "cpu nonsense" > $W/bad
-out=$(REPSTOS_TUNING=$W/bad $d/sites forms 2>&1)
+out=$(REPSTOS_TUNING=$W/bad $full forms 2>&1)
 echo "$out" | grep -q 'malformed tuning file' && ok "a malformed file is reported" ||
 	fail "malformed: $out"
 
@@ -40,19 +51,19 @@ REPSTOS_CPU=generic $TOOL tune $W/generic > $W/generic.log 2>&1 ||
 sed -n '/^# repstos tuning/,/^wrote /p' $W/generic.log | sed '$d' |
 	cmp -s - $W/generic && ok "REPSTOS_CPU=generic: the tuning printed is the file written" ||
 	fail "REPSTOS_CPU=generic: what tune printed is not the file: $(cat $W/generic)"
-out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+out=$(REPSTOS_CPU=generic REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $full forms 2>&1)
 echo "$out" | grep -q '(tuning file)' &&
 	ok "REPSTOS_CPU=generic: a runtime as generic takes the file tune wrote as generic" ||
 	fail "REPSTOS_CPU=generic: the runtime as generic does not take the file: $out"
-out=$(REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $d/sites forms 2>&1)
+out=$(REPSTOS_TUNING=$W/generic REPSTOS_DEBUG=1 $full forms 2>&1)
 echo "$out" | grep -q 'for another CPU, ignored' &&
 	ok "REPSTOS_CPU=generic: the runtime as this CPU ignores it" ||
 	fail "REPSTOS_CPU=generic: the runtime as this CPU takes a file measured as generic: $out"
 
 # --cpu=native chooses what the runtime chooses, tuning file included.
-REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native $d/sites -o $W/native >/dev/null ||
+REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native $full -o $W/native >/dev/null ||
 	fail "patch --cpu=native"
-want=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $d/sites forms 2>&1 |
+want=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $full forms 2>&1 |
 	sed -n 's/.*; variant \([a-z0-9_]*\) .*/\1/p')
 got=$($TOOL dump --stats $W/native | sed -n 's/^variant: //p' | tr ' ' '\n' |
 	paste - - | awk '$2 > 0 { print $1 }' | tr '\n' ' ')

@@ -8,9 +8,14 @@
 #  - those over 1 KiB: the profile is written all the same, as the
 #    buffer for a section at exit is sized from the counts, not 512
 #    bytes a site.
+# And a program of librepstos.a, which has no size profiles
+# (runtime/runtime.mk): under REPSTOS_PROFILE it runs, its sites right,
+# and one line says the profile is not recorded, and why; REPSTOS_DEBUG
+# also names a REPSTOS_PROFILE_USE it does not read.
 . "$(dirname "$0")/../lib.sh"
 P=$BUILT
-need $P/probe $P/libfailalloc.so
+lean=build/tests/runtime/harden
+need $P/probe $P/libfailalloc.so $lean
 scratch
 
 # run FAILALLOC [ENV...]: the probe with allocations failing; out, err.
@@ -40,4 +45,20 @@ if [ $rc -eq 0 ] && [ ! -s $W/err ] && grep -q '^end ' $W/small; then
 else
 	fail "no allocation over 1 KiB: exit $rc: $(cat $W/err)"
 fi
+REPSTOS_PROFILE=$W/lean $lean status >$W/out 2>$W/err; rc=$?
+if [ $rc -ne 0 ] || ! grep -q "site=ok" $W/out; then
+	fail "librepstos.a: exit $rc: $(cat $W/out $W/err)"
+elif [ "$(wc -l < $W/err)" -ne 1 ] ||
+     ! grep -q "^repstos: $W/lean: profile of .* not recorded: size profiles not linked" $W/err; then
+	fail "librepstos.a: $(wc -l < $W/err) lines on stderr, want one saying why: $(cat $W/err)"
+elif [ -e $W/lean ]; then
+	fail "librepstos.a: a profile written: $(cat $W/lean)"
+else
+	ok "librepstos.a: the sites work, no file, and one line: $(cat $W/err)"
+fi
+echo "profile 2 table 0 sites 0 name x" >$W/use
+REPSTOS_PROFILE_USE=$W/use REPSTOS_DEBUG=1 $lean status >$W/out 2>$W/err
+grep -q "site=ok" $W/out && grep -q "profile $W/use ignored: size profiles not linked" $W/err &&
+	ok "librepstos.a: REPSTOS_PROFILE_USE not read, and REPSTOS_DEBUG says so" ||
+	fail "librepstos.a, REPSTOS_PROFILE_USE: $(cat $W/out $W/err)"
 finish

@@ -8,10 +8,13 @@
  *                     patched and how, the tuning's source, the
  *                     thresholds the routines read, and site=ok when
  *                     every site stored the right bytes
- *   probe maps [LIB]  status, then the protections of the dispatch page
- *                     and how many mappings are writable and executable
- *                     at once; with LIB, the same for the dispatch page
- *                     of LIB (tests/runtime/cyclelib.c), dlopen()ed now
+ *   probe maps [LIB]  status, then the protections of the page of the
+ *                     stub's byte (runtime/module/dispatch.S), whether
+ *                     the stub jumps straight to a routine or through
+ *                     its fallback (which reads the byte), and how many
+ *                     mappings are writable and executable at once;
+ *                     with LIB, the same for the byte and the stub of
+ *                     LIB (tests/runtime/cyclelib.c), dlopen()ed now
  *   probe tuning FILE  write a tuning file for this CPU, the policy's
  *                     numbers with the module routine "original", which
  *                     no policy row picks
@@ -31,6 +34,7 @@
 #include "policy/policy.h"
 #include "repstos.h"
 #include "routines/routines.h"
+#include "module/module.h"
 
 /* From envp: environ may not be set yet. */
 static const char *env(char **envp, const char *name)
@@ -129,16 +133,30 @@ static int maps(const char *what, const void *page)
 	return !f;
 }
 
-/* The dispatch page of a library dlopen()ed now. */
+/* "WHAT=direct" where the set stub at stub jumps straight to a routine
+ * (its jump rewritten), "WHAT=fallback" where it goes to its fallback,
+ * which reads the byte. */
+static void stub_state(const char *what, const void *stub)
+{
+	const unsigned char *j = (const unsigned char *)stub + REPSTOS_STUB_JUMP_AT;
+	int32_t rel;
+
+	memcpy(&rel, j + 1, sizeof(rel));
+	printf("%s=%s\n", what, j[0] != 0xe9 ? "?" : rel ? "direct" : "fallback");
+}
+
+/* The same of a library dlopen()ed now. */
 static int lib_maps(const char *lib)
 {
 	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	void *(*page)(void) = h ? (void *(*)(void))dlsym(h, "cycle_dispatch_page") : NULL;
+	void *(*stub)(void) = h ? (void *(*)(void))dlsym(h, "cycle_stub") : NULL;
 
-	if (!page) {
+	if (!page || !stub) {
 		printf("dlopen %s: %s\n", lib, dlerror());
 		return 1;
 	}
+	stub_state("lib_stub", stub());
 	return maps("lib", page());
 }
 
@@ -147,7 +165,8 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "status"))
 		return status();
 	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "maps"))
-		return status() | maps("dispatch", __repstos_dispatch_page) |
+		return status() | (stub_state("stub", (void *)REPSTOS_STUB_SYMBOL), 0) |
+		       maps("dispatch", &__repstos_set_choice) |
 		       (argc == 3 && lib_maps(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "tuning"))
 		return tuning(argv[2]);

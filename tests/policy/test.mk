@@ -6,12 +6,13 @@
 DEPS += $(PT)/sizes.d
 
 # sizes: sites of constant, bounded and unknown size; it also writes the
-# fixed cost table the profile tests choose from.
-$(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_LIB)
+# fixed cost table the profile tests choose from.  Its cost tables come
+# from tuning files: librepstos-full.a reads them (runtime/runtime.mk).
+$(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_FULL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iinclude -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
 		-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy \
-		-o $@ $< $(RT_LIB)
+		-o $@ $< $(RT_FULL_LIB)
 
 TESTS += tests/policy/costs.sh
 tests/policy/costs.sh: $(PT)/sizes $(PATCHER_BIN)
@@ -23,22 +24,24 @@ tests/policy/costs.sh: $(PT)/sizes $(PATCHER_BIN)
 PT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns -fplugin=$(PLUGIN_SO) \
 	-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy $(DEPFLAGS)
-PT_DEPS := $(PLUGIN_SO) $(RT_LIB)
+# Size profiles and the tuning file are in librepstos-full.a, not in
+# librepstos.a (runtime/runtime.mk): the programs here link it.
+PT_DEPS := $(PLUGIN_SO) $(RT_FULL_LIB)
 DEPS += $(PT)/libprofdso.d $(PT)/prog.d $(PT)/prog-other.d
 
 $(PT)/libprofdso.so: tests/policy/lib.c $(PT_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(PT_CFLAGS) -fPIC -shared -o $@ $< $(RT_LIB)
+	$(CC) $(PT_CFLAGS) -fPIC -shared -o $@ $< $(RT_FULL_LIB)
 
 $(PT)/prog: tests/policy/prog.c $(PT)/libprofdso.so $(PT_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(PT_CFLAGS) -pthread -o $@ $< -L$(PT) -lprofdso \
-		-Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+		-Wl,-rpath,'$$ORIGIN' $(RT_FULL_LIB)
 
 $(PT)/prog-other: tests/policy/prog.c $(PT)/libprofdso.so $(PT_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(PT_CFLAGS) -DOTHER_BUILD -pthread -o $@ $< -L$(PT) \
-		-lprofdso -Wl,-rpath,'$$ORIGIN' $(RT_LIB)
+		-lprofdso -Wl,-rpath,'$$ORIGIN' $(RT_FULL_LIB)
 
 TESTS += tests/policy/profile.sh
 tests/policy/profile.sh: $(PT)/prog $(PT)/prog-other $(PT)/sizes \
@@ -78,9 +81,9 @@ PT_HAND_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 
 DEPS += $(PT)/probe.d
-$(PT)/probe: tests/policy/probe.c $(RT_LIB)
+$(PT)/probe: tests/policy/probe.c $(RT_FULL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(PT_HAND_CFLAGS) -o $@ $< $(RT_LIB) -ldl
+	$(CC) $(PT_HAND_CFLAGS) -o $@ $< $(RT_FULL_LIB) -ldl
 
 DEPS += $(PT)/libfailalloc.d
 $(PT)/libfailalloc.so: tests/policy/failalloc.c
@@ -92,7 +95,7 @@ TESTS += tests/policy/writer.sh tests/policy/tuning.sh tests/policy/limit.sh \
 tests/policy/writer.sh: $(PT)/probe
 tests/policy/tuning.sh: $(PT)/probe $(PATCHER_BIN)
 tests/policy/limit.sh: $(PT)/probe $(PATCHER_BIN)
-tests/policy/lost.sh: $(PT)/probe $(PT)/libfailalloc.so
+tests/policy/lost.sh: $(PT)/probe $(PT)/libfailalloc.so $(RTT)/harden
 
 # manysites: 10,000 hand-written sites in two generated units, for the
 # start-up with a profile of them all (tests/policy/many.sh).
@@ -108,9 +111,9 @@ $(PT_MANY)/many_sites%.c: tests/policy/test.mk
 $(PT_MANY)/many_sites%.o: $(PT_MANY)/many_sites%.c
 	$(CC) $(CSTD) -O1 -Iinclude -Iruntime -c -o $@ $<
 $(PT)/manysites: tests/policy/many.c $(PT_MANY)/many_sites0.o \
-		$(PT_MANY)/many_sites1.o $(RT_LIB)
+		$(PT_MANY)/many_sites1.o $(RT_FULL_LIB)
 	$(CC) $(PT_HAND_CFLAGS) -o $@ $< $(PT_MANY)/many_sites0.o \
-		$(PT_MANY)/many_sites1.o $(RT_LIB)
+		$(PT_MANY)/many_sites1.o $(RT_FULL_LIB)
 
 TESTS += tests/policy/many.sh
 tests/policy/many.sh: $(PT)/manysites

@@ -252,7 +252,8 @@ EOF
 
 # ---- REPSTOS_RUNTIME -------------------------------------------------------
 # shared: the module needs librepstos.so.0 and has no start-up of its own;
-# -static keeps the archive; --gc-sections still works; a bad value stops.
+# -static keeps the archive; --gc-sections still works; full links
+# librepstos-full.a; a bad value stops.
 for shape in plain -shared gc; do
 	case $shape in
 	plain)	args="main.o clear.o -o prog-sh" prog=./prog-sh f=prog-sh ;;
@@ -274,6 +275,21 @@ if REPSTOS_RUNTIME=shared "$RCC" -O2 -static main.o clear.o -o prog-shst 2>err.s
 else
 	fail "REPSTOS_RUNTIME=shared -static: $(errs err.shst.txt)"
 fi
+# full: librepstos-full.a, whose start-up records size profiles, which
+# the default archive's does not.
+if REPSTOS_RUNTIME=full "$RCC" -O2 main.o clear.o -o prog-full 2>err.full.txt &&
+   has_sites "full" prog-full && runs_ok "full" ./prog-full &&
+   REPSTOS_PROFILE=$W/prof-full ./prog-full >/dev/null 2>&1 &&
+   grep -q '^profile ' "$W/prof-full"; then
+	ok "REPSTOS_RUNTIME=full: librepstos-full.a, $(sites prog-full) sites, a size profile recorded"
+else
+	fail "REPSTOS_RUNTIME=full: $(errs err.full.txt)"
+fi
+"$RCC" -O2 main.o clear.o -o prog-static 2>err.static.txt &&
+	REPSTOS_PROFILE=$W/prof-static ./prog-static >/dev/null 2>err.prof.txt &&
+	[ ! -e "$W/prof-static" ] && grep -q 'size profiles not linked' err.prof.txt &&
+	ok "REPSTOS_RUNTIME unset: librepstos.a, no profile, and one line says why" ||
+	fail "REPSTOS_RUNTIME unset and REPSTOS_PROFILE: $(errs err.prof.txt)"
 if REPSTOS_RUNTIME=bogus "$RCC" -O2 main.o clear.o -o prog-bogus 2>err.bogus.txt; then
 	fail "REPSTOS_RUNTIME=bogus linked"
 elif [ "$(wc -l <err.bogus.txt)" -eq 1 ] && grep -q "REPSTOS_RUNTIME" err.bogus.txt &&

@@ -71,7 +71,8 @@ expect_files repstos-gcc-plugin "$PD/repstos.so"
 expect_files librepstos0 "/usr/lib/$MA/librepstos.so.0" \
 	/usr/share/lintian/overrides/librepstos0
 expect_files librepstos-dev /usr/include/repstos.h /usr/include/repstos_site.h \
-	"/usr/lib/$MA/librepstos.a" "/usr/lib/$MA/pkgconfig/repstos.pc" \
+	"/usr/lib/$MA/librepstos.a" "/usr/lib/$MA/librepstos-full.a" \
+	"/usr/lib/$MA/pkgconfig/repstos.pc" \
 	"/usr/lib/$MA/librepstos_nonshared.a" "/usr/lib/$MA/librepstos-shared.so" \
 	"/usr/lib/$MA/pkgconfig/repstos-shared.pc" \
 	/usr/share/man/man7/repstos.7.gz

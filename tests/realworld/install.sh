@@ -28,7 +28,7 @@ scratch -o
 X=$W/x
 
 FILES="bin/repstos bin/repstos-cc bin/repstos-c++ lib/repstos/repstos.so lib/librepstos.a
-lib/librepstos.so.0 lib/librepstos_nonshared.a lib/librepstos-shared.so
+lib/librepstos-full.a lib/librepstos.so.0 lib/librepstos_nonshared.a lib/librepstos-shared.so
 lib/pkgconfig/repstos-shared.pc include/repstos.h include/repstos_site.h lib/pkgconfig/repstos.pc
 share/man/man1/repstos.1 share/man/man1/repstos-cc.1 share/man/man1/repstos-c++.1
 share/man/man7/repstos.7"

@@ -14,7 +14,7 @@ REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
 	tests/realworld/debian.sh tests/realworld/readme.sh
 
 TESTS += $(REALWORLD_TESTS)
-$(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+$(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) patcher/repstos
 
 # `make realworld`: only the real code bases (a skip is not an error).
 .PHONY: realworld

@@ -14,14 +14,19 @@
 #define SET(p, c, n) REPSTOS_MEMSET(p, c, n)
 #define ZERO(p, n) REPSTOS_BZERO(p, n)
 
-/* Its dispatch page, for tests/policy/probe.c; NULL with the shared
- * runtime, where the module has none. */
-#pragma weak __repstos_dispatch_page
-extern char __repstos_dispatch_page[] __attribute__((visibility("hidden")));
+/* Its stub's byte and its stub, for tests/policy/probe.c; the byte is
+ * NULL with the shared runtime, where the module has none. */
+#pragma weak __repstos_set_choice
+extern unsigned char __repstos_set_choice __attribute__((visibility("hidden")));
 
 __attribute__((visibility("default"))) void *cycle_dispatch_page(void)
 {
-	return __repstos_dispatch_page;
+	return &__repstos_set_choice;
+}
+
+__attribute__((visibility("default"))) void *cycle_stub(void)
+{
+	return (void *)REPSTOS_STUB_SYMBOL;
 }
 #else
 #define SET(p, c, n) memset(p, c, n)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Proves: dlopen()/dlclose() cycles leave nothing behind, profiling or not.
 # A shared object with sites, loaded, called and unloaded 3,000 times
-# (tests/runtime/cycle.c), with librepstos.a and with the shared runtime
-# (which it then loads and unloads as well), against the same object
-# built plain:
+# (tests/runtime/cycle.c), with librepstos.a, with librepstos-full.a
+# (which has size profiles) and with the shared runtime (which it then
+# loads and unloads as well), against the same object built plain:
 #  - the heap in use grows by less than 8 bytes a cycle, and the
 #    resident set by at most 256 KiB more than the plain object's;
 #  - the same under REPSTOS_PROFILE, and the profile holds one section
@@ -12,7 +12,7 @@
 P=$BUILT
 n=3000
 warm=50		# cycle.c's WARM
-need $P/cycle $P/libcycle.so $P/libplain.so $P/shared/libcycle.so
+need $P/cycle $P/libcycle.so $P/libcycle-full.so $P/libplain.so $P/shared/libcycle.so
 scratch
 
 # grown OUT LIB: LIB's line of cycle's output OUT, "RSS HEAP".
@@ -31,18 +31,19 @@ check() {
 	fi
 }
 
-out=$($P/cycle $n $P/libplain.so $P/libcycle.so $P/shared/libcycle.so 2>&1) ||
-	fail "cycle exited $?: $out"
+out=$($P/cycle $n $P/libplain.so $P/libcycle.so $P/libcycle-full.so \
+	$P/shared/libcycle.so 2>&1) || fail "cycle exited $?: $out"
 check "librepstos.a" "$out" $P/libcycle.so
+check "librepstos-full.a" "$out" $P/libcycle-full.so
 check "shared runtime" "$out" $P/shared/libcycle.so
 
-# sections PROFILE: "SECTIONS CALLS-OF-EACH-SITE..." for libcycle.so.
+# sections PROFILE: "SECTIONS CALLS-OF-EACH-SITE..." for the object.
 sections() {
 	awk '$1 == "profile" { s++ } $1 == "site" { c[$2] += $3 }
 	     END { printf "%d", s; for (i in c) printf " %d", c[i]; print "" }' "$1"
 }
 want="1 $((2 * (n + warm))) $((2 * (n + warm))) $((2 * (n + warm)))"
-for lib in libcycle.so shared/libcycle.so; do
+for lib in libcycle-full.so shared/libcycle.so; do
 	prof=$W/$(echo $lib | tr / -).prof
 	out=$(REPSTOS_PROFILE=$prof $P/cycle $n $P/libplain.so $P/$lib 2>&1) ||
 		fail "$lib, profiling: cycle exited $?: $out"

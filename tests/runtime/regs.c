@@ -14,25 +14,39 @@
  * in front of each routine, and for the copy profiling routine in front
  * of each copy routine.
  *
+ * The stub both ways it reaches a routine (runtime/module/dispatch.S):
+ * its jump rewritten straight to the routine, as the start-up does where
+ * it may write text, and its fallback, through its family's byte.
+ *
  * Copy routines and the copy stub by their contract (repstos_site.h,
  * "Copy sites"): rdi and rsi to their ends, rcx to 0, the destination
  * holding the source's bytes; rax, the vector registers REPSTOS_COPY_CLOBBERS names and k1 may
  * change, nothing else may.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "repstos.h"
 #include "policy/policy.h"
 #include "startup/profrun.h"
 #include "routines/routines.h"
+#include "module/module.h"
 
 #include "regs_harness.h"
 
-extern void *__repstos_target __attribute__((visibility("hidden")));
-extern void *__repstos_copy_target __attribute__((visibility("hidden")));
+/* Valgrind runs this too (valgrind.sh): it has to be told of code
+ * rewritten under it, as the stubs' jumps are below.  Its package holds
+ * the header. */
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define VALGRIND_DISCARD_TRANSLATIONS(addr, len) ((void)0)
+#endif
+
 extern struct repstos_prof __repstos_prof __attribute__((visibility("hidden")));
 extern const char regs_ret_xmm[], regs_ret_ymm[], regs_ret_zmm[];
 
@@ -200,6 +214,26 @@ static void run(const char *who, void (*fn)(void), size_t n, int fill)
 	check_bytes(who, n, fill);
 }
 
+/*
+ * Point a stub's jump (at at from the stub) at to, or with to NULL at
+ * its fallback, as the start-up rewrites it: through /proc/self/mem, so
+ * that the page stays executable for the code that may share it.
+ */
+static void stub_jump(void (*stub)(void), unsigned at, void (*to)(void))
+{
+	uintptr_t jump = (uintptr_t)stub + at, next = jump + 5;
+	int32_t rel = (int32_t)(to ? (uintptr_t)to - next : 0);
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+
+	if (*(uint8_t *)jump != 0xe9 || fd < 0 ||
+	    pwrite(fd, &rel, sizeof(rel), (off_t)(jump + 1)) != sizeof(rel)) {
+		perror("rewriting the stub's jump");
+		exit(1);
+	}
+	close(fd);
+	VALGRIND_DISCARD_TRANSLATIONS(jump, 5);
+}
+
 static const size_t sizes[] = {
 	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127,
 	128, 129, 255, 256, 1000, 2047, 2048, 4095, 4096, 4097, 65536, 100001,
@@ -297,12 +331,16 @@ static void run_copies(void)
 		if (!repstos_policy_copy_supported(repstos_cpu(), v))
 			continue;
 		narrow = repstos_family_narrow(&repstos_families[REPSTOS_FAMILY_COPY], v) == v;
-		for (stub = 0; stub < 2; stub++) {
+		for (stub = 0; stub < 3; stub++) {
 			char who[64];
 
-			snprintf(who, sizeof(who), "%scopy %s", stub ?
-				 "copy stub -> " : "", repstos_copy_variant_name(v));
-			__repstos_copy_target = (void *)fn;
+			snprintf(who, sizeof(who), "%scopy %s", stub == 1 ?
+				 "copy stub -> " : stub == 2 ?
+				 "copy stub, fallback -> " : "",
+				 repstos_copy_variant_name(v));
+			stub_jump(__repstos_copy_stub, REPSTOS_COPY_STUB_JUMP_AT,
+				  stub == 1 ? fn : NULL);
+			__repstos_copy_choice = (unsigned char)v;
 			run_sizes(who, stub ? __repstos_copy_stub : fn);
 		}
 		run_profiled(v);
@@ -315,13 +353,8 @@ int main(void)
 	int v, stub;
 
 	pick_width();
-	/* The runtime made the stub's target read-only; this test points
-	 * it at each routine in turn. */
-	if (mprotect((void *)((uintptr_t)&__repstos_target & ~(uintptr_t)4095),
-		     4096, PROT_READ | PROT_WRITE)) {
-		perror("mprotect");
-		return 1;
-	}
+	/* The runtime pointed the stubs at its choice; this test points
+	 * them at each routine in turn, both ways. */
 	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++) {
 		void (*fn)(void) = (void (*)(void))repstos_variant_routine(v);
 
@@ -331,12 +364,15 @@ int main(void)
 			continue;
 		}
 		narrow = repstos_family_narrow(&repstos_families[REPSTOS_FAMILY_SET], v) == v;
-		for (stub = 0; stub < 2; stub++) {
+		for (stub = 0; stub < 3; stub++) {
 			char who[64];
 
-			snprintf(who, sizeof(who), "%s%s",
-				 stub ? "stub -> " : "", repstos_variant_name(v));
-			__repstos_target = (void *)fn;
+			snprintf(who, sizeof(who), "%s%s", stub == 1 ? "stub -> " :
+				 stub == 2 ? "stub, fallback -> " : "",
+				 repstos_variant_name(v));
+			stub_jump(__repstos_stub, REPSTOS_STUB_JUMP_AT,
+				  stub == 1 ? fn : NULL);
+			__repstos_set_choice = (unsigned char)v;
 			run_sizes(who, stub ? __repstos_stub : fn);
 		}
 		run_profiled(v);

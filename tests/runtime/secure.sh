@@ -7,10 +7,14 @@
 #  - a secure execution (AT_SECURE: a set-user-ID copy of the probe, to
 #    nobody) ignores every REPSTOS_* variable, reads no file the user
 #    names and says nothing about one.
+# Both for the probe linked with librepstos-full.a, which reads tuning
+# files, and with librepstos.a, which reads none (runtime/runtime.mk)
+# and says so under REPSTOS_DEBUG of a file that is there, but not in a
+# secure execution.
 # Everything it makes is in a temporary folder of its own.
 . "$(dirname "$0")/../lib.sh"
-bin=$PWD/$BUILT/harden
-need $bin
+d=$BUILT
+need $d/harden $d/harden-full
 # Where set-user-ID bits count, and nobody can reach: outside the tree,
 # or in it where that is mounted nosuid.
 case $(findmnt -n -o OPTIONS -T "${TMPDIR:-/tmp}" 2>/dev/null) in
@@ -30,89 +34,120 @@ run() {
 	return 0
 }
 
-$bin tuning "$W/good" || { fail "cannot write a tuning file"; finish; }
+$PWD/$d/harden-full tuning "$W/good" || { fail "cannot write a tuning file"; finish; }
 printf 'not a tuning file\n' >"$W/bad"
 chmod 644 "$W/good" "$W/bad"
 mkfifo "$W/fifo"
 
-# ---- any program -------------------------------------------------------
-run "own tuning file" env REPSTOS_TUNING="$W/good" $bin status &&
-	case $out in
-	*"tuning=tuning file"*) ok "a tuning file of the real user's is read" ;;
-	*) fail "own tuning file not read: $out" ;;
-	esac
-run "FIFO as tuning file" env REPSTOS_TUNING="$W/fifo" $bin status &&
-	ok "REPSTOS_TUNING naming a FIFO: start-up goes on ($(field "$out" variant))"
-if [ "$(id -u)" = 0 ]; then
-	cp "$W/good" "$W/others"
-	chown nobody "$W/others"
-	run "someone else's tuning file" env REPSTOS_TUNING="$W/others" $bin status &&
-		case $out in
-		*"tuning=tuning file"*) fail "a tuning file owned by nobody was read" ;;
-		*) ok "a tuning file owned by another user is not read" ;;
+# check BIN READS: every check of one probe; READS 1 where it reads
+# tuning files.
+check() {
+	bin=$1 reads=$2 b=${1##*/}
+
+	# ---- any program -----------------------------------------------
+	if [ "$reads" = 1 ]; then
+		run "$b: own tuning file" env REPSTOS_TUNING="$W/good" $bin status &&
+			case $out in
+			*"tuning=tuning file"*) ok "$b: a tuning file of the real user's is read" ;;
+			*) fail "$b: own tuning file not read: $out" ;;
+			esac
+	else
+		run "$b: own tuning file" env REPSTOS_TUNING="$W/good" REPSTOS_DEBUG=1 $bin status &&
+			case $out$err in
+			*"tuning=tuning file"*) fail "$b: librepstos.a read a tuning file: $out" ;;
+			*"$W/good: tuning file not read: not linked"*)
+				ok "$b: no tuning file read, and REPSTOS_DEBUG says so" ;;
+			*) fail "$b: own tuning file: not said: $err" ;;
+			esac
+	fi
+	run "$b: FIFO as tuning file" env REPSTOS_TUNING="$W/fifo" $bin status &&
+		ok "$b: REPSTOS_TUNING naming a FIFO: start-up goes on ($(field "$out" variant))"
+	if [ "$(id -u)" = 0 ]; then
+		cp "$W/good" "$W/others"
+		chown nobody "$W/others"
+		run "$b: someone else's tuning file" env REPSTOS_TUNING="$W/others" $bin status &&
+			case $out in
+			*"tuning=tuning file"*) fail "$b: a tuning file owned by nobody was read" ;;
+			*) ok "$b: a tuning file owned by another user is not read" ;;
+			esac
+	fi
+
+	# ---- a secure execution ----------------------------------------
+	why=""
+	if [ "$(id -u)" != 0 ]; then
+		why="not root: cannot make a set-user-ID copy"
+	elif ! id nobody >/dev/null 2>&1; then
+		why="no user 'nobody'"
+	else
+		# The copy must be where set-user-ID bits count.
+		dir=$W
+		case $(findmnt -n -o OPTIONS -T "$dir" 2>/dev/null) in
+		*nosuid*) dir=$(mktemp -d -p "$PWD/$d") &&
+				chmod 755 "$dir" ;;
 		esac
-fi
+		cp $bin "$dir/suid" && chown nobody "$dir/suid" && chmod 4755 "$dir/suid"
+		out=$(timeout 10 "$dir/suid" status 2>&1)
+		case $out in
+		*"secure=1 "*) ;;
+		*) why="the set-user-ID copy does not run as a secure execution ($out)" ;;
+		esac
+	fi
+	if [ -n "$why" ]; then
+		[ "$dir" != "$W" ] && [ -n "$dir" ] && rm -rf "$dir"
+		secure_skip="secure execution: $why"
+		return
+	fi
+	suid=$dir/suid
 
-# ---- a secure execution ------------------------------------------------
-why=""
-if [ "$(id -u)" != 0 ]; then
-	why="not root: cannot make a set-user-ID copy"
-elif ! id nobody >/dev/null 2>&1; then
-	why="no user 'nobody'"
-else
-	# The copy is in $W: where set-user-ID bits count (above).
-	cp $bin "$W/suid" && chown nobody "$W/suid" && chmod 4755 "$W/suid"
-	out=$(timeout 10 "$W/suid" status 2>&1)
-	case $out in
-	*"secure=1 "*) ;;
-	*) why="the set-user-ID copy does not run as a secure execution ($out)" ;;
-	esac
-fi
-[ -z "$why" ] || finish "secure execution: $why"
-suid=$W/suid
+	# The secure program's own choice, with nothing set.
+	run "$b: secure, nothing set" $suid status || return
+	base=$out
+	variant=$(field "$base" variant) features=$(field "$base" features)
+	ok "$b: secure execution: $base"
 
-# The secure program's own choice, with nothing set.
-run "secure, nothing set" $suid status || finish
-base=$out
-variant=$(field "$base" variant) features=$(field "$base" features)
-ok "secure execution: $base"
+	run "$b: secure, REPSTOS_TUNING=malformed" env REPSTOS_TUNING="$W/bad" $suid status &&
+		if [ -n "$err" ]; then
+			fail "$b: secure: REPSTOS_TUNING of a malformed file is reported: $err"
+		else
+			ok "$b: secure: REPSTOS_TUNING of a malformed file: nothing said"
+		fi
+	run "$b: secure, REPSTOS_TUNING=good" env REPSTOS_TUNING="$W/good" $suid status &&
+		case $out in
+		*"tuning=tuning file"*) fail "$b: secure: REPSTOS_TUNING was read: $out" ;;
+		*) ok "$b: secure: REPSTOS_TUNING not read" ;;
+		esac
+	run "$b: secure, REPSTOS_TUNING=FIFO" env REPSTOS_TUNING="$W/fifo" $suid status &&
+		ok "$b: secure: REPSTOS_TUNING naming a FIFO: start-up goes on"
+	run "$b: secure, REPSTOS_PATCH=0" env REPSTOS_PATCH=0 $suid status &&
+		case $(field "$out" status) in
+		2) fail "$b: secure: REPSTOS_PATCH=0 obeyed: $out" ;;
+		*) ok "$b: secure: REPSTOS_PATCH=0 ignored (status $(field "$out" status))" ;;
+		esac
+	other=original
+	[ "$variant" = original ] && other=erms
+	run "$b: secure, REPSTOS_VARIANT" env REPSTOS_VARIANT=$other $suid status &&
+		if [ "$(field "$out" variant)" != "$variant" ]; then
+			fail "$b: secure: REPSTOS_VARIANT=$other obeyed: $out"
+		else
+			ok "$b: secure: REPSTOS_VARIANT=$other ignored ($variant)"
+		fi
+	run "$b: secure, REPSTOS_CPU" env REPSTOS_CPU=generic $suid status &&
+		if [ "$(field "$out" features)" != "$features" ]; then
+			fail "$b: secure: REPSTOS_CPU=generic obeyed: $out"
+		else
+			ok "$b: secure: REPSTOS_CPU=generic ignored (features $features)"
+		fi
+	run "$b: secure, REPSTOS_DEBUG" env REPSTOS_DEBUG=1 REPSTOS_TUNING="$W/good" \
+		$suid status &&
+		if [ -n "$err" ]; then
+			fail "$b: secure: REPSTOS_DEBUG=1 obeyed: $err"
+		else
+			ok "$b: secure: REPSTOS_DEBUG=1 ignored"
+		fi
+	[ "$dir" != "$W" ] && rm -rf "$dir"
+}
 
-run "secure, REPSTOS_TUNING=malformed" env REPSTOS_TUNING="$W/bad" $suid status &&
-	if [ -n "$err" ]; then
-		fail "secure: REPSTOS_TUNING of a malformed file is reported: $err"
-	else
-		ok "secure: REPSTOS_TUNING of a malformed file: nothing said"
-	fi
-run "secure, REPSTOS_TUNING=good" env REPSTOS_TUNING="$W/good" $suid status &&
-	case $out in
-	*"tuning=tuning file"*) fail "secure: REPSTOS_TUNING was read: $out" ;;
-	*) ok "secure: REPSTOS_TUNING not read" ;;
-	esac
-run "secure, REPSTOS_TUNING=FIFO" env REPSTOS_TUNING="$W/fifo" $suid status &&
-	ok "secure: REPSTOS_TUNING naming a FIFO: start-up goes on"
-run "secure, REPSTOS_PATCH=0" env REPSTOS_PATCH=0 $suid status &&
-	case $(field "$out" status) in
-	2) fail "secure: REPSTOS_PATCH=0 obeyed: $out" ;;
-	*) ok "secure: REPSTOS_PATCH=0 ignored (status $(field "$out" status))" ;;
-	esac
-other=original
-[ "$variant" = original ] && other=erms
-run "secure, REPSTOS_VARIANT" env REPSTOS_VARIANT=$other $suid status &&
-	if [ "$(field "$out" variant)" != "$variant" ]; then
-		fail "secure: REPSTOS_VARIANT=$other obeyed: $out"
-	else
-		ok "secure: REPSTOS_VARIANT=$other ignored ($variant)"
-	fi
-run "secure, REPSTOS_CPU" env REPSTOS_CPU=generic $suid status &&
-	if [ "$(field "$out" features)" != "$features" ]; then
-		fail "secure: REPSTOS_CPU=generic obeyed: $out"
-	else
-		ok "secure: REPSTOS_CPU=generic ignored (features $features)"
-	fi
-run "secure, REPSTOS_DEBUG" env REPSTOS_DEBUG=1 $suid status &&
-	if [ -n "$err" ]; then
-		fail "secure: REPSTOS_DEBUG=1 obeyed: $err"
-	else
-		ok "secure: REPSTOS_DEBUG=1 ignored"
-	fi
-finish
+secure_skip=""
+check $PWD/$d/harden-full 1
+check $PWD/$d/harden 0
+finish "$secure_skip"

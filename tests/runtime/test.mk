@@ -2,7 +2,9 @@
 RTT_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Itests/runtime \
 	-fno-tree-loop-distribute-patterns $(DEPFLAGS)
 # Each program is built from one source in one step: its .d is beside it.
-RTT_PROGS := sites sites-static copy copysites copysites-static seccomp_run libdso.so dlopen_main harden \
+RTT_PROGS := sites sites-static sites-nosep sites-full late.o late_sites.o copy copysites \
+	copysites-static seccomp_run \
+	libdso.so dlopen_main harden harden-full \
 	librace.so race relro-pie relro-nopie relro-static relro-static-pie \
 	librelro.so regs.o regs_harness.o
 DEPS += $(patsubst %,$(RTT)/%.d,$(basename $(RTT_PROGS)))
@@ -21,8 +23,9 @@ $(RTT)/regs.o: tests/runtime/regs.c
 $(RTT)/regs_harness.o: tests/runtime/regs_harness.S
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -c -o $@ $<
-$(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
-	$(CC) -o $@ $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_LIB)
+# librepstos-full.a: the profiling routines are checked too.
+$(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
+	$(CC) -o $@ $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
 
 TESTS += $(RTT)/regs
 
@@ -34,8 +37,40 @@ $(RTT)/seccomp_run: tests/runtime/seccomp_run.c
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $<
 
+# The same with librepstos-full.a, which reads tuning files
+# (tests/patcher/tune.sh).
+$(RTT)/sites-full: tests/runtime/sites.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_FULL_LIB)
+
+# Linked with the headers and the code in one segment: no page of the
+# file that nothing executes, for the mprotect route's probe.
+$(RTT)/sites-nosep: tests/runtime/sites.c $(RT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -Wl,-z,noseparate-code -o $@ $< $(RT_LIB)
+
 TESTS += tests/runtime/mprotect.sh
-tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static
+tests/runtime/mprotect.sh: $(RTT)/seccomp_run $(RTT)/sites $(RTT)/sites-static \
+	$(RTT)/sites-nosep
+
+# late: sites linked after librepstos.a, on the pages of the mprotect
+# route's own window (late.c): 400 of them, generated.
+$(RTT)/late_sites.c: tests/runtime/test.mk
+	@mkdir -p $(@D)
+	awk 'BEGIN { print "#include \"repstos.h\""; \
+		print "void late_sites(unsigned char *p, unsigned long n)\n{"; \
+		for (i = 0; i < 400; i++) print "\tREPSTOS_MEMSET(p, 0x5a, n);"; \
+		print "}" }' >$@
+$(RTT)/late_sites.o: $(RTT)/late_sites.c
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/late.o: tests/runtime/late.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -c -o $@ $<
+$(RTT)/late: $(RTT)/late.o $(RTT)/late_sites.o $(RT_LIB)
+	$(CC) -no-pie -o $@ $(RTT)/late.o $(RT_LIB) $(RTT)/late_sites.o
+
+TESTS += tests/runtime/beside.sh
+tests/runtime/beside.sh: $(RTT)/seccomp_run $(RTT)/late
 
 $(RTT)/libdso.so: tests/runtime/dso.c $(RT_LIB)
 	@mkdir -p $(@D)
@@ -56,8 +91,14 @@ $(RTT)/harden: tests/runtime/harden.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_LIB)
 
+# The same with librepstos-full.a, which reads tuning files: secure.sh
+# runs both.
+$(RTT)/harden-full: tests/runtime/harden.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RT_FULL_LIB)
+
 TESTS += tests/runtime/secure.sh
-tests/runtime/secure.sh: $(RTT)/harden
+tests/runtime/secure.sh: $(RTT)/harden $(RTT)/harden-full
 
 # race: code that runs on pages while the mprotect route patches them.
 $(RTT)/librace.so: tests/runtime/race_lib.c
@@ -153,7 +194,8 @@ tests/runtime/shared.sh: $(RTS)/sites $(RTS)/copysites $(RTS)/libdso.so \
 # leaves behind (cycles.sh: libcycle.so with librepstos.a and with the
 # shared runtime, libplain.so the same object built plain), and
 # READ_IMPLIES_EXEC (rie.sh: tests/policy's probe dlopen()s libcycle.so).
-DEPS += $(RTT)/cycle.d $(RTT)/libcycle.d $(RTT)/libplain.d $(RTS)/libcycle.d
+DEPS += $(RTT)/cycle.d $(RTT)/libcycle.d $(RTT)/libcycle-full.d \
+	$(RTT)/libplain.d $(RTS)/libcycle.d
 
 $(RTT)/cycle: tests/runtime/cycle.c
 	@mkdir -p $(@D)
@@ -162,6 +204,11 @@ $(RTT)/cycle: tests/runtime/cycle.c
 $(RTT)/libcycle.so: tests/runtime/cyclelib.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_LIB)
+
+# librepstos-full.a's too: cycles.sh profiles its dlopen cycles
+$(RTT)/libcycle-full.so: tests/runtime/cyclelib.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RT_FULL_LIB)
 
 $(RTT)/libplain.so: tests/runtime/cyclelib.c
 	@mkdir -p $(@D)
@@ -172,8 +219,8 @@ $(RTS)/libcycle.so: tests/runtime/cyclelib.c $(RTS_DEPS)
 	$(CC) $(RTT_CFLAGS) -fPIC -shared -fvisibility=hidden -o $@ $< $(RTS_LINK)
 
 TESTS += tests/runtime/cycles.sh tests/runtime/rie.sh
-tests/runtime/cycles.sh: $(RTT)/cycle $(RTT)/libcycle.so $(RTT)/libplain.so \
-	$(RTS)/libcycle.so
+tests/runtime/cycles.sh: $(RTT)/cycle $(RTT)/libcycle.so $(RTT)/libcycle-full.so \
+	$(RTT)/libplain.so $(RTS)/libcycle.so
 tests/runtime/rie.sh: $(PT)/probe $(RTT)/libcycle.so
 
 # sweep: every routine at every place it branches on, its paths counted.

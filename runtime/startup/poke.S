@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * isolated.S - the isolated pages the start-up patcher (write_text) runs
- * and probes on, which patch.c pulls in.  They belong to the start-up,
- * not to each module: with the shared runtime there is one pair per
- * process, whichever module's text it writes.
+ * poke.S - the window of the start-up patcher's mprotect route
+ * (write_text), which patch.c pulls in.  It belongs to the start-up,
+ * not to each module: with the shared runtime there is one per process,
+ * whichever module's text it writes.
  */
 #include "routines/asm.h"
 
@@ -22,7 +22,12 @@
  * read-execute again.  While the range is not executable nothing on it
  * may run, and the range may hold any code of this module, even libc's
  * mprotect in a static binary or the PLT; so the whole window runs here,
- * on pages of their own, with raw system calls.
+ * with raw system calls, and the caller never opens a window on a page
+ * that holds any byte of it, from __repstos_poke to __repstos_poke_end
+ * (patch.c, holds_poke: the sites there are left calling the stub).
+ * In librepstos.a the start-up's code is one section that ends with
+ * this routine (runtime.mk), so its pages hold the start-up's own code
+ * and the runtime's, which has no sites, rather than the module's.
  *
  * Nor may anything else run during the window: not a signal handler,
  * not another thread, not a vfork parent sharing the address space (a
@@ -36,10 +41,10 @@
  *   -errno   nothing changed: another task shares the address space
  *            (-EINVAL), unshare was refused, or the first mprotect failed
  *   errno    the second failed: the range is left read-write, fatal for
- *            code on it, so the caller probes a page of its own first
+ *            code on it, so the caller probes a page first that nothing
+ *            executes (patch.c, probe_page)
  */
-	.section .text.repstos_isolated, "ax", @progbits
-	.balign 4096
+	.text
 ENTRY(__repstos_poke)
 	/* 0: the old signal mask; 8: page, 16: plen, 24: dst, 32: src,
 	 * 40: n (8 later holds the result across the last system call). */
@@ -94,20 +99,8 @@ ENTRY(__repstos_poke)
 	.cfi_adjust_cfa_offset -56
 	ret
 END(__repstos_poke)
-	/* Fill the rest of the page: nothing else may share it. */
-	.balign 4096, 0xcc
-
-	/*
-	 * A page that only the probe writes: if the kernel lets a written
-	 * private page become executable again (SELinux execmod denies it),
-	 * the probe finds out here before any page of real code is touched.
-	 * It is never executed.
-	 */
-	.section .text.repstos_probe, "ax", @progbits
-	.balign 4096
-	.globl __repstos_probe_page
-	.hidden __repstos_probe_page
-__repstos_probe_page:
-	.fill	4096, 1, 0xcc
+	.globl	__repstos_poke_end
+	.hidden	__repstos_poke_end
+__repstos_poke_end:
 
 	OBJECT_NOTES
