@@ -143,7 +143,7 @@ done
 # choose; patch --profile writes exactly those forms, and never rep
 # movsb in place in a move site.  The executable linked with
 # librepstos-full.a: librepstos.a records no profile (runtime/runtime.mk).
-gcc -no-pie -o "$d/exe-full" "$d/main.o" "$d/copies.o" "$TOP/runtime/librepstos-full.a" ||
+gcc -no-pie -o "$d/exe-full" "$d/main.o" "$d/copies.o" "$top/runtime/librepstos-full.a" ||
 	fail "link the copy input with librepstos-full.a"
 REPSTOS_PROFILE=$W/sizes "$d/exe-full" >/dev/null || fail "record a profile"
 expect_rc 0 "dump --profile=sizes --cpu=zen4" \
