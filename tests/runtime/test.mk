@@ -228,7 +228,8 @@ tests/runtime/rie.sh: $(PT)/probe $(RTT)/libcycle.so
 # asm.h) and linked before the core archive, whose own set.o and copy.o
 # then define nothing still missing and stay out of the link.
 RTT_COV := $(RTT)/cov
-DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT)/sweep.d $(RTT)/sweep_call.d
+DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT_COV)/libc.d $(RTT)/sweep.d \
+	$(RTT)/sweep_call.d
 $(RTT_COV)/%.o: runtime/routines/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_PATHS $(DEPFLAGS) -c -o $@ $<
@@ -239,7 +240,7 @@ $(RTT)/sweep_call.o: tests/runtime/sweep_call.S
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -c -o $@ $<
 $(RTT)/sweep: $(RTT)/sweep.o $(RTT)/sweep_call.o $(RTT_COV)/set.o \
-		$(RTT_COV)/copy.o $(RT_CORE_LIB)
+		$(RTT_COV)/copy.o $(RTT_COV)/libc.o $(RT_CORE_LIB)
 	$(CC) -o $@ $^
 
 TESTS += tests/runtime/sweep.sh
