@@ -294,7 +294,10 @@ REPSTOS_MODULE_SYMBOL:							\
  *     the CPU features the routine needs: REPSTOS_CPU_* bits, 0 for none)
  * "inline" has a routine too: the called form of `rep stosb`, used by the
  * stub when text patching is off.  "erms" needs nothing: rep stosb runs
- * on every x86-64, ERMS only makes it fast.  Entry 0 must stay
+ * on every x86-64, ERMS only makes it fast.  "libc" calls the C library's
+ * memset through an adaptor that keeps the site's registers: only a
+ * forced choice (REPSTOS_VARIANT=libc) gives it, to compare a program
+ * with its C library's routine without a second build.  Entry 0 must stay
  * "original" (the stub's initial target); new variants go at the end.
  * The feature bits are C enumerators (repstos.h): the list is expanded
  * only in C; assembler files include this header for the rest.  One
@@ -310,7 +313,8 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(AVX2, "avx2", __repstos_avx2, REPSTOS_CPU_AVX2)		\
 	X(AVX512, "avx512", __repstos_avx512, REPSTOS_NEEDS_AVX512)	\
 	X(AVX512_SPLIT, "avx512_split", __repstos_avx512_split, REPSTOS_NEEDS_AVX512) \
-	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2, REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS)
+	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2, REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS) \
+	X(LIBC, "libc", __repstos_libc_memset, 0)
 
 /*
  * The copy routines, in the same shape: what the copy stub and copy sites
@@ -318,14 +322,16 @@ REPSTOS_MODULE_SYMBOL:							\
  * "inline" is the called form of `rep movsb`, which unlike the inline
  * form checks for overlap (the stub serves move sites too).  The names
  * are the set variants' where a routine is the same idea, so that
- * REPSTOS_VARIANT=avx2 means 32-byte vectors for both.
+ * REPSTOS_VARIANT=avx2 means 32-byte vectors for both; "libc" is memmove,
+ * not memcpy, as the copy stub serves move sites too.
  */
 #define REPSTOS_COPY_VARIANTS(X)					\
 	X(ORIGINAL, "original", __repstos_copy_original, 0)	\
 	X(INLINE, "inline", __repstos_copy_movsb, 0)			\
 	X(VEC, "vec", __repstos_copy_vec, 0)				\
 	X(AVX2, "avx2", __repstos_copy_avx2, REPSTOS_CPU_AVX2)		\
-	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512)
+	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512) \
+	X(LIBC, "libc", __repstos_libc_memmove, 0)
 
 /*
  * The ops, in the same shape, for C, assembler and shell alike (the

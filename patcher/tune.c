@@ -492,7 +492,8 @@ static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
 	s->copy = copy;
 	s->n = 0;
 	for (v = 0; v < fam->nvariants; v++)
-		if (repstos_family_runs(fam, cpu, v) && add_form(s, (unsigned)v))
+		if (repstos_family_runs(fam, cpu, v) && !(fam->forced_only >> v & 1) &&
+		    add_form(s, (unsigned)v))
 			return -1;
 	return 0;
 }

@@ -64,7 +64,8 @@ RT_CORE_SRCS := runtime/policy/cpu.c runtime/policy/cpus.c runtime/policy/family
 	runtime/policy/cost.c runtime/policy/rows.c runtime/policy/choose.c \
 	runtime/policy/tuning.c runtime/policy/sitecode.c \
 	runtime/policy/profile.c runtime/routines/routines.c
-RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S
+RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S \
+	runtime/routines/libc_set.S runtime/routines/libc_copy.S
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
 
 # dispatch.S, one object per family and build (its comment): the
@@ -209,7 +210,9 @@ RT_SO_OBJS := $(call rt_dispatch,shared/module) \
 RT_LEAN_OBJS := $(call rt_dispatch,lean) $(B)/runtime/shared/module/module.o \
 	$(B)/runtime/shared/module/api.o $(B)/runtime/shared/module/record.o \
 	$(call rt_obj,runtime/module/record_copy.S runtime/routines/set.S \
-		runtime/routines/copy.S runtime/routines/routines.c)
+		runtime/routines/copy.S runtime/routines/libc_set.S \
+		runtime/routines/libc_copy.S \
+		runtime/routines/routines.c)
 
 ALL += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)
 CLEAN_FILES += $(RT_SO) $(RT_NONSHARED) $(RT_SHARED_LINK)

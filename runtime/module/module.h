@@ -119,6 +119,11 @@ repstos_dispatch_next(const struct repstos_dispatch *d)
 #ifdef REPSTOS_SHARED
 /* What modules of ABI 2 and 3 hand librepstos.so.0, which still takes
  * them: the same places, as pointers a constructor filled in. */
+#define REPSTOS_V3_VARIANTS		9
+#define REPSTOS_V3_COPY_VARIANTS	5
+_Static_assert(REPSTOS_VARIANT_LIBC == REPSTOS_V3_VARIANTS &&
+	       REPSTOS_COPY_VARIANT_LIBC == REPSTOS_V3_COPY_VARIANTS,
+	       "the ABI 3 lists are the ones before libc");
 struct repstos_module_v3 {
 	unsigned abi;			/* 2 or 3 */
 	unsigned size;
@@ -130,8 +135,9 @@ struct repstos_module_v3 {
 	void *copy_profile;		/* __repstos_copy_profile */
 	void *set_stub;
 	void *copy_stub;		/* NULL: no copy sites */
-	void *set_routine[REPSTOS_VARIANT_COUNT];
-	void *copy_routine[REPSTOS_COPY_VARIANT_COUNT];
+	/* the variants there were then: all but "libc" */
+	void *set_routine[REPSTOS_V3_VARIANTS];
+	void *copy_routine[REPSTOS_V3_COPY_VARIANTS];
 	unsigned long long *vec_rep_min, *wide_rep_min;
 	unsigned long long *copy_rep_min, *copy_nt_min;
 	unsigned char *can_avx2, *can_avx512;

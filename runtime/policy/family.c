@@ -55,6 +55,8 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.inline_form = REPSTOS_VARIANT_INLINE,
 		.inline_name = "rep stosb in place",
 		.narrow_form = REPSTOS_VARIANT_VEC,
+		.wide = 1u << REPSTOS_VARIANT_LIBC,
+		.forced_only = 1u << REPSTOS_VARIANT_LIBC,
 		.ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.inline_ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.version = REPSTOS_SITE_VERSION,
@@ -73,6 +75,8 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.inline_form = REPSTOS_COPY_VARIANT_INLINE,
 		.inline_name = "rep movsb in place",
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
+		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
+		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC,
 		.ops = OP(COPY) | OP(MOVE) | OP(MOVE_FWD),
 		.inline_ops = OP(COPY) | OP(MOVE_FWD),
 		.version = REPSTOS_COPY_VERSION,
@@ -123,13 +127,15 @@ int repstos_family_runs(const struct repstos_family *f,
 
 /* A routine that needs no AVX feature runs on every x86-64, so it can
  * touch no ymm, zmm or xmm16-31: the one test of what a narrow site
- * (repstos_site.h, "The vector state") may call. */
+ * (repstos_site.h, "The vector state") may call; but the C library's,
+ * which needs nothing of ours, may use them all. */
 int repstos_family_narrow(const struct repstos_family *f, int v)
 {
 	const unsigned avx = REPSTOS_CPU_AVX | REPSTOS_CPU_AVX2 |
 			     REPSTOS_CPU_AVX512F;
 
-	return f->routines[v].needs & avx ? f->narrow_form : v;
+	return (f->routines[v].needs & avx) || (f->wide >> v & 1) ?
+	       f->narrow_form : v;
 }
 
 /* ---- the installed API (repstos.h) and the policy's names ------------ */

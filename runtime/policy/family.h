@@ -36,6 +36,12 @@ struct repstos_family {
 	const char *inline_name; /* what reports call it */
 	int narrow_form;	/* the SSE-only routine: what a narrow entry
 				 * gets instead of one that touches ymm/zmm */
+	unsigned wide;		/* bit v: variant v may touch any vector
+				 * register whatever it needs (the C
+				 * library's): never for a narrow entry */
+	unsigned forced_only;	/* bit v: only a forced choice gives v
+				 * (REPSTOS_VARIANT, --cpu): no cost table
+				 * measures it, no rule picks it */
 	unsigned ops;		/* bit op set: an op of the family */
 	unsigned inline_ops;	/* bit op set: it may take the inline form */
 	unsigned version;	/* its entries' version (repstos_site.h) */

@@ -1327,14 +1327,14 @@ static int take_v3(struct module *mod, const struct repstos_module_v3 *m)
 	mod->can_avx512 = m->can_avx512;
 	mod->fam[0].stub = (uintptr_t)m->set_stub;
 	mod->fam[0].profile = (uintptr_t)m->profile;
-	mod->fam[0].n = REPSTOS_VARIANT_COUNT;
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+	mod->fam[0].n = REPSTOS_V3_VARIANTS;
+	for (v = 0; v < REPSTOS_V3_VARIANTS; v++)
 		mod->fam[0].routine[v] = (uintptr_t)m->set_routine[v];
 	if (m->copy_stub) {
 		mod->fam[1].stub = (uintptr_t)m->copy_stub;
 		mod->fam[1].profile = (uintptr_t)m->copy_profile;
-		mod->fam[1].n = REPSTOS_COPY_VARIANT_COUNT;
-		for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
+		mod->fam[1].n = REPSTOS_V3_COPY_VARIANTS;
+		for (v = 0; v < REPSTOS_V3_COPY_VARIANTS; v++)
 			mod->fam[1].routine[v] = (uintptr_t)m->copy_routine[v];
 	}
 	return 0;

@@ -116,6 +116,10 @@ tests/runtime/race.sh: $(RTT)/race
 TESTS += tests/runtime/fallback.sh
 tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
 
+# The libc variant: every site calls the C library's function.
+TESTS += tests/runtime/libc.sh
+tests/runtime/libc.sh: $(RTT)/sites $(RTT)/copysites $(PATCHER_BIN)
+
 # REPSTOS_DEBUG=2's line per site, and its bound in a program of many.
 TESTS += tests/runtime/debug.sh
 tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites
@@ -228,7 +232,8 @@ tests/runtime/rie.sh: $(PT)/probe $(RTT)/libcycle.so
 # asm.h) and linked before the core archive, whose own set.o and copy.o
 # then define nothing still missing and stay out of the link.
 RTT_COV := $(RTT)/cov
-DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT)/sweep.d $(RTT)/sweep_call.d
+DEPS += $(RTT_COV)/set.d $(RTT_COV)/copy.d $(RTT_COV)/libc_set.d $(RTT_COV)/libc_copy.d $(RTT)/sweep.d \
+	$(RTT)/sweep_call.d
 $(RTT_COV)/%.o: runtime/routines/%.S runtime/runtime.mk
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -DREPSTOS_PATHS $(DEPFLAGS) -c -o $@ $<
@@ -239,7 +244,8 @@ $(RTT)/sweep_call.o: tests/runtime/sweep_call.S
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -c -o $@ $<
 $(RTT)/sweep: $(RTT)/sweep.o $(RTT)/sweep_call.o $(RTT_COV)/set.o \
-		$(RTT_COV)/copy.o $(RT_CORE_LIB)
+		$(RTT_COV)/copy.o $(RTT_COV)/libc_set.o $(RTT_COV)/libc_copy.o \
+		$(RT_CORE_LIB)
 	$(CC) -o $@ $^
 
 TESTS += tests/runtime/sweep.sh
