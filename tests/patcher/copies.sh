@@ -46,12 +46,17 @@ runtime_copy() {
 NATIVE=$(runtime_copy)
 assert "the runtime names its copy routine on this CPU ($NATIVE)" [ -n "$NATIVE" ]
 
+"$top/tests/xlist.sh" COPY_VARIANTS name >"$W/names"
+"$top/tests/xlist.sh" COPY_VARIANTS sym >"$W/syms"
 # forms FILE TARGET: every site as TARGET means it, by `dump --json`.
 # TARGET is "inline" or a copy routine (every site calls it).
+# The routine each copy variant calls, from the contract's list.
+COPY_SYMS=$(paste -d= "$W/names" "$W/syms" 2>/dev/null)
 forms() {
-	"$TOOL" dump --json "$1" | python3 -c '
-import json, sys
+	"$TOOL" dump --json "$1" | COPY_SYMS="$COPY_SYMS" python3 -c '
+import json, os, sys
 want = sys.argv[1]
+sym = dict(p.split("=") for p in os.environ["COPY_SYMS"].split())
 sites = json.load(sys.stdin)["sites"]
 bad = 0
 for s in sites:
@@ -62,8 +67,7 @@ for s in sites:
         ok = s["form"] == "inline" and b[:4] == "f3a4" and b[4:] == "0f1f00"
     else:
         ok = (s["form"] == "call" and s["variant"] == want and b[:2] == "e8"
-              and s["target"] == "__repstos_copy_" +
-                  ("movsb" if want == "inline" else want))
+              and s["target"] == sym[want])
     if not ok:
         print("  site", s["address"], s["op"], "is", s["form"], s["variant"],
               s["target"], b); bad += 1
