@@ -81,11 +81,16 @@ $(B)/runtime/core/dispatch-%.o: RT_DFLAGS := -DREPSTOS_CORE
 
 # The start-up, as startup.o (above): its sources, and the names it is
 # entered by (module.h), the only ones it keeps global.
-RT_START_SRCS := runtime/startup/patch.c runtime/policy/cpu.c \
+# The start-up's own files (startup.h); startup.o takes them as one
+# unit (startup.c), the shared runtime one by one.
+RT_STARTUP_C := $(addprefix runtime/startup/,patch.c config.c write.c \
+	decide.c attach.c)
+RT_START_SRCS := runtime/startup/startup.c runtime/policy/cpu.c \
 	runtime/policy/cpus.c runtime/policy/family.c runtime/policy/cost.c \
 	runtime/policy/rows.c runtime/policy/choose.c runtime/policy/tuning.c \
 	runtime/policy/sitecode.c
 RT_START_PROF_SRCS := $(RT_START_SRCS) runtime/startup/profrun.c \
+	runtime/startup/profwrite.c \
 	runtime/policy/profile.c
 RT_START_ENTRIES := runtime/startup/startup.syms
 RT_START_LD := runtime/startup/startup.ld
@@ -204,8 +209,8 @@ RT_SHARED_LINK := runtime/librepstos-shared.so
 RT_SO_OBJS := $(call rt_dispatch,shared/module) \
 	$(patsubst $(B)/runtime/%,$(B)/runtime/shared/%,$(call rt_obj,\
 		runtime/module/module.c runtime/module/api.c \
-		runtime/module/record.S runtime/startup/patch.c \
-		runtime/startup/profrun.c)) \
+		runtime/module/record.S $(RT_STARTUP_C) \
+		runtime/startup/profrun.c runtime/startup/profwrite.c)) \
 	$(call rt_obj,runtime/module/record_copy.S) $(RT_POKE) $(RT_CORE_OBJS)
 RT_LEAN_OBJS := $(call rt_dispatch,lean) $(B)/runtime/shared/module/module.o \
 	$(B)/runtime/shared/module/api.o $(B)/runtime/shared/module/record.o \

@@ -55,4 +55,16 @@ int repstos_prof_load(const struct repstos_site *begin,
 		      unsigned long long (**hist)[REPSTOS_NCLASS],
 		      char **path, const char **why);
 
+/* Between profrun.c and profwrite.c: open the profile at path where the
+ * user alone decides what it is (*fd; NULL, or why not), lock it, and
+ * store a section of len bytes (head_len of them its head line) into
+ * it, appending, adding into the last section or merging (NULL, or why
+ * not). */
+const char *prof_open(const char *path, int *fd)
+	__attribute__((visibility("hidden")));
+int prof_lock(int fd) __attribute__((visibility("hidden")));
+const char *prof_store(int fd, const char *sec, size_t len, size_t head_len,
+		       uint64_t hash, unsigned nsites)
+	__attribute__((visibility("hidden")));
+
 #endif
