@@ -145,14 +145,14 @@
 #define REPSTOS_ENTRY_SIZE_MIN	8	/* u32 */
 #define REPSTOS_ENTRY_SIZE_MAX	12	/* u32 */
 
-/* The dispatch stub every compiled site calls, and the pointer it jumps
- * through (initially __repstos_original, correct on every x86-64). */
+/* The dispatch stub every compiled site calls: a jump the runtime
+ * rewrites to the routine it chose, and until then a fallback that
+ * takes a routine of the family by a byte (runtime/module/dispatch.S);
+ * "original", correct on every x86-64, before anything is chosen. */
 #define REPSTOS_STUB_SYMBOL	__repstos_stub
-#define REPSTOS_TARGET_SYMBOL	__repstos_target
-/* The same for copy sites: their own stub and target, since a copy
- * routine and a set routine take different arguments. */
+/* The same for copy sites: their own stub, since a copy routine and a
+ * set routine take different arguments. */
 #define REPSTOS_COPY_STUB_SYMBOL	__repstos_copy_stub
-#define REPSTOS_COPY_TARGET_SYMBOL	__repstos_copy_target
 
 /*
  * The table's section, opened for entries describing code in the section
