@@ -158,3 +158,11 @@ bench-copy: $(PB)/copybench $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/copybench.sh | tee $$out/copybench.txt
 .PHONY: bench-copy
+
+# The plugin's sites at scale: 100,000 in one unit, assembled and
+# started with and without a profile (issue 25, F7).
+bench: bench-scale
+bench-scale: $(PLUGIN_SO) $(RT_FULL_LIB) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	{ bench/scale.sh 20000 11 && bench/scale.sh 100000 11; } | tee $$out/scale.txt
+.PHONY: bench-scale

@@ -45,6 +45,10 @@
 #include "gimple-range.h"
 #include "alias.h"
 #include "tree-dfa.h"
+#include "rtl.h"
+#include "memmodel.h"
+#include "emit-rtl.h"
+#include "output.h"
 
 #ifndef TARGET_LP64
 #error "repstos: the plugin must be built against an x86-64 GCC"

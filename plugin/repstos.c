@@ -21,7 +21,9 @@
  *
  * and replaces each with a volatile asm that is exactly what
  * REPSTOS_SITE_ASM in include/repstos.h emits: `call __repstos_stub` plus
- * a SHF_LINK_ORDER entry in the site table.  rdi, rcx and rax are tied
+ * a SHF_LINK_ORDER entry in the site table (linked, with every site of
+ * its text section, to one label there: link_sections, an RTL pass just
+ * before final).  rdi, rcx and rax are tied
  * in/out operands, the asm clobbers memory, the flags and
  * REPSTOS_SITE_CLOBBERS (in AVX code the vector file as well: the
  * vector-state rule of repstos_site.h), and inherits the call's virtual
@@ -614,17 +616,36 @@ static void judge(struct candidate *c)
 
 /* ---- Rewriting ------------------------------------------------------ */
 
-/* The asm text of one site: the contract's REPSTOS_SITE (or
- * REPSTOS_COPY_SITE), its fields as printf conversions (and %= spelled
- * %%=). */
+/*
+ * The link sites share (REPSTOS_ENTRY_IN), so that gas opens one table
+ * section per text section, not one per site: a label in that section,
+ * defined by the first site in it.  Sites are emitted linked to one per
+ * function (LINK_FN and the function's number), correct wherever the
+ * function's blocks are in one section; link_sections, just before
+ * final, renames each to its text section's (LINK and a number), which
+ * also parts the cold blocks from the hot.
+ */
+#define LINK_FN		".Lrepstos_link_f"
+#define LINK		".Lrepstos_link"
+#define LINK_DEF	".ifndef %s%d; %s%d:; .endif; "
+
+/* The asm text of one site: the contract's REPSTOS_SITE_IN (or
+ * REPSTOS_COPY_SITE_IN) after its link's definition, its fields as
+ * printf conversions (and %= spelled %%=). */
 static char *site_asm(const struct candidate *c)
 {
+	int f = cfun->funcdef_no;
+
 	if (repstos_op_is_copy(c->op))
-		return xasprintf(REPSTOS_STR(REPSTOS_COPY_SITE(
-					.Lrepstos_site%%=, %d, %d, %llu, %llu)),
+		return xasprintf(LINK_DEF REPSTOS_STR(REPSTOS_COPY_SITE_IN(
+					.Lrepstos_site%%=, %s%d,
+					%d, %d, %llu, %llu)),
+				 LINK_FN, f, LINK_FN, f, LINK_FN, f,
 				 (int)c->op, (int)c->kind, c->min, c->max);
-	return xasprintf(REPSTOS_STR(REPSTOS_SITE(.Lrepstos_site%%=,
-						  %d, %d, %llu, %llu)),
+	return xasprintf(LINK_DEF REPSTOS_STR(REPSTOS_SITE_IN(
+				.Lrepstos_site%%=, %s%d,
+				%d, %d, %llu, %llu)),
+			 LINK_FN, f, LINK_FN, f, LINK_FN, f,
 			 (int)c->op, (int)c->kind, c->min, c->max);
 }
 
@@ -1019,6 +1040,131 @@ public:
 	}
 };
 
+/* ---- Links, at the end ---------------------------------------------- */
+
+/* Each text section that has sites, numbered in the order first met. */
+static hash_map<nofree_ptr_hash<section>, unsigned> *link_numbers;
+
+static unsigned link_number(section *sec)
+{
+	bool existed;
+	unsigned *n;
+
+	if (!link_numbers)
+		link_numbers = new hash_map<nofree_ptr_hash<section>, unsigned>;
+	n = &link_numbers->get_or_insert(sec, &existed);
+	if (!existed)
+		*n = link_numbers->elements() - 1;
+	return *n;
+}
+
+/* The site's template with its function's link renamed to number n, or
+ * NULL when it is not a site's. */
+static const char *linked_template(const char *t, unsigned n)
+{
+	size_t fn = strlen(LINK_FN);
+	char *out = XNEWVEC(char, strlen(t) + 3 * 16 + 1), *o = out;
+	const char *p = t, *q, *ret;
+
+	if (!strstr(t, LINK_FN))
+		return NULL;
+	while ((q = strstr(p, LINK_FN))) {
+		memcpy(o, p, q - p);
+		o += q - p;
+		o += sprintf(o, "%s%u", LINK, n);
+		for (p = q + fn; ISDIGIT(*p); p++)
+			;
+	}
+	strcpy(o, p);
+	ret = ggc_strdup(out);
+	XDELETEVEC(out);
+	return ret;
+}
+
+/* Every ASM_OPERANDS of the insn carries the template; final reads the
+ * first, but they are kept alike. */
+static void set_template(rtx body, const char *t)
+{
+	if (GET_CODE(body) == PARALLEL) {
+		for (int i = 0; i < XVECLEN(body, 0); i++)
+			set_template(XVECEXP(body, 0, i), t);
+	} else if (GET_CODE(body) == SET &&
+		   GET_CODE(SET_SRC(body)) == ASM_OPERANDS) {
+		ASM_OPERANDS_TEMPLATE(SET_SRC(body)) = t;
+	} else if (GET_CODE(body) == ASM_OPERANDS) {
+		ASM_OPERANDS_TEMPLATE(body) = t;
+	}
+}
+
+/*
+ * The section final will put the function's code in, before and after
+ * its switch of text section (NOTE_INSN_SWITCH_TEXT_SECTIONS): asked of
+ * current_function_section as final's assemble_start_function sets it
+ * up, from the partition of the first block.
+ */
+static section *text_section_of(bool cold)
+{
+	bool saved = in_cold_section_p;
+	section *sec;
+
+	in_cold_section_p = cold;
+	sec = current_function_section();
+	in_cold_section_p = saved;
+	return sec;
+}
+
+static bool first_block_cold(void)
+{
+	return crtl->has_bb_partition &&
+	       BB_PARTITION(ENTRY_BLOCK_PTR_FOR_FN(cfun)->next_bb) ==
+			BB_COLD_PARTITION;
+}
+
+static unsigned int link_sections(void)
+{
+	bool cold = first_block_cold();
+
+	for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+		rtx asmop;
+		const char *t;
+
+		if (NOTE_P(insn) &&
+		    NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS)
+			cold = !cold;
+		if (!NONJUMP_INSN_P(insn))
+			continue;
+		asmop = extract_asm_operands(PATTERN(insn));
+		if (!asmop || !strstr(ASM_OPERANDS_TEMPLATE(asmop), LINK_FN))
+			continue;
+		t = linked_template(ASM_OPERANDS_TEMPLATE(asmop),
+				    link_number(text_section_of(cold)));
+		set_template(PATTERN(insn), t);
+	}
+	return 0;
+}
+
+static const pass_data link_pass_data = {
+	RTL_PASS,			/* type */
+	"repstos_link",			/* name */
+	OPTGROUP_NONE,			/* optinfo_flags */
+	TV_NONE,			/* tv_id */
+	0,				/* properties_required */
+	0,				/* properties_provided */
+	0,				/* properties_destroyed */
+	0,				/* todo_flags_start */
+	0,				/* todo_flags_finish */
+};
+
+class link_pass : public rtl_opt_pass {
+public:
+	link_pass(gcc::context *ctx) : rtl_opt_pass(link_pass_data, ctx) {}
+	bool gate(function *) final override { return target_ok(); }
+	unsigned int execute(function *) final override
+	{
+		return link_sections();
+	}
+};
+
 static void repstos_finish_unit(void *gcc_data, void *user_data)
 {
 	if (opt.verbose)
@@ -1030,7 +1176,7 @@ static void repstos_finish_unit(void *gcc_data, void *user_data)
 PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
-	struct register_pass_info pass_info;
+	struct register_pass_info pass_info, link_info;
 
 	if (!plugin_default_version_check(version, &gcc_version)) {
 		error("repstos: plugin %qs was built for GCC %s, this is "
@@ -1054,6 +1200,12 @@ PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 			  &repstos_plugin_info);
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 			  &pass_info);
+	link_info.pass = new link_pass(g);
+	link_info.reference_pass_name = "final";
+	link_info.ref_pass_instance_number = 1;
+	link_info.pos_op = PASS_POS_INSERT_BEFORE;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+			  &link_info);
 	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 			  (void *)repstos_ggc_roots);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
