@@ -155,11 +155,11 @@ static void report_refusals(const struct writer *w, FILE *f)
 	else if (w->noprobe)
 		fprintf(f, " (mprotect: no page of this start-up's file to "
 			"probe first)");
-	else if (w->crowded && e == EINVAL)
-		fprintf(f, " (mprotect: another thread shares the address space)");
+	else if (w->crowded == EINVAL)	/* both routes, see may_write */
+		fprintf(f, " (another thread shares the address space)");
 	else if (w->crowded)
-		fprintf(f, " (mprotect: cannot tell if single-threaded: %s)",
-			strerror(e));
+		fprintf(f, " (cannot tell if single-threaded: %s)",
+			strerror(w->crowded));
 	else if (e)
 		fprintf(f, " (mprotect: %s)", strerror(e));
 	if (w->beside)

@@ -150,7 +150,8 @@ struct writer {
 	int mem_errno;		/* why the mem route failed, or 0 */
 	int mprotect_ok;	/* probe passed */
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
-	int crowded;		/* ... because it may not be alone: see alone() */
+	int crowded;		/* ... because it may not be alone: may_write's
+				 * errno of unshare */
 	int rie;		/* ... because of READ_IMPLIES_EXEC */
 	int noprobe;		/* ... because no page could be probed */
 	unsigned beside;	/* sites it left: on the window's own pages */
@@ -241,7 +242,6 @@ STARTUP_FN void warn(const char *fmt, const char *arg);
 /* writing text, W^X (write.c) */
 STARTUP_FN void add_to_run(struct module *mod, struct run *r, uintptr_t at,
 		       const uint8_t *bytes, unsigned len, int rescue);
-STARTUP_FN int alone(struct writer *w);
 STARTUP_FN void flush_run(struct module *mod, struct run *r);
 STARTUP_FN int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n, int *beside);

@@ -5,6 +5,7 @@
  * (startup.h says both), and the runs of sites each writes in one go.
  */
 #define _GNU_SOURCE
+#include <sys/single_threaded.h>
 #include "startup.h"
 
 /* ---- writing ---------------------------------------------------------- */
@@ -17,7 +18,7 @@ static int write_mem(struct writer *w, uintptr_t at, const void *src,
 	if (w->fd < 0 && !w->mem_errno) {
 		w->fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 		if (w->fd < 0)
-			w->mem_errno = errno ? errno : EIO;
+			w->mem_errno = errno;
 	}
 	if (w->fd < 0)
 		return -1;
@@ -28,21 +29,6 @@ static int write_mem(struct writer *w, uintptr_t at, const void *src,
 	close(w->fd);
 	w->fd = -1;
 	return -1;
-}
-
-/* Is this process alone in its address space, no other thread and no
- * vfork parent?  unshare(CLONE_VM) fails with EINVAL if another task
- * shares it and changes nothing if none does (kernel/fork.c,
- * check_unshare_flags); a seccomp filter's EPERM means "cannot tell".
- * Asked here for the report; __repstos_poke asks again, with signals
- * blocked, where it counts. */
-STARTUP_FN int alone(struct writer *w)
-{
-	if (!unshare(CLONE_VM))
-		return 1;
-	w->mprotect_errno = errno ? errno : EINVAL;
-	w->crowded = 1;
-	return 0;
 }
 
 /* Does a protection asked with read access come back executable too?
@@ -111,7 +97,7 @@ static int probe_mprotect(struct writer *w)
 		w->mprotect_errno = ENOENT;
 		return 0;
 	}
-	if (!alone(w))
+	if (w->crowded)		/* as may_write found */
 		return 0;
 	r = __repstos_poke((void *)page, w->page_mask + 1, (void *)page,
 			   (const void *)page, 1);
@@ -155,13 +141,38 @@ static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
 	return -1;
 }
 
+/*
+ * May this module's text be written at all?  Both routes write pages
+ * another thread could be running: the mprotect route takes away their
+ * exec for a moment, and /proc/self/mem writes in place, where a thread
+ * fetching a call while its rel32 is half written jumps anywhere.
+ * Which pages another thread runs cannot be known, so the process must
+ * be alone in its address space, no other thread and no vfork parent:
+ * unshare(CLONE_VM) fails with EINVAL if another task shares it and
+ * changes nothing if none does (kernel/fork.c, check_unshare_flags).
+ * Where a seccomp filter refuses it (EPERM: "cannot tell"; Docker's
+ * default one does without CAP_SYS_ADMIN), glibc's word that no thread
+ * was ever created lets the mem route write, not the mprotect one.
+ * Otherwise the sites stay stub calls and the stubs' byte (set_choices)
+ * sends them to the process's routine.  Asked before every run of
+ * sites is written (a system call that changes nothing); __repstos_poke
+ * asks again, with signals blocked, where it counts.
+ */
+static int may_write(struct writer *w)
+{
+	if (!unshare(CLONE_VM))
+		return 1;
+	w->crowded = errno;
+	return errno == EPERM && __libc_single_threaded;
+}
+
 /* 0 written; -1 not.  Where the mprotect route was the one left and
  * the window would have held its own code, *beside is set. */
 STARTUP_FN int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n, int *beside)
 {
 	*beside = 0;
-	if (w->allowed == ROUTE_OFF)
+	if (w->allowed == ROUTE_OFF || !may_write(w))
 		return -1;
 	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
 		return 0;

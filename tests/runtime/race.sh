@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: code running during start-up never meets a page without exec.
+# Proves: code running during start-up never meets a page without exec, nor a half-written site.
 # Other code runs while start-up patches the text: the
 # mprotect route must not leave it a page that is not executable.
 #  - a thread started by a library constructor calls into the executable,
@@ -9,6 +9,9 @@
 #    and free running;
 #  - a SIGALRM handler armed from preinit_array calls the sites every
 #    20 us: the route is taken, with signals blocked across the window;
+#  - the /proc/self/mem route (by default, or asked for) also writes
+#    nothing where another thread is about, and every site when alone;
+#    where unshare is refused, as alone as glibc says;
 #  - the same with no environment and no /proc (a private mount
 #    namespace with a tmpfs on /proc), where mprotect is the default.
 . "$(dirname "$0")/../lib.sh"
@@ -41,13 +44,38 @@ many() {
 	fi
 }
 
-refused="none patched: writing text refused (mprotect: another thread shares the address space)"
+refused="none patched: writing text refused (another thread shares the address space)"
 for mode in thread fork; do
 	many 5 "$refused" REPSTOS_DEBUG=1 REPSTOS_PATCH=mprotect RACE_MODE=$mode RACE_STEP=1
 	many $runs "bytes right" REPSTOS_PATCH=mprotect RACE_MODE=$mode
 done
 mode=alarm
 many $runs "32 of 32 sites patched via 'mprotect'" REPSTOS_PATCH=mprotect
+
+# The /proc/self/mem route writes in place, into pages that stay
+# executable: with another thread about, which could fetch a call whose
+# rel32 is half written, it writes nothing either (by default as when
+# asked for alone); alone, it writes every site, signal handler or not.
+for mode in thread fork; do
+	many 5 "$refused" REPSTOS_DEBUG=1 RACE_MODE=$mode
+	many 5 "$refused" REPSTOS_DEBUG=1 REPSTOS_PATCH=mem RACE_MODE=$mode
+	many $runs "bytes right" RACE_MODE=$mode
+done
+mode=alarm
+many $runs "32 of 32 sites patched via '/proc/self/mem'" REPSTOS_PATCH=mem
+# Where unshare is refused (Docker's default filter without
+# CAP_SYS_ADMIN) the runtime cannot prove it is alone, and takes glibc's
+# word that no thread was ever created: alone, the mem route writes;
+# with the constructor's thread, it does not.
+mode="nounshare $d/race alarm"
+out=$($d/seccomp_run nounshare $d/race alarm 2>&1)
+echo "$out" | grep -q "32 of 32 sites patched via '/proc/self/mem'" &&
+	ok "unshare refused, alone: the mem route writes ($out)" ||
+	fail "unshare refused, alone: $out"
+out=$(RACE_MODE=thread REPSTOS_DEBUG=1 $d/seccomp_run nounshare $d/race thread 2>&1)
+echo "$out" | grep -q -- "none patched: writing text refused (cannot tell if single-threaded" && echo "$out" | grep -q "bytes right" &&
+	ok "unshare refused, a thread: the mem route writes nothing" ||
+	fail "unshare refused, a thread: $out"
 
 # No /proc, no environment: the default falls back to mprotect.
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then

@@ -14,6 +14,8 @@
  *            and mprotect with PROT_WRITE fails EACCES
  *   execmod  nowx, and pwrite64 fails EPERM, and mprotect with PROT_EXEC
  *            fails EACCES (SELinux denying execmod)
+ *   nounshare nowx, and unshare fails EPERM (as under Docker's default
+ *            filter without CAP_SYS_ADMIN: "cannot tell if alone")
  *   wxtest   nowx, then try mprotect(RWX) itself: must die (proves the
  *            filter bites)
  */
@@ -35,12 +37,14 @@
 #define JSET(k, t, f) BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, (k), (t), (f))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 
-enum { NOWX, REFUSE, EXECMOD };
+enum { NOWX, REFUSE, EXECMOD, NOUNSHARE, WXTEST };
 
 static int install(int mode)
 {
-	unsigned pwrite_action = mode == NOWX ? SECCOMP_RET_ALLOW :
-						SECCOMP_RET_ERRNO | EPERM;
+	unsigned pwrite_action = mode == NOWX || mode == NOUNSHARE ?
+				 SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | EPERM;
+	unsigned unshare_action = mode == NOUNSHARE ?
+				  SECCOMP_RET_ERRNO | EPERM : SECCOMP_RET_ALLOW;
 	unsigned deny_bits = mode == REFUSE ? PROT_WRITE :
 			     mode == EXECMOD ? PROT_EXEC : 0;
 	/* prot is args[2] for mprotect, pkey_mprotect and mmap. */
@@ -51,6 +55,8 @@ static int install(int mode)
 		LD(offsetof(struct seccomp_data, nr)),
 		JEQ(__NR_pwrite64, 0, 1),
 		RET(pwrite_action),
+		JEQ(__NR_unshare, 0, 1),
+		RET(unshare_action),
 		JEQ(__NR_mprotect, 3, 0),
 		JEQ(__NR_pkey_mprotect, 2, 0),
 		JEQ(__NR_mmap, 1, 0),
@@ -79,19 +85,20 @@ static int install(int mode)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "nowx", "refuse", "execmod", "wxtest" };
+	static const char *const modes[] = { "nowx", "refuse", "execmod",
+					     "nounshare", "wxtest" };
 	int mode;
 
 	if (argc < 2)
 		goto usage;
-	for (mode = 0; mode < 4; mode++)
+	for (mode = 0; mode <= WXTEST; mode++)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
-	if (mode == 4 || (mode != 3 && argc < 3))
+	if (mode > WXTEST || (mode != WXTEST && argc < 3))
 		goto usage;
-	if (install(mode == 3 ? NOWX : mode))
+	if (install(mode == WXTEST ? NOWX : mode))
 		return 2;
-	if (mode == 3) {
+	if (mode == WXTEST) {
 		static char page[8192];
 		void *p = (void *)(((unsigned long)page + 4095) & ~4095ul);
 
@@ -103,6 +110,6 @@ int main(int argc, char **argv)
 	perror(argv[2]);
 	return 127;
 usage:
-	fprintf(stderr, "usage: seccomp_run nowx|refuse|execmod|wxtest PROGRAM [ARGS]\n");
+	fprintf(stderr, "usage: seccomp_run nowx|refuse|execmod|nounshare|wxtest PROGRAM [ARGS]\n");
 	return 2;
 }

@@ -111,7 +111,7 @@ $(RTT)/race: tests/runtime/race.c $(RTT)/librace.so $(RT_LIB)
 		-Wl,-rpath,$(abspath $(RTT)) -lpthread
 
 TESTS += tests/runtime/race.sh
-tests/runtime/race.sh: $(RTT)/race
+tests/runtime/race.sh: $(RTT)/race $(RTT)/seccomp_run
 
 TESTS += tests/runtime/fallback.sh
 tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
