@@ -126,13 +126,19 @@
  * copy for a memset.  Versions 3 (set) and 4 (copy) are the same sites
  * under the vector-state rule above, which producers now write; a reader
  * from before it skips them as it did copies, and its routines keep more
- * than they declare, so the site stays correct.  Readers take all four,
- * and give versions 1 and 2 only the narrow forms.
+ * than they declare, so the site stays correct.  Versions 5 (set) and 6
+ * (copy) are 3 and 4 with the use of the written bytes in the kind
+ * byte's upper half (REPSTOS_USE_READ below); a reader from before them
+ * skips them as before, and one that knows them takes 3 and 4 as of
+ * unknown use.  Readers take all six, and give versions 1 and 2 only
+ * the narrow forms.
  */
-#define REPSTOS_SITE_VERSION	3
-#define REPSTOS_COPY_VERSION	4
+#define REPSTOS_SITE_VERSION	5
+#define REPSTOS_COPY_VERSION	6
 #define REPSTOS_SITE_VERSION_NARROW	1
 #define REPSTOS_COPY_VERSION_NARROW	2
+#define REPSTOS_SITE_VERSION_NO_USE	3	/* wide, use unknown */
+#define REPSTOS_COPY_VERSION_NO_USE	4
 #define REPSTOS_SITE_ENTRY_SIZE	16	/* bytes in one table entry */
 #define REPSTOS_SITE_ALIGN	4
 
@@ -390,6 +396,23 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(BOUNDED, "bounded", 1)					\
 	X(CONST, "const", 2)
 
+/*
+ * The kind byte of an entry: the size kind in its low half; in entries
+ * of versions 5 and 6 its upper half says what the compiler saw of the
+ * written bytes' use, 0 when nothing:
+ *   REPSTOS_USE_READ  the site's own function loads some of them back
+ *                     after the site, before it calls out or returns:
+ *                     the next loads wait on the site's stores, and a
+ *                     form whose stores do not forward to them (masked
+ *                     or string stores) pays for it
+ * Other bits of that half are reserved: `repstos check` reports an
+ * entry with one set, as it does an unknown kind; the runtime reads the
+ * size kind alone and takes such a site as of unknown use.
+ */
+#define REPSTOS_KIND_SIZE_MASK	0x0f
+#define REPSTOS_USE_READ	0x10
+#define REPSTOS_USE_MASK	0xf0
+
 /* The masked-store routines: byte masks (AVX512BW) built with bzhi
  * (BMI2), their vectors in zmm16-31 and, 32 bytes wide, ymm16-31
  * (AVX512VL). */
@@ -429,6 +452,13 @@ static inline int repstos_version_known(unsigned version)
 	       version <= REPSTOS_COPY_VERSION;
 }
 
+/* Does an entry of this version carry the use (REPSTOS_USE_*)? */
+static inline int repstos_version_has_use(unsigned version)
+{
+	return version == REPSTOS_SITE_VERSION ||
+	       version == REPSTOS_COPY_VERSION;
+}
+
 /* Is it one of the narrow versions, from before the vector-state rule? */
 static inline int repstos_version_narrow(unsigned version)
 {
@@ -436,11 +466,12 @@ static inline int repstos_version_narrow(unsigned version)
 	       version == REPSTOS_COPY_VERSION_NARROW;
 }
 
-/* Does an entry of this version describe a site of op's family? */
+/* Does an entry of this version describe a site of op's family?  Set
+ * versions are odd, copy versions even. */
 static inline int repstos_version_fits(unsigned version, unsigned op)
 {
-	return version == repstos_op_version(op) ||
-	       version + 2 == repstos_op_version(op);
+	return repstos_version_known(version) &&
+	       version % 2 == repstos_op_version(op) % 2;
 }
 
 /* What the compiler knew of the size at the site. */
@@ -464,7 +495,8 @@ struct repstos_site {
 	uint8_t version;	/* REPSTOS_SITE_VERSION */
 	uint8_t len;		/* bytes at the site, >= REPSTOS_SITE_LEN */
 	uint8_t op;		/* enum repstos_op */
-	uint8_t size_kind;	/* enum repstos_size_kind */
+	uint8_t kind;		/* enum repstos_size_kind, and REPSTOS_USE_*
+				 * (repstos_site_kind, repstos_site_use) */
 	uint32_t size_min;	/* smallest possible size, saturated */
 	uint32_t size_max;	/* largest possible size, saturated */
 };
@@ -476,7 +508,7 @@ REPSTOS_CHECK_AT(repstos_site, site, REPSTOS_ENTRY_SITE);
 REPSTOS_CHECK_AT(repstos_site, version, REPSTOS_ENTRY_VERSION);
 REPSTOS_CHECK_AT(repstos_site, len, REPSTOS_ENTRY_LEN);
 REPSTOS_CHECK_AT(repstos_site, op, REPSTOS_ENTRY_OP);
-REPSTOS_CHECK_AT(repstos_site, size_kind, REPSTOS_ENTRY_SIZE_KIND);
+REPSTOS_CHECK_AT(repstos_site, kind, REPSTOS_ENTRY_SIZE_KIND);
 REPSTOS_CHECK_AT(repstos_site, size_min, REPSTOS_ENTRY_SIZE_MIN);
 REPSTOS_CHECK_AT(repstos_site, size_max, REPSTOS_ENTRY_SIZE_MAX);
 _Static_assert(sizeof(struct repstos_site) == REPSTOS_SITE_ENTRY_SIZE,
@@ -485,6 +517,29 @@ _Static_assert(sizeof(struct repstos_site) == REPSTOS_SITE_ENTRY_SIZE,
 static inline uintptr_t repstos_site_addr(const struct repstos_site *e)
 {
 	return (uintptr_t)&e->site + (intptr_t)e->site;
+}
+
+/* What the compiler knew of the size (enum repstos_size_kind). */
+static inline unsigned repstos_site_kind(const struct repstos_site *e)
+{
+	return e->kind & REPSTOS_KIND_SIZE_MASK;
+}
+
+/* What it saw of the bytes' use: REPSTOS_USE_*, 0 where nothing (or
+ * the entry's version has no such field). */
+static inline unsigned repstos_site_use(const struct repstos_site *e)
+{
+	return repstos_version_has_use(e->version) ? e->kind & REPSTOS_USE_MASK : 0;
+}
+
+/* Is the kind byte one this header knows, for the entry's version? */
+static inline int repstos_site_kind_known(const struct repstos_site *e)
+{
+	unsigned use = e->kind & REPSTOS_USE_MASK;
+
+	return repstos_site_kind(e) < REPSTOS_SIZE_KIND_COUNT &&
+	       (!use || (repstos_version_has_use(e->version) &&
+			 !(use & ~REPSTOS_USE_READ)));
 }
 
 /*

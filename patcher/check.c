@@ -68,13 +68,13 @@ static void check_entry_fields(struct ctx *c, const struct rs_site *s)
 
 	if (e->op >= REPSTOS_OP_COUNT)
 		problem(c, s, "entry %zu: unknown op %u", s->entry, e->op);
-	if (e->size_kind >= REPSTOS_SIZE_KIND_COUNT)
-		problem(c, s, "entry %zu: unknown size kind %u", s->entry,
-			e->size_kind);
+	if (!repstos_site_kind_known(e))
+		problem(c, s, "entry %zu: unknown size kind or use 0x%02x (version %u)",
+			s->entry, e->kind, e->version);
 	if (e->size_min > e->size_max)
 		problem(c, s, "entry %zu: size_min %u > size_max %u", s->entry,
 			e->size_min, e->size_max);
-	if (e->size_kind == REPSTOS_SIZE_CONST && e->size_min != e->size_max)
+	if (repstos_site_kind(e) == REPSTOS_SIZE_CONST && e->size_min != e->size_max)
 		problem(c, s, "entry %zu: constant size but size_min %u != size_max %u",
 			s->entry, e->size_min, e->size_max);
 }

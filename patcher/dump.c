@@ -24,7 +24,8 @@ static const char *const form_names[] = {
 /* Size class by the largest size the compiler allowed. */
 static enum size_class size_class(const struct repstos_site *e)
 {
-	if (e->size_kind == REPSTOS_SIZE_UNKNOWN || e->size_kind >= REPSTOS_SIZE_KIND_COUNT)
+	if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ||
+	    repstos_site_kind(e) >= REPSTOS_SIZE_KIND_COUNT)
 		return SC_UNKNOWN;
 	if (e->size_max <= 16)
 		return SC_16;
@@ -54,7 +55,7 @@ static const char *op_name(unsigned op)
 
 static void size_text(const struct repstos_site *e, char *buf, size_t len)
 {
-	switch (e->size_kind) {
+	switch (repstos_site_kind(e)) {
 	case REPSTOS_SIZE_CONST:
 		snprintf(buf, len, "size=%u", e->size_min);
 		break;
@@ -144,7 +145,8 @@ static void text_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	if (repstos_version_narrow(s->e.version))
 		snprintf(op, sizeof(op), "%s/v%u", op_name(s->e.op), s->e.version);
 	else
-		snprintf(op, sizeof(op), "%s", op_name(s->e.op));
+		snprintf(op, sizeof(op), "%s%s", op_name(s->e.op),
+			 repstos_site_use(&s->e) & REPSTOS_USE_READ ? "+read" : "");
 	fprintf(out, "%16llx  %s+0x%llx  %s  %s  %s  %s  %s  %s  %s%s%s\n",
 		(unsigned long long)s->addr, f->sec[s->sec].name,
 		(unsigned long long)s->off, st->where, src, op,
@@ -156,8 +158,8 @@ static void text_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
  * for an unknown size, the top of a bounded one that saturated. */
 static void json_sizes(FILE *out, const struct repstos_site *e)
 {
-	if (e->size_kind != REPSTOS_SIZE_CONST &&
-	    e->size_kind != REPSTOS_SIZE_BOUNDED) {
+	if (repstos_site_kind(e) != REPSTOS_SIZE_CONST &&
+	    repstos_site_kind(e) != REPSTOS_SIZE_BOUNDED) {
 		fputs("\"size_min\": null, \"size_max\": null", out);
 		return;
 	}
@@ -205,7 +207,10 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	}
 	fprintf(out, ", \"op\": \"%s\", \"version\": %u, \"size_kind\": \"%s\", ",
 		op_name(s->e.op), s->e.version,
-		s->e.size_kind < REPSTOS_SIZE_KIND_COUNT ? rs_size_names[s->e.size_kind] : "?");
+		repstos_site_kind(&s->e) < REPSTOS_SIZE_KIND_COUNT ?
+		rs_size_names[repstos_site_kind(&s->e)] : "?");
+	fprintf(out, "\"use\": %s, ", repstos_site_use(&s->e) & REPSTOS_USE_READ ?
+		"\"read\"" : "null");
 	json_sizes(out, &s->e);
 	fprintf(out, ", \"len\": %u, \"bytes\": \"%s\", \"disasm\": ", s->e.len, hex);
 	json_str(out, st->disasm);

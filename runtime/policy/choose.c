@@ -148,7 +148,7 @@ static int by_size(const struct repstos_family_tuning *ft,
 {
 	unsigned known;
 
-	if (forced || e->size_kind == REPSTOS_SIZE_UNKNOWN)
+	if (forced || repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN)
 		return module;
 	known = forms(ft, f, e->op);
 	if (known)

@@ -239,7 +239,7 @@ int repstos_profile_fits(const struct repstos_site *e,
 	/* never an entry the runtime does not know */
 	if (e->op >= REPSTOS_OP_COUNT || !repstos_version_fits(e->version, e->op))
 		return repstos_profile_calls(hist) ? -1 : 0;
-	if (e->size_kind != REPSTOS_SIZE_UNKNOWN) {
+	if (repstos_site_kind(e) != REPSTOS_SIZE_UNKNOWN) {
 		lo = repstos_size_class(e->size_min);
 		hi = repstos_size_class(e->size_max);
 	}

@@ -125,14 +125,14 @@ STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
 #endif
 	*why = h ? "the size profile's counts" :
 	       forced ? "REPSTOS_VARIANT" :
-	       e->size_kind == REPSTOS_SIZE_UNKNOWN ? "size unknown: the process's routine" :
+	       repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ? "size unknown: the process's routine" :
 	       !cfg.cost_forms[f->id] ? "the rule for this CPU (no cost table row)" :
 	       "the cost table over the site's sizes";
 #if REPSTOS_PROFILES
 	if (h && row_picks && !forced)
 		return row_choice(m, e, h, kind * 2 + (unsigned)narrow);
 #endif
-	if (h || forced || e->size_kind == REPSTOS_SIZE_UNKNOWN ||
+	if (h || forced || repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ||
 	    !cfg.cost_forms[f->id])
 		return policy_form(m, e, h);
 	pick = &tab->picks[narrow][kind][repstos_size_class(e->size_min)]
@@ -206,8 +206,8 @@ static void debug_site(struct module *mod, const struct repstos_site *e,
 			n - DEBUG_SITES, DEBUG_SITES);
 	if (i >= DEBUG_SITES)
 		return;
-	snprintf(size, sizeof(size), e->size_kind == REPSTOS_SIZE_CONST ?
-		 "size %u" : e->size_kind == REPSTOS_SIZE_BOUNDED ?
+	snprintf(size, sizeof(size), repstos_site_kind(e) == REPSTOS_SIZE_CONST ?
+		 "size %u" : repstos_site_kind(e) == REPSTOS_SIZE_BOUNDED ?
 		 "size %u..%u" : "size unknown", e->size_min, e->size_max);
 	if (!dladdr((const void *)at, &info))
 		memset(&info, 0, sizeof(info));

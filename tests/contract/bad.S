@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A producer that writes its entry by hand, right (BAD=0) or with one
- * thing wrong (BAD=1..8): the contract test's own controls, which show
+ * thing wrong (BAD=1..10): the contract test's own controls, which show
  * that tests/contract/check notices each kind of drift.
  */
 #include "repstos_site.h"
@@ -36,6 +36,10 @@ f:
 	.byte	REPSTOS_SITE_VERSION, 5, 3, 0
 #elif BAD == 8		/* a copy entry whose site calls the set stub */
 	.byte	REPSTOS_COPY_VERSION, 5, 3, 0
+#elif BAD == 9		/* a reserved use bit */
+	.byte	REPSTOS_SITE_VERSION, 5, 0, 0x20
+#elif BAD == 10		/* a use in a version that has none */
+	.byte	REPSTOS_SITE_VERSION_NO_USE, 5, 0, REPSTOS_USE_READ
 #else
 	.byte	REPSTOS_SITE_VERSION, 5, 0, 0
 #endif

@@ -187,14 +187,14 @@ static void check_table_header(const struct obj *o, Elf_Scn *s)
 /* The size fields say something possible for their kind. */
 static void check_sizes(unsigned k, const struct repstos_site *e)
 {
-	if (e->size_kind >= REPSTOS_SIZE_KIND_COUNT)
-		problem("entry %u: size kind %u", k, e->size_kind);
+	if (!repstos_site_kind_known(e))
+		problem("entry %u: kind byte 0x%02x", k, e->kind);
 	else if (e->size_min > e->size_max)
 		problem("entry %u: size %u..%u", k, e->size_min, e->size_max);
-	else if (e->size_kind == REPSTOS_SIZE_CONST && e->size_min != e->size_max)
+	else if (repstos_site_kind(e) == REPSTOS_SIZE_CONST && e->size_min != e->size_max)
 		problem("entry %u: constant size %u..%u", k, e->size_min,
 			e->size_max);
-	else if (e->size_kind == REPSTOS_SIZE_UNKNOWN &&
+	else if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN &&
 		 (e->size_min || e->size_max != REPSTOS_SIZE_SAT))
 		problem("entry %u: unknown size %u..%u", k, e->size_min,
 			e->size_max);

@@ -42,12 +42,12 @@ expect_rc 0 "the runtime's table section and module record" \
 
 # 2. The controls: a hand-written entry passes when it is right and fails
 # for each kind of drift, so the checks above can fail.
-for bad in 0 1 2 3 4 5 6 7 8; do
+for bad in 0 1 2 3 4 5 6 7 8 9 10; do
 	gcc -Iinclude -Iruntime -DBAD=$bad -c -o "$W/bad$bad.o" tests/contract/bad.S ||
 		fail "compile control $bad"
 done
 expect_rc 0 "control: a correct hand-written entry" $CHECK sites "$W/bad0.o" 1
-for bad in 1 2 3 4 5 6 7 8; do
+for bad in 1 2 3 4 5 6 7 8 9 10; do
 	why=$(sed -n "s|^#.*BAD [!=]= $bad[^/]*/\* \(.*\) \*/|\1|p" tests/contract/bad.S)
 	expect_rc 1 "control: refused, $why" \
 		$CHECK sites "$W/bad$bad.o" 1

@@ -174,7 +174,7 @@ static int print_forms(void)
 		printf("%s %s %u %u %s\n",
 		       e->op == REPSTOS_OP_MOVE ? "move" :
 		       repstos_op_is_copy(e->op) ? "copy" : "set",
-		       kind[e->size_kind % 3], e->size_min, e->size_max,
+		       kind[repstos_site_kind(e) % 3], e->size_min, e->size_max,
 		       sitecheck_form(e));
 	return 0;
 }

@@ -114,7 +114,7 @@ static void report(void)
 			name = v < 0 ? "?" : repstos_copy_variant_name(v);
 		}
 		printf("site %s %s %s %s\n", op_names[e->op],
-		       kind_names[e->size_kind % 3], form, name);
+		       kind_names[repstos_site_kind(e) % 3], form, name);
 	}
 }
 

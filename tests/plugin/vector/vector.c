@@ -137,7 +137,7 @@ static void print_forms(void)
 	const struct repstos_site *e;
 
 	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
-		printf("%u %u %s\n", e->version, e->size_kind, sitecheck_form(e));
+		printf("%u %u %s\n", e->version, repstos_site_kind(e), sitecheck_form(e));
 }
 
 static int check(const char *who, size_t n, const vec *out,
