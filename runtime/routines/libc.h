@@ -9,13 +9,11 @@
  *
  * A site keeps more registers than a call does (repstos_site.h), so each
  * adaptor keeps, around a call made by the ABI (stack aligned to 16):
- * every caller-saved GPR the site does not give up; the low halves of
- * xmm1-15, or of xmm8-15 for copies (a site in code built without AVX
- * keeps them, and every site lets a routine change the upper halves and
- * xmm16-31: the C library touches no x87 state and leaves MXCSR alone,
- * so no fxsave, which made every call 80 ns longer on Zen 4); and, where
- * the CPU has AVX-512, the eight mask registers (a site in AVX-512 code
- * declares only k1; glibc's routines use k0-k6).  That costs a few ns a
+ * every caller-saved GPR the site does not give up; xmm0-15 (fxsave: a
+ * site in code built without AVX keeps xmm1-15, or xmm8-15 for copies,
+ * and every site lets a routine change the upper halves); and, where the
+ * CPU has AVX-512, the eight mask registers (a site in AVX-512 code
+ * declares only k1; glibc's routines use k0-k6).  That costs some ns a
  * call: a plain build stays the exact baseline, this one the one that
  * needs no second build.  The call goes through the GOT, so no module
  * gets a PLT entry for it.
@@ -27,16 +25,16 @@
 #ifndef REPSTOS_LIBC_H
 #define REPSTOS_LIBC_H
 
-/* The frame: the GPRs and masks first, then xmm1-15 (16-aligned). */
+/* The frame: the GPRs and masks first, where a one-byte displacement
+ * reaches them, then fxsave's 512 bytes (16-aligned). */
 #define GPR(i)	((i) * 8)
 #define MASK(i)	(64 + (i) * 8)
-#define XMM(i)	(128 + ((i) - 1) * 16)
-#define FRAME	368
+#define FX	128
+#define FRAME	640
 
-/* Open the frame and keep what the C library may change, the vectors
- * from xmm`first` on; rdi's value after the call (rdi + rcx) in
- * GPR(7). */
-.macro keep first
+/* Open the frame and keep what the C library may change; rdi's value
+ * after the call (rdi + rcx) in GPR(7). */
+.macro keep
 	push	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -53,11 +51,7 @@
 	mov	%r11, GPR(6)(%rsp)
 	lea	(%rdi, %rcx), %rdx
 	mov	%rdx, GPR(7)(%rsp)
-	.irp i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.if \i >= \first
-	movaps	%xmm\i, XMM(\i)(%rsp)
-	.endif
-	.endr
+	fxsave	FX(%rsp)
 	cmpb	$0, __repstos_can_avx512(%rip)
 	je	1f
 	kmovq	%k0, MASK(0)(%rsp)
@@ -73,7 +67,7 @@
 
 /* Put it all back (rsi from GPR(2): the copy adaptor stores its rsi's
  * value after the call there), rdi = GPR(7), rcx = 0, and return. */
-.macro give_back first
+.macro give_back
 	cmpb	$0, __repstos_can_avx512(%rip)
 	je	1f
 	kmovq	MASK(0)(%rsp), %k0
@@ -85,11 +79,7 @@
 	kmovq	MASK(6)(%rsp), %k6
 	kmovq	MASK(7)(%rsp), %k7
 1:
-	.irp i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.if \i >= \first
-	movaps	XMM(\i)(%rsp), %xmm\i
-	.endif
-	.endr
+	fxrstor	FX(%rsp)
 	mov	GPR(0)(%rsp), %rax
 	mov	GPR(1)(%rsp), %rdx
 	mov	GPR(2)(%rsp), %rsi

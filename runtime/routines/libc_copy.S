@@ -11,12 +11,12 @@
  * final value first. */
 ENTRY(__repstos_libc_memmove)
 	lea	(%rsi, %rcx), %rax	/* rax is the copy sites' to change */
-	keep 8
+	keep
 	mov	%rax, GPR(2)(%rsp)
 	path_mark libc_memmove
 	mov	%rcx, %rdx		/* memmove(rdi, rsi, rdx) */
 	call	*memmove@GOTPCREL(%rip)
-	give_back 8
+	give_back
 END(__repstos_libc_memmove)
 
 	OBJECT_NOTES
