@@ -58,13 +58,14 @@ static void read_route(struct config *c)
 	unsigned i;
 
 	c->route = ROUTE_AUTO;
-	for (i = 0; v && i < sizeof(words) / sizeof(words[0]); i++)
+	if (!v)
+		return;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcmp(v, words[i])) {
 			c->route = i < 3 ? ROUTE_AUTO : (enum route)(i - 2);
 			return;
 		}
-	if (v)
-		warn("unknown REPSTOS_PATCH '%s', using auto", v);
+	warn("unknown REPSTOS_PATCH '%s', using auto", v);
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
