@@ -239,6 +239,10 @@ static int cmd_tune(int argc, char **argv)
 		return RS_EXIT_BAD;
 	}
 	if (report) {
+		if (repstos_tune_use(stdout, &cpu, &t)) {
+			fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
+			return RS_EXIT_BAD;
+		}
 		repstos_tune_print_costs(stdout, &cpu, &t);
 		return RS_EXIT_OK;
 	}

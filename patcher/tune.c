@@ -64,112 +64,146 @@ static size_t ring_pos;		/* batches go on where the last one ended:
 /* ---- running one form ------------------------------------------------- */
 
 /*
- * One loop per routine, each calling its routine directly, as a patched
- * site does (this file is built with -mno-red-zone, as the plugin builds
- * the code it compiles), and one for glibc, a plain `call memset@plt`:
- * each as a real program would run it.
+ * One loop per routine and shape, each calling its routine directly, as
+ * a patched site does (this file is built with -mno-red-zone, as the
+ * plugin builds the code it compiles), and one for glibc, a plain `call
+ * memset@plt`: each as a real program would run it.  Two shapes:
+ *   back to back   nothing reads what a call wrote;
+ *   use            the last byte each call wrote is loaded and folded
+ *                  (times an opaque 0) into the next call's destination,
+ *                  as code does that reads back what it cleared or
+ *                  copied: a load of bytes a store cannot forward (a
+ *                  masked or string store, on some CPUs) waits for it to
+ *                  commit, and the next call waits on the load.
  */
-#define REPSTOS_X_RUN(e, name, sym, needs)				\
-static void run_##e(unsigned char *dst, size_t iters)			\
+static inline size_t read_back(const unsigned char *d, unsigned long n)
+{
+	size_t b = d[n ? n - 1 : 0], zero = 0;
+
+	__asm__("" : "+r"(zero));
+	return b & zero;
+}
+
+#define SET_LOOP(fn, use, insn, ...)					\
+static void fn(unsigned char *dst, size_t iters)			\
 {									\
-	size_t i;							\
+	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		void *d = dst;						\
+		unsigned char *at = dst + dep;				\
+		void *d = at;						\
 		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
 		unsigned long a = 0x5a;					\
 									\
-		__asm__ __volatile__("call " #sym			\
-				     : "+D"(d), "+c"(n), "+a"(a)	\
-				     : : "memory", "cc", "xmm0");	\
+		__asm__ __volatile__(insn : "+D"(d), "+c"(n), "+a"(a)	\
+				     : : "memory", "cc", ##__VA_ARGS__);\
+		if (use)						\
+			dep = read_back(at, ring[(ring_pos + i) & (RING - 1)]); \
 	}								\
 }
+
+#define REPSTOS_X_RUN(e, name, sym, needs)				\
+	SET_LOOP(run_##e, 0, "call " #sym, "xmm0")			\
+	SET_LOOP(use_##e, 1, "call " #sym, "xmm0")
 REPSTOS_VARIANTS(REPSTOS_X_RUN)
 #undef REPSTOS_X_RUN
+SET_LOOP(run_inline, 0, "rep stosb")
+SET_LOOP(use_inline, 1, "rep stosb")
 
-static void (*const runners[REPSTOS_VARIANT_COUNT])(unsigned char *, size_t) = {
+typedef void set_loop_fn(unsigned char *, size_t);
+static set_loop_fn *const runners[2][REPSTOS_VARIANT_COUNT] = {
 #define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = run_##e,
-	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
+	{ REPSTOS_VARIANTS(REPSTOS_X_RUNNER) },
+#undef REPSTOS_X_RUNNER
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = use_##e,
+	{ REPSTOS_VARIANTS(REPSTOS_X_RUNNER) },
 #undef REPSTOS_X_RUNNER
 };
+static set_loop_fn *const inline_runners[2] = { run_inline, use_inline };
 
-static void run_inline(unsigned char *dst, size_t iters)
-{
-	size_t i;
-
-	for (i = 0; i < iters; i++) {
-		void *d = dst;
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)], a = 0x5a;
-
-		__asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n), "+a"(a)
-				     : : "memory", "cc");
-	}
+#define LIBC_LOOP(fn, use)						\
+static void fn(unsigned char *dst, size_t iters)			\
+{									\
+	size_t i, dep = 0;						\
+									\
+	for (i = 0; i < iters; i++) {					\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+									\
+		memset(dst + dep, 0x5a, n);				\
+		__asm__ __volatile__("" : : : "memory");		\
+		if (use)						\
+			dep = read_back(dst + dep, n);			\
+	}								\
 }
-
-static void run_libc(unsigned char *dst, size_t iters)
-{
-	size_t i;
-
-	for (i = 0; i < iters; i++) {
-		memset(dst, 0x5a, ring[(ring_pos + i) & (RING - 1)]);
-		__asm__ __volatile__("" : : : "memory");
-	}
-}
+LIBC_LOOP(run_libc, 0)
+LIBC_LOOP(use_libc, 1)
+static set_loop_fn *const libc_runners[2] = { run_libc, use_libc };
 
 /* The same for the copy forms: each copy routine called as a copy site
  * calls it, rep movsb in place, and glibc's memcpy through the PLT. */
-#define REPSTOS_X_COPY_RUN(e, name, sym, needs)				\
-static void copy_run_##e(unsigned char *dst, const unsigned char *from,	\
-			 size_t iters)					\
+#define COPY_LOOP(fn, use, insn, ...)					\
+static void fn(unsigned char *dst, const unsigned char *from,		\
+	       size_t iters)						\
 {									\
-	size_t i;							\
+	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		void *d = dst;						\
+		unsigned char *at = dst + dep;				\
+		void *d = at;						\
 		const void *s = from;					\
 		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
 									\
-		__asm__ __volatile__("call " #sym			\
-				     : "+D"(d), "+S"(s), "+c"(n)	\
-				     : : "memory", "cc",		\
-				       REPSTOS_COPY_CLOBBERS);		\
+		__asm__ __volatile__(insn : "+D"(d), "+S"(s), "+c"(n)	\
+				     : : "memory", "cc", ##__VA_ARGS__);\
+		if (use)						\
+			dep = read_back(at, ring[(ring_pos + i) & (RING - 1)]); \
 	}								\
 }
+
+#define REPSTOS_X_COPY_RUN(e, name, sym, needs)				\
+	COPY_LOOP(copy_run_##e, 0, "call " #sym, REPSTOS_COPY_CLOBBERS)	\
+	COPY_LOOP(copy_use_##e, 1, "call " #sym, REPSTOS_COPY_CLOBBERS)
 REPSTOS_COPY_VARIANTS(REPSTOS_X_COPY_RUN)
 #undef REPSTOS_X_COPY_RUN
+COPY_LOOP(copy_run_inline, 0, "rep movsb")
+COPY_LOOP(copy_use_inline, 1, "rep movsb")
 
-static void (*const copy_runners[REPSTOS_COPY_VARIANT_COUNT])(unsigned char *,
-		const unsigned char *, size_t) = {
+typedef void copy_loop_fn(unsigned char *, const unsigned char *, size_t);
+static copy_loop_fn *const copy_runners[2][REPSTOS_COPY_VARIANT_COUNT] = {
 #define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_run_##e,
-	REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER)
+	{ REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER) },
+#undef REPSTOS_X_RUNNER
+#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_use_##e,
+	{ REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER) },
 #undef REPSTOS_X_RUNNER
 };
+static copy_loop_fn *const copy_inline_runners[2] = {
+	copy_run_inline, copy_use_inline
+};
 
-static void copy_run_inline(unsigned char *dst, const unsigned char *from,
-			    size_t iters)
-{
-	size_t i;
-
-	for (i = 0; i < iters; i++) {
-		void *d = dst;
-		const void *s = from;
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)];
-
-		__asm__ __volatile__("rep movsb" : "+D"(d), "+S"(s), "+c"(n)
-				     : : "memory", "cc");
-	}
+#define COPY_LIBC_LOOP(fn, use)						\
+static void fn(unsigned char *dst, const unsigned char *from,		\
+	       size_t iters)						\
+{									\
+	size_t i, dep = 0;						\
+									\
+	for (i = 0; i < iters; i++) {					\
+		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+									\
+		memcpy(dst + dep, from, n);				\
+		__asm__ __volatile__("" : : : "memory");		\
+		if (use)						\
+			dep = read_back(dst + dep, n);			\
+	}								\
 }
+COPY_LIBC_LOOP(copy_run_libc, 0)
+COPY_LIBC_LOOP(copy_use_libc, 1)
+static copy_loop_fn *const copy_libc_runners[2] = {
+	copy_run_libc, copy_use_libc
+};
 
-static void copy_run_libc(unsigned char *dst, const unsigned char *from,
-			  size_t iters)
-{
-	size_t i;
-
-	for (i = 0; i < iters; i++) {
-		memcpy(dst, from, ring[(ring_pos + i) & (RING - 1)]);
-		__asm__ __volatile__("" : : : "memory");
-	}
-}
+/* Which shape the loops run: 0 back to back, 1 use after write. */
+static int shape;
 
 static double now(void)
 {
@@ -188,17 +222,17 @@ static double once(int copy, unsigned f, unsigned off, size_t iters)
 	double t0 = now(), t;
 
 	if (copy && f == GLIBC)
-		copy_run_libc(buf + off, from, iters);
+		copy_libc_runners[shape](buf + off, from, iters);
 	else if (copy && f == REPSTOS_COPY_VARIANT_INLINE)
-		copy_run_inline(buf + off, from, iters);
+		copy_inline_runners[shape](buf + off, from, iters);
 	else if (copy)
-		copy_runners[f](buf + off, from, iters);
+		copy_runners[shape][f](buf + off, from, iters);
 	else if (f == GLIBC)
-		run_libc(buf + off, iters);
+		libc_runners[shape](buf + off, iters);
 	else if (f == REPSTOS_VARIANT_INLINE)
-		run_inline(buf + off, iters);
+		inline_runners[shape](buf + off, iters);
 	else
-		runners[f](buf + off, iters);
+		runners[shape][f](buf + off, iters);
 	t = (now() - t0) / (double)iters;
 	ring_pos += iters;
 	return t;
@@ -760,6 +794,46 @@ static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 	return 0;
 }
 
+/* ---- step 4: the same with use after write, for the report -------------- */
+
+/* Each family's cost table with use after write: what the report shows
+ * beside the table sites are chosen by (the policy does not weigh it
+ * yet: bench/results/README.md says why). */
+static struct repstos_costs use_costs[REPSTOS_NFAMILY];
+
+/* Step 2 and step 3's verdicts again, each call's destination depending
+ * on the last byte the call before wrote; the routine step 3 chose is
+ * marked. */
+static int tune_use(FILE *rep, const struct repstos_cpu *cpu, int copy,
+		    struct table *tb, const struct repstos_tuning *out)
+{
+	struct verdict v[NFORM];
+	struct forms sites, s, rt;
+	unsigned i, pick = 0;
+	int r;
+
+	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s) ||
+	    routine_forms(cpu, copy, &rt))
+		return -1;
+	shape = 1;
+	measure_costs(&s, tb);
+	set_costs(&sites, tb, &use_costs[FAM(copy)->id]);
+	for (i = 0; i < rt.n; i++) {
+		judge_fixed(tb, rt.f[i], &v[i]);
+		if ((int)rt.f[i] == out->fam[FAM(copy)->id].variant)
+			pick = i;
+	}
+	r = judge_dists(&rt, v);
+	shape = 0;
+	if (!r) {
+		fprintf(rep, "  with use after write (each call's destination "
+			"depends on the last byte the one before wrote; * the "
+			"routine chosen back to back):\n");
+		report_verdicts(rep, &rt, v, pick);
+	}
+	return r;
+}
+
 /* ---- repstos_tune ------------------------------------------------------ */
 
 static int setup(void)
@@ -816,8 +890,28 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 	return r;
 }
 
+int repstos_tune_use(FILE *rep, const struct repstos_cpu *cpu,
+		     const struct repstos_tuning *t)
+{
+	static struct table tb;
+	const struct knobs saved = knobs_now();
+	struct knobs k = { t->vec_rep_min, t->wide_rep_min, t->short_rep_max };
+	int r;
+
+	if (setup())
+		return -1;
+	knobs_set(&k);
+	memset(use_costs, 0, sizeof(use_costs));
+	r = tune_use(rep, cpu, 0, &tb, t);
+	if (!r)
+		r = tune_use(rep, cpu, 1, &tb, t);
+	knobs_set(&saved);
+	teardown();
+	return r;
+}
+
 /* A family's table k in ns: a line per form it has, then the change
- * costs. */
+ * costs where it has them. */
 static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 {
 	unsigned known = repstos_cost_forms(k), c;
@@ -832,6 +926,8 @@ static void print_table(FILE *f, int copy, const struct repstos_costs *k)
 			fprintf(f, " %6.2f", k->cns[v][c] / 100.0);
 		fputc('\n', f);
 	}
+	if (!k->change_known)
+		return;
 	fprintf(f, "a change of size class below 256 bytes, ns:");
 	for (v = 0; v < REPSTOS_NFORM; v++)
 		if (k->change_known >> v & 1)
@@ -881,6 +977,15 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		fprintf(f, "copy cost table, ns per call (worst of both ends, "
 			"source and destination aligned and +5/+3):\n");
 		print_table(f, 1, &t->fam[REPSTOS_FAMILY_COPY].costs);
+	}
+	if (repstos_cost_forms(&use_costs[REPSTOS_FAMILY_SET])) {
+		fprintf(f, "the same with use after write (each call's "
+			"destination depends on the last byte written):\n");
+		print_table(f, 0, &use_costs[REPSTOS_FAMILY_SET]);
+	}
+	if (repstos_cost_forms(&use_costs[REPSTOS_FAMILY_COPY])) {
+		fprintf(f, "copy, with use after write:\n");
+		print_table(f, 1, &use_costs[REPSTOS_FAMILY_COPY]);
 	}
 	print_row_file(f, cpu, t);
 	fprintf(f, "the policy's rows: %s\n", repstos_policy_has_row(cpu) ?

@@ -48,8 +48,20 @@ extern "C" {
 int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
 		 struct repstos_tuning *out);
 
-/* The cost table of *t as a table of ns, and whether the policy (rows.c)
- * has a row for cpu. */
+/*
+ * For a report: the cost table and the routines' standing again with
+ * use after write (each call's destination depends on the last byte the
+ * call before wrote), the routines with *t's thresholds, the routine *t
+ * chose marked; repstos_tune_print_costs then prints that table too.
+ * About as long again as repstos_tune; nothing in *t changes.  Returns
+ * 0, or -1 as repstos_tune does.
+ */
+int repstos_tune_use(FILE *report, const struct repstos_cpu *cpu,
+		     const struct repstos_tuning *t);
+
+/* The cost table of *t as a table of ns (and the one with use after
+ * write, after repstos_tune_use), and whether the policy (rows.c) has a
+ * row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t);
 

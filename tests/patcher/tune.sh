@@ -1,6 +1,7 @@
 #!/bin/sh
 # Proves: the tuning file `repstos tune` writes is the one it printed, is
 # keyed to the CPU it measured, and steers the runtime and --cpu=native.
+# --report shows the tables in both shapes (back to back, use after write).
 #
 # Also a file statically patched for a CPU with more than this one: the
 # runtime rewrites the calls of routines it cannot run and leaves every
@@ -20,6 +21,14 @@ $TOOL tune $W/tuning > $W/tune.log 2>&1 || fail "repstos tune exited $?"
 grep -q '^cpu ' $W/tuning && grep -q '^variant ' $W/tuning &&
 	ok "repstos tune wrote $(grep '^variant' $W/tuning)" ||
 	fail "no tuning file written"
+
+# --report: both shapes, each with the set and the copy table
+$TOOL tune --report >$W/report 2>&1 || fail "repstos tune --report exited $?"
+[ "$(grep -c 'with use after write' $W/report)" -ge 2 ] &&
+	grep -q '^the same with use after write' $W/report &&
+	grep -q '^copy, with use after write' $W/report &&
+	ok "tune --report: both shapes, set and copy" ||
+	fail "tune --report lacks the use-after-write shape"
 
 out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $full quick 2>&1) ||
 	fail "sites under the tuning file: $out"
