@@ -15,7 +15,9 @@ normal approximation), its p-values Holm-adjusted over the comparisons
 of that metric, and the sign test's count (rounds where the config beat
 plain).  Verdict: faster or slower when the adjusted p < 0.05, else
 "same (noise)".  Only rounds where every configuration ran count.
-Standard library only: the chi-square tail is the regularized upper
+`stats.py -x WORD RAW` leaves out every configuration whose name ends
+in /WORD (e.g. -x libc: the adaptor's cost, see README), to ask whether
+the rest differ.  Standard library only: the chi-square tail is the regularized upper
 incomplete gamma function, written out below.
 """
 import math
@@ -143,13 +145,20 @@ def main():
     data = defaultdict(lambda: defaultdict(dict))   # (prog, metric) -> round -> config -> s
     order = defaultdict(list)
     loads = []
+    args = sys.argv[1:]
+    skip = []
+    while len(args) > 1 and args[0] == "-x":
+        skip.append("/" + args[1])
+        args = args[2:]
     canon = []
-    for line in open(sys.argv[1]):
+    for line in open(args[0]):
         if line.startswith("# configs "):
             canon = line.split()[2:]
         if line.startswith("#") or not line.strip():
             continue
         rnd, load, prog, metric, config, secs = line.split("\t")
+        if any(config.endswith(w) for w in skip):
+            continue
         key = (prog, metric)
         data[key][int(rnd)][config] = float(secs)
         if config not in order[key]:
