@@ -166,3 +166,15 @@ bench-scale: $(PLUGIN_SO) $(RT_FULL_LIB) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	{ bench/scale.sh 20000 11 && bench/scale.sh 100000 11; } | tee $$out/scale.txt
 .PHONY: bench-scale
+
+# Real programs from Debian source (sqlite's speedtest1, zstd -b, jq,
+# Lua), plain against repstos-cc with set sites and with copy sites too,
+# under auto, every routine and libc, interleaved ROUNDS times (15) with
+# a Friedman ranking (issue 22, item 5).  Not part of `make bench`: it
+# builds four packages three ways and runs for some 25 minutes
+# (23 on the Zen 4 guest, 16 of them the rounds).
+bench-real: $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	ROUNDS=$(or $(ROUNDS),15) bench/real/real.sh | tee $$out/real.txt && \
+	cp $(B)/bench/real/raw.txt $$out/real-raw.txt
+.PHONY: bench-real

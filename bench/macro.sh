@@ -16,13 +16,11 @@ dir=$top/build/bench/macro
 . tests/realworld/lib.sh
 src=$(fetch_source libzstd) || exit 1	# the source package of zstd
 mkdir -p $dir && cd $dir || exit 1
+# The build is bench/real's (zstd_build), zstd's own flags (-O3).
+. $top/bench/real/build.sh
 for kind in plain repstos; do
 	[ -x $dir/zstd-$kind ] && continue
-	rm -rf build-$kind && cp -r $src build-$kind || exit 1
-	cc=gcc
-	[ $kind = repstos ] && cc=$top/plugin/repstos-cc
-	make -s -C build-$kind/programs CC="$cc" zstd-release >/dev/null 2>&1 ||
-		make -s -C build-$kind/programs CC="$cc" zstd >/dev/null || exit 1
+	zstd_build $src $dir/build-$kind $kind || exit 1
 	cp build-$kind/programs/zstd $dir/zstd-$kind
 done
 # input: the zstd sources themselves (up to 8 MiB of C)
