@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 folders="include runtime/routines runtime/module runtime/startup
-	runtime/policy patcher plugin bench examples"
+	runtime/policy patcher plugin bench examples kernel kernel/test"
 
 # allowed FOLDER: the folders its README lets it include from, or "*".
 allowed() {
