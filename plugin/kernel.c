@@ -57,7 +57,6 @@
 /* Of the C front end (c-family/c-common.h, which must come before the
  * diagnostic headers gcc-compat.h reads). */
 extern cpp_reader *parse_in;
-extern tree identifier_global_value(tree);
 
 #define _Static_assert static_assert
 #include "repstos_site.h"
@@ -132,7 +131,7 @@ static bool asm_touches_ac(const char *text)
 /* A user-access window anywhere in the function: no site in it at all,
  * which is simpler to prove than the window's extent and costs little
  * (uaccess functions copy with copy_*_user, not memcpy). */
-static bool function_has_uaccess(void)
+static bool scan_uaccess(void)
 {
 	basic_block bb;
 
@@ -146,6 +145,19 @@ static bool function_has_uaccess(void)
 		}
 	}
 	return false;
+}
+
+/* Once per function: the pass asks for every call in it. */
+static bool function_has_uaccess(void)
+{
+	static function *seen;
+	static bool has;
+
+	if (seen != cfun) {
+		seen = cfun;
+		has = scan_uaccess();
+	}
+	return has;
 }
 
 static bool in_head_text(void)
@@ -261,20 +273,25 @@ static tree asm_clob(const char *reg)
 	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
 }
 
-/* The kernel's current_stack_pointer (asm/asm.h), if the unit has it:
- * ASM_CALL_CONSTRAINT, "+r" of it, makes GCC set up the frame before
- * the asm in frame-pointer builds, as objtool wants of a call. */
-static tree stack_pointer(void)
+/* The kernel's current_stack_pointer (asm/asm.h), if the unit declares
+ * it: ASM_CALL_CONSTRAINT, "+r" of it, makes GCC set up the frame
+ * before the asm in frame-pointer builds, as objtool wants of a call.
+ * Caught as it is declared: the C front end's bindings are gone by the
+ * time the pass runs. */
+static void see_decl(void *gcc_data, void *user_data)
 {
-	tree d;
+	tree d = (tree)gcc_data;
 
-	if (stack_pointer_var)
-		return stack_pointer_var;
-	d = identifier_global_value(get_identifier("current_stack_pointer"));
-	if (d && VAR_P(d) && DECL_HARD_REGISTER(d))
+	if (d && VAR_P(d) && DECL_HARD_REGISTER(d) && DECL_NAME(d) &&
+	    !strcmp(IDENTIFIER_POINTER(DECL_NAME(d)), "current_stack_pointer"))
 		stack_pointer_var = d;
-	return stack_pointer_var;
 }
+
+static const struct ggc_root_tab kernel_ggc_roots[] = {
+	{ &stack_pointer_var, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
 
 gasm *kernel_build_site(enum repstos_op op, enum repstos_size_kind kind,
 			unsigned long long min, unsigned long long max,
@@ -285,7 +302,7 @@ gasm *kernel_build_site(enum repstos_op op, enum repstos_size_kind kind,
 	tree d = make_ssa_name(ptr_type_node);
 	tree n = make_ssa_name(size_type_node);
 	tree s = copy ? make_ssa_name(ptr_type_node) : NULL_TREE;
-	tree sp = stack_pointer();
+	tree sp = stack_pointer_var;
 	char *text = site_text(op, kind, min, max);
 	gasm *as;
 
@@ -525,6 +542,9 @@ void kernel_register(const char *plugin_name)
 {
 	(void)gcc_version;	/* plugin-version.h's, checked in repstos.c */
 	register_callback(plugin_name, PLUGIN_START_UNIT, start_unit, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_DECL, see_decl, NULL);
+	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *)kernel_ggc_roots);
 	register_callback(plugin_name, PLUGIN_FINISH_TYPE, see_type, NULL);
 	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, see_function,
 			  NULL);
