@@ -16,12 +16,14 @@ variant=$1
 src=$("$top/kernel/fetch.sh")
 out=$top/build/kernel/$variant
 plugin=$top/plugin/repstos.so
+# The build's own copy: a plugin rebuilt meanwhile cannot break it.
+own=$out/repstos.so
 jobs=${KERNEL_JOBS:-2}
 
 case $variant in
 plain)	kcflags= ;;
-plugin)	kcflags="-fplugin=$plugin -fplugin-arg-repstos-kernel" ;;
-inline)	kcflags="-fplugin=$plugin -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-inline-bit=297" ;;
+plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel" ;;
+inline)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-inline-bit=297" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 
@@ -33,15 +35,15 @@ grep -q repstos_ktest "$src/lib/Makefile" ||
 
 mkdir -p "$out"
 # A rebuilt plugin rebuilds the kernel: Kbuild tracks flags, not the .so.
-stamp=$out/.repstos-plugin
-if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$stamp" 2>/dev/null; then
-	rm -rf "$out"; mkdir -p "$out"
+if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$own" 2>/dev/null; then
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$plugin" "$own"
 fi
 KCONFIG_ALLCONFIG=$top/kernel/config.frag \
 	make -s -C "$src" O="$out" allnoconfig >/dev/null
 make -C "$out" -j"$jobs" KCFLAGS="$kcflags" bzImage modules \
 	>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-[ -n "$kcflags" ] && cp "$plugin" "$stamp"
 
 # The module, out of tree, from the same file.
 mod=$out/ktest-module
