@@ -55,8 +55,20 @@
 #include "cpplib.h"
 
 /* Of the C front end (c-family/c-common.h, which must come before the
- * diagnostic headers gcc-compat.h reads). */
-extern cpp_reader *parse_in;
+ * diagnostic headers gcc-compat.h reads).  Weak: lto1 loads the plugin
+ * too, and has no preprocessor. */
+extern cpp_reader *parse_in __attribute__((weak));
+extern void cpp_define(cpp_reader *, const char *) __attribute__((weak));
+extern int cpp_defined(cpp_reader *, const unsigned char *, int)
+	__attribute__((weak));
+
+/* The C front end's preprocessor, or NULL (lto1). */
+static cpp_reader *preprocessor(void)
+{
+	if (!&parse_in || !cpp_define || !cpp_defined)
+		return NULL;
+	return parse_in;
+}
 
 #define _Static_assert static_assert
 #include "repstos_site.h"
@@ -463,8 +475,10 @@ static void see_function(void *gcc_data, void *user_data)
 {
 	tree fndecl = (tree)gcc_data;
 
-	unit_is_module = cpp_defined(parse_in, (const unsigned char *)"MODULE",
-				     6);
+	cpp_reader *pp = preprocessor();
+
+	unit_is_module = pp && cpp_defined(pp, (const unsigned char *)"MODULE",
+					   6);
 	if (DECL_NAME(fndecl) &&
 	    !strcmp(IDENTIFIER_POINTER(DECL_NAME(fndecl)), "start_kernel"))
 		unit_defines_start_kernel = true;
@@ -534,8 +548,10 @@ static void see_type(void *gcc_data, void *user_data)
  * own notes only then). */
 static void start_unit(void *gcc_data, void *user_data)
 {
-	if (ix86_cmodel == CM_KERNEL)
-		cpp_define(parse_in, "__REPSTOS_KERNEL__=1");
+	cpp_reader *pp = preprocessor();
+
+	if (pp && ix86_cmodel == CM_KERNEL)
+		cpp_define(pp, "__REPSTOS_KERNEL__=1");
 }
 
 void kernel_register(const char *plugin_name)
