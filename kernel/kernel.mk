@@ -7,7 +7,7 @@
 KERNEL_TESTS	:= tests/kernel/boot.sh
 
 .PHONY: test-kernel
-test-kernel: $(PLUGIN_SO)
+test-kernel: $(PLUGIN_SO) $(PATCHER_BIN)
 	@tests/run-tests $(KERNEL_TESTS)
 
 # `make bench-kernel`: kernel mode's routines against Linux 6.1's own

@@ -5,7 +5,8 @@
 # .altinstructions (three entries each, a move two) that `repstos check`
 # calls clean; none in the stac/clac function or .head.text; routines in
 # .noinstr.text only in the unit defining start_kernel (global) or in a
-# module unit (local); nothing at all under -mcmodel=small (the vDSO);
+# module unit (local); nothing at all under -mcmodel=small (the vDSO)
+# nor under KASAN or KCSAN;
 # and a GCC error naming the supported versions for 6.3's alt_instr.
 . "$(dirname "$0")/lib.sh"
 scratch
@@ -84,6 +85,13 @@ cp "$U" "$W/arch/x86/kernel/alternative.c"
 $CC $KFLAGS $KP -fplugin-arg-repstos-verbose -c -o "$W/alt.o" "$W/arch/x86/kernel/alternative.c" 2>"$W/alt.err"
 ! grep -q rewritten "$W/alt.err" && grep -q 'alternatives patcher' "$W/alt.err" &&
 	ok "no site in arch/x86/kernel/alternative.c" || fail "alternative.c got sites"
+
+# KASAN and KCSAN units keep their calls: the sanitizers intercept them.
+for san in kernel-address thread; do
+	build san $KP -fplugin-arg-repstos-verbose -fsanitize=$san
+	n=$(grep -c 'rewritten' "$W/san.err")
+	[ "$n" = 0 ] && ok "-fsanitize=$san: no sites" || fail "-fsanitize=$san: $n sites"
+done
 
 # 6.3's alt_instr: an error naming what is supported.
 if build bad $KP -DBAD_LAYOUT; then
