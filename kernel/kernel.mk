@@ -11,10 +11,11 @@ test-kernel: $(PLUGIN_SO) $(PATCHER_BIN)
 	@tests/run-tests $(KERNEL_TESTS)
 
 # `make bench-kernel`: kernel mode's routines against Linux 6.1's own
-# memset_erms and memset_orig in user space (kernel/bench.sh); results in
-# build/kernel/bench/results/.  BENCH_ARGS as for `make bench`.
+# memset_erms, memset_orig, memcpy_erms and memcpy_orig in user space
+# (kernel/bench.sh); results in build/kernel/bench/results/.
 KBENCH_ARGS ?= -r 7 -s b2b,use -a 0 -c inline,site-erms,linux-call-jmp-erms,linux-memset_erms,linux-memset_orig,k-erms,k-erms-ret,k-rep_good,k-orig
+KCOPYBENCH_ARGS ?= -s b2b,use -a 0,rand -c glibc,rep-movsb,linux-call-jmp-erms,linux-memcpy_erms,linux-memcpy_orig,k-erms,k-rep_good,k-orig
 .PHONY: bench-kernel
-bench-kernel: $(PLUGIN_SO) $(PB)/bench $(RT_LIB)
-	kernel/bench.sh $(KBENCH_ARGS) $(BENCH_ARGS)
-	@cat build/kernel/bench/results/summary.txt
+bench-kernel: $(PLUGIN_SO) $(PB)/bench $(PB)/copybench $(RT_LIB)
+	KCOPYBENCH_ARGS='$(KCOPYBENCH_ARGS)' kernel/bench.sh $(KBENCH_ARGS) $(BENCH_ARGS)
+	@cat build/kernel/bench/results/summary.txt build/kernel/bench/results/copybench.txt
