@@ -55,6 +55,7 @@ include patcher/patcher.mk
 include examples/examples.mk
 include bench/bench.mk
 include tests/tests.mk
+include kernel/kernel.mk
 -include $(DEPS)
 
 build-all: $(ALL)

@@ -57,8 +57,26 @@ RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 REPSTOS_VARIANTS(X)
 #undef X
 
+#ifdef BENCH_KERNEL
+/* kernel/bench.sh: Linux 6.1's own routines, assembled from the fetched
+ * source, beside kernel mode's (plugin/kernel.c), RET through the
+ * return thunk or plain. */
+RUN(linux_memset_erms) RUN(linux_memset_orig) RUN(linux_memset_via_jmp)
+RUN(__repstos_k_set_erms) RUN(__repstos_k_set_rep_good)
+RUN(__repstos_k_set_orig) RUN(__repstos_kr_set_erms)
+#endif
+
 static const struct bench_cand all_cands[] = {
 	{ "glibc", "memset() through the PLT (glibc's ifunc choice)", bench_run_glibc, -1 },
+#ifdef BENCH_KERNEL
+	{ "linux-call-jmp-erms", "Linux today on ERMS: call memset, jmp memset_erms", bench_run_linux_memset_via_jmp, -1 },
+	{ "linux-memset_erms", "Linux memset_erms called directly", bench_run_linux_memset_erms, -1 },
+	{ "linux-memset_orig", "Linux memset_orig called directly", bench_run_linux_memset_orig, -1 },
+	{ "k-erms", "kernel site: call __repstos_k_set_erms (RET = return thunk)", bench_run___repstos_k_set_erms, -1 },
+	{ "k-erms-ret", "kernel site: call the erms routine, plain ret", bench_run___repstos_kr_set_erms, -1 },
+	{ "k-rep_good", "kernel site: call __repstos_k_set_rep_good", bench_run___repstos_k_set_rep_good, -1 },
+	{ "k-orig", "kernel site: call __repstos_k_set_orig", bench_run___repstos_k_set_orig, -1 },
+#endif
 #define X(e, name, sym, needs) \
 	{ "site-" name, "site: call " #sym " (a patched site)", bench_run_##sym, \
 	  REPSTOS_VARIANT_##e },

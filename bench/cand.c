@@ -11,6 +11,8 @@
  *                 plugin emits (rdi/rcx/rax in/out, memory, flags, xmm0);
  *                 built with -mno-red-zone, as the plugin makes the code
  *                 it compiles
+ *   -DKIND_CALL=fn  a plain C call of fn(d, c, n) (or fn(d, s, n)): the
+ *                 kernel's own routines, assembled by kernel/bench.sh
  *   -DKIND_INLINE the inline form: `rep stosb` in place
  *   -DKIND_EMPTY  the loop alone: its overhead, included in every figure
  *   -DOP_COPY     memcpy instead, for copybench: the loops are
@@ -68,6 +70,12 @@ static inline void op(unsigned char *d, int c, unsigned long n)
 			     : : "memory", "cc", REPSTOS_SITE_CLOBBERS);
 }
 #endif
+#elif defined(KIND_CALL) && defined(OP_COPY)
+void *KIND_CALL(void *, const void *, size_t);
+#define op(d, s, n) KIND_CALL(d, s, n)
+#elif defined(KIND_CALL)
+void *KIND_CALL(void *, int, size_t);
+#define op(d, c, n) KIND_CALL(d, c, n)
 #elif defined(KIND_LIBC) && defined(OP_MOVE)
 #define op(d, s, n) memmove(d, s, n)
 #elif defined(KIND_LIBC) && defined(OP_COPY)

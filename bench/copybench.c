@@ -57,6 +57,19 @@ REPSTOS_COPY_VARIANTS(X)
 extern BENCH_LOOPS(bench_copy_glibc);
 extern BENCH_LOOPS(bench_copy_glibc_move);
 extern BENCH_LOOPS(bench_copy_inline);
+#ifdef BENCH_KERNEL
+/* kernel/bench.sh: Linux 6.1's memcpy_erms and memcpy_orig, assembled
+ * from the fetched source, beside kernel mode's routines. */
+extern BENCH_LOOPS(bench_copy_linux_memcpy_erms);
+extern BENCH_LOOPS(bench_copy_linux_memcpy_orig);
+extern BENCH_LOOPS(bench_copy_linux_memcpy_via_jmp);
+extern BENCH_LOOPS(bench_copy___repstos_k_copy_erms);
+extern BENCH_LOOPS(bench_copy___repstos_k_copy_rep_good);
+extern BENCH_LOOPS(bench_copy___repstos_k_copy_orig);
+extern BENCH_LOOPS(bench_copy___repstos_k_move_erms);
+extern BENCH_LOOPS(bench_copy___repstos_k_move_rep_good);
+extern BENCH_LOOPS(bench_copy___repstos_k_move_orig);
+#endif
 
 static bench_loop_fn *const *const site_loops[REPSTOS_COPY_VARIANT_COUNT] = {
 #define X(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = bench_copy_##sym,
@@ -349,6 +362,17 @@ static void add_all(void)
 	int v;
 
 	add("glibc", bench_copy_glibc, bench_copy_glibc_move, 0, 0);
+#ifdef BENCH_KERNEL
+	add("linux-call-jmp-erms", bench_copy_linux_memcpy_via_jmp, NULL, 0, 0);
+	add("linux-memcpy_erms", bench_copy_linux_memcpy_erms, NULL, 0, 0);
+	add("linux-memcpy_orig", bench_copy_linux_memcpy_orig, NULL, 0, 0);
+	add("k-erms", bench_copy___repstos_k_copy_erms,
+	    bench_copy___repstos_k_move_erms, 0, 0);
+	add("k-rep_good", bench_copy___repstos_k_copy_rep_good,
+	    bench_copy___repstos_k_move_rep_good, 0, 0);
+	add("k-orig", bench_copy___repstos_k_copy_orig,
+	    bench_copy___repstos_k_move_orig, 0, 0);
+#endif
 	for (v = 1; v < REPSTOS_COPY_VARIANT_COUNT; v++)
 		if (repstos_policy_copy_supported(repstos_cpu(), v))
 			add(repstos_copy_variant_name(v), site_loops[v],

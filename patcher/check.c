@@ -250,6 +250,8 @@ int rs_check(struct rs_elf *f, FILE *out, bool require_sites, bool quiet)
 	struct rs_table t;
 	unsigned n;
 
+	if (rs_kernel_file(f))
+		return rs_kernel_check(f, out, quiet);
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
 	if (t.absent)

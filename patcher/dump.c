@@ -389,6 +389,8 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 	char mod[128];
 	size_t i, guessed = 0;
 
+	if (!json && rs_kernel_file(f))
+		return rs_kernel_dump(f, out);
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
 	/* JSON stays JSON for its reader: no sites, no module record. */

@@ -216,6 +216,11 @@ int rs_no_table(const struct rs_elf *f, bool require, FILE *out);
 int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
 		   const char **why);
 
+/* kernel.c: Linux images built with -fplugin-arg-repstos-kernel */
+bool rs_kernel_file(struct rs_elf *f);
+int rs_kernel_dump(struct rs_elf *f, FILE *out);
+int rs_kernel_check(struct rs_elf *f, FILE *out, bool quiet);
+
 /* lines.c */
 struct rs_lines;
 struct rs_lines *rs_lines_open(struct rs_elf *f);

@@ -56,6 +56,8 @@
 #include "repstos_site.h"
 #undef _Static_assert
 
+#include "kernel.h"
+
 /* The two symbols GCC looks up; everything else is hidden (plugin.mk). */
 #define PLUGIN_EXPORT __attribute__((visibility("default")))
 
@@ -90,7 +92,8 @@ static struct plugin_info repstos_plugin_info = {
 		"  -fplugin-arg-repstos-move-fn=F[,G...] (dst, src, len) memmove helpers\n"
 		"  -fplugin-arg-repstos-min-const=N|auto smallest constant size\n"
 		"  -fplugin-arg-repstos-max-size=N       leave proven larger sizes\n"
-		"  -fplugin-arg-repstos-verbose          one note per call\n",
+		"  -fplugin-arg-repstos-verbose          one note per call\n"
+		"  -fplugin-arg-repstos-kernel           Linux alternatives\n",
 };
 
 /* Sentinels for the numeric options: min-const=auto, no max-size. */
@@ -224,10 +227,12 @@ static bool parse_args(const struct plugin_name_args *info)
 				ok &= parse_number(key, value, &opt.min_const);
 		} else if (!strcmp(key, "max-size")) {
 			ok &= parse_number(key, value, &opt.max_size);
+		} else if (kernel_option(key, value, &ok)) {
+			opt.copy |= kernel_mode;
 		} else {
 			error("unknown option %<-fplugin-arg-repstos-%s%> "
 			      "(known: clear, memset, copy, copy-fn, move-fn, "
-			      "min-const, max-size, verbose)", key);
+			      "min-const, max-size, verbose, kernel)", key);
 			ok = false;
 		}
 	}
@@ -602,6 +607,8 @@ static void judge(struct candidate *c)
 	tree lhs = gimple_call_lhs(c->call);
 	const char *conflict = sanitizer_conflict(c);
 
+	if (!conflict && kernel_mode)
+		conflict = kernel_conflict(c->call, c->objsz);
 	if (conflict)
 		leave(c, "%s", conflict);
 	else if (stmt_can_throw_internal(cfun, c->call))
@@ -1013,7 +1020,9 @@ static bool rewrite(struct candidate *c)
 		new_calls |= emit_asan_check(c, c->src, len, false);
 	new_calls |= emit_asan_check(c, c->dst, len, true);
 
-	site = build_site(c, len, fill, &end);
+	site = kernel_mode ? kernel_build_site(c->op, c->kind, c->min, c->max,
+					       c->dst, c->src, len, fill, &end)
+			   : build_site(c, len, fill, &end);
 	gimple_set_location(site, loc);
 	gimple_set_block(site, gimple_block(call));
 	gimple_move_vops(site, call);
@@ -1329,8 +1338,12 @@ PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 		return 1;
 
 	/* Before option override: every function and target attribute
-	 * of the unit inherits it (see the top comment). */
-	target_flags |= MASK_NO_RED_ZONE;
+	 * of the unit inherits it (see the top comment).  The kernel has
+	 * no red zone, and its vDSO must stay as built. */
+	if (kernel_mode)
+		kernel_register(info->base_name);
+	else
+		target_flags |= MASK_NO_RED_ZONE;
 
 	pass_info.pass = new repstos_pass(g);
 	pass_info.reference_pass_name = "optimized";

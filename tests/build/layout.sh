@@ -10,7 +10,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 folders="include runtime/routines runtime/module runtime/startup
-	runtime/policy patcher plugin bench bench/real examples"
+	runtime/policy patcher plugin bench bench/real examples kernel
+	kernel/test"
 
 # allowed FOLDER: the folders its README lets it include from, or "*".
 allowed() {

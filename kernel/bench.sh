@@ -1,0 +1,90 @@
+#!/bin/sh
+# bench.sh [BENCH ARGS] - kernel mode's routines against Linux 6.1's own
+# memset_erms and memset_orig (bench/bench.c) and memcpy_erms and
+# memcpy_orig (bench/copybench.c, into results/copybench.txt;
+# KCOPYBENCH_ARGS), in user space: TCG timings mean nothing.
+# Linux's memset_64.S is assembled here from the fetched source with the
+# plain test kernel's generated headers (kernel/build.sh plain first),
+# its routines renamed so they link beside glibc; kernel mode's come
+# from the plugin, with RET through the return thunk (RETHUNK) and plain.
+# bench/bench.c runs them all interleaved, glibc as the reference, with
+# the published size distributions and the usage shapes of bench.h.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$("$top/kernel/fetch.sh")
+gen=$top/build/kernel/plain
+out=$top/build/kernel/bench
+pb=$top/build/bench
+[ -f "$gen/include/generated/autoconf.h" ] ||
+	"$top/kernel/build.sh" plain >&2
+mkdir -p "$out"
+
+kinc="-nostdinc -D__KERNEL__ -D__ASSEMBLY__ -I$src/arch/x86/include
+	-I$gen/arch/x86/include/generated -I$src/include -I$gen/include
+	-I$src/arch/x86/include/uapi -I$gen/arch/x86/include/generated/uapi
+	-I$src/include/uapi -I$gen/include/generated/uapi
+	-include $src/include/linux/compiler-version.h
+	-include $src/include/linux/kconfig.h"
+gcc $kinc -c -o "$out/memset_64.o" "$src/arch/x86/lib/memset_64.S"
+objcopy --globalize-symbol=memset_erms --globalize-symbol=memset_orig \
+	"$out/memset_64.o" "$out/memset_64.g.o"
+objcopy --redefine-sym memset_erms=linux_memset_erms \
+	--redefine-sym memset_orig=linux_memset_orig \
+	--redefine-sym memset=linux_memset --redefine-sym __memset=linux___memset \
+	"$out/memset_64.g.o" "$out/linux_memset.o"
+
+gcc $kinc -c -o "$out/memcpy_64.o" "$src/arch/x86/lib/memcpy_64.S"
+objcopy --globalize-symbol=memcpy_erms --globalize-symbol=memcpy_orig \
+	"$out/memcpy_64.o" "$out/memcpy_64.g.o"
+objcopy --redefine-sym memcpy_erms=linux_memcpy_erms \
+	--redefine-sym memcpy_orig=linux_memcpy_orig \
+	--redefine-sym memcpy=linux_memcpy --redefine-sym __memcpy=linux___memcpy \
+	"$out/memcpy_64.g.o" "$out/linux_memcpy.o"
+
+kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"
+gcc $kflags -mfunction-return=thunk-extern -c -o "$out/k-thunk.o" "$top/kernel/bench-routines.c"
+objcopy --localize-symbol=start_kernel "$out/k-thunk.o"
+gcc $kflags -c -o "$out/k-ret.o" "$top/kernel/bench-routines.c"
+objcopy --localize-symbol=start_kernel \
+	--redefine-sym __repstos_k_set_erms=__repstos_kr_set_erms \
+	$(nm "$out/k-ret.o" | sed -n 's/.* T \(__repstos_k_.*\)/\1/p' |
+	  grep -v set_erms | sed 's/.*/--localize-symbol=&/') "$out/k-ret.o"
+gcc -c -o "$out/bench-asm.o" "$top/kernel/bench.S"
+
+cflags="-std=gnu11 -O2 -g -Iinclude -Iruntime -Ibench"
+cd "$top"
+gcc $cflags -DBENCH_KERNEL -c -o "$out/bench.o" bench/bench.c
+cands=
+for c in linux_memset_erms linux_memset_orig linux_memset_via_jmp; do
+	gcc $cflags -DCAND=$c -DKIND_CALL=$c -c -o "$out/cand-$c.o" bench/cand.c
+	cands="$cands $out/cand-$c.o"
+done
+for c in __repstos_k_set_erms __repstos_k_set_rep_good __repstos_k_set_orig \
+		__repstos_kr_set_erms; do
+	gcc $cflags -mno-red-zone -DCAND=$c -DKIND_SITE=$c -c -o "$out/cand-$c.o" bench/cand.c
+	cands="$cands $out/cand-$c.o"
+done
+std=$(ls "$pb"/cand-*.o | grep -v '/cand-\(linux\|__repstos_k\)' | tr '\n' ' ')
+gcc -no-pie -Wl,-z,noexecstack -o "$out/kbench" "$out/bench.o" "$pb/gpr.o" $std $cands \
+	"$out/k-thunk.o" "$out/k-ret.o" "$out/linux_memset.o" "$out/linux_memcpy.o" \
+	"$out/bench-asm.o" \
+	runtime/librepstos.a -lm
+"$out/kbench" -o "$out/results" "$@"
+
+# The copies: bench/copybench.c, the same way.
+gcc $cflags -DBENCH_KERNEL -c -o "$out/copybench.o" bench/copybench.c
+ccands=
+for c in linux_memcpy_erms linux_memcpy_orig linux_memcpy_via_jmp; do
+	gcc $cflags -DCAND=$c -DKIND_CALL=$c -DOP_COPY -c -o "$out/copycand-$c.o" bench/cand.c
+	ccands="$ccands $out/copycand-$c.o"
+done
+for c in __repstos_k_copy_erms __repstos_k_copy_rep_good __repstos_k_copy_orig \
+		__repstos_k_move_erms __repstos_k_move_rep_good __repstos_k_move_orig; do
+	gcc $cflags -mno-red-zone -DCAND=$c -DKIND_SITE=$c -DOP_COPY -c -o "$out/copycand-$c.o" bench/cand.c
+	ccands="$ccands $out/copycand-$c.o"
+done
+gcc -no-pie -Wl,-z,noexecstack -o "$out/kcopybench" "$out/copybench.o" \
+	$(ls "$pb"/copycand-*.o) $ccands "$out/k-thunk.o" "$out/linux_memcpy.o" \
+	"$out/linux_memset.o" "$out/bench-asm.o" runtime/librepstos.a -lm
+taskset -c "${COPYBENCH_CPU:-1}" "$out/kcopybench" ${KCOPYBENCH_ARGS:-} \
+	>"$out/results/copybench.txt"

@@ -1,0 +1,68 @@
+#!/bin/sh
+# build.sh VARIANT - build the test kernel of kernel/config.frag, its
+# test module and initramfs, in build/kernel/VARIANT:
+#   plain    no plugin: the baseline (objtool warnings, .text size)
+#   plugin   -fplugin-arg-repstos-kernel
+#   inline   the same, the inline form keyed on ERMS instead of FSRM:
+#            QEMU's TCG refuses +fsrm, so only this build runs inline
+#            sites under QEMU (test only: ERMS alone is no reason to
+#            inline)
+# The test (kernel/test/repstos_ktest.c) is added to the source's lib/
+# as a built-in object; the same file is built as a module.  Prints
+# the build's objtool warning count on its last line.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+variant=$1
+src=$("$top/kernel/fetch.sh")
+out=$top/build/kernel/$variant
+plugin=$top/plugin/repstos.so
+# The build's own copy: a plugin rebuilt meanwhile cannot break it.
+own=$out/repstos.so
+jobs=${KERNEL_JOBS:-2}
+
+case $variant in
+plain)	kcflags= ;;
+plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel" ;;
+inline)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-inline-bit=297" ;;
+*)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
+esac
+
+# The built-in test: our file in the unpacked tree, one obj-y line.
+cmp -s "$top/kernel/test/repstos_ktest.c" "$src/lib/repstos_ktest.c" ||
+	cp "$top/kernel/test/repstos_ktest.c" "$src/lib/repstos_ktest.c"
+grep -q repstos_ktest "$src/lib/Makefile" ||
+	echo 'obj-y += repstos_ktest.o' >>"$src/lib/Makefile"
+
+mkdir -p "$out"
+# A rebuilt plugin rebuilds the kernel: Kbuild tracks flags, not the .so.
+if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$own" 2>/dev/null; then
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$plugin" "$own"
+fi
+KCONFIG_ALLCONFIG=$top/kernel/config.frag \
+	make -s -C "$src" O="$out" allnoconfig >/dev/null
+make -C "$out" -j"$jobs" KCFLAGS="$kcflags" bzImage modules \
+	>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+
+# The module, out of tree, from the same file.
+mod=$out/ktest-module
+mkdir -p "$mod"
+cp "$top/kernel/test/repstos_ktest.c" "$mod/"
+echo 'obj-m := repstos_ktest.o' >"$mod/Kbuild"
+make -C "$out" M="$mod" KCFLAGS="$kcflags" modules \
+	>"$out/module.log" 2>&1 || { tail -30 "$out/module.log"; exit 1; }
+
+# The initramfs: /init loads the module.
+gcc -static -O2 -o "$out/repstos-init" "$top/kernel/init.c"
+cat >"$out/initramfs.list" <<LIST
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+file /init $out/repstos-init 0755 0 0
+file /repstos_ktest.ko $mod/repstos_ktest.ko 0644 0 0
+LIST
+"$out/usr/gen_init_cpio" "$out/initramfs.list" >"$out/initramfs.cpio"
+
+grep -h 'warning: objtool' "$out/build.log" "$out/module.log" \
+	>"$out/objtool.txt" || true
+echo "$variant: objtool warnings $(wc -l <"$out/objtool.txt")"

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kernel.c - the plugin's kernel mode, -fplugin-arg-repstos-kernel: each
+ * surviving memset, memcpy, mempcpy and memmove of a Linux x86-64 unit
+ * becomes an entry group in the kernel's own .altinstructions, which
+ * apply_alternatives() patches at boot (the module loader for a module),
+ * in the priority list of 6.1's __clear_user():
+ *
+ *	original	rep stosb / rep movsb, padded to 5 bytes	(FSRM)
+ *	ALT_NOT(FSRM)	call __repstos_k_OP_erms
+ *	ALT_NOT(ERMS)	call __repstos_k_OP_rep_good
+ *	ALT_NOT(REP_GOOD) call __repstos_k_OP_orig
+ *
+ * Entries apply in table order, so the last whose condition holds wins.
+ * A memmove the compiler could not prove forwards-safe has no inline
+ * form: its original is `call __repstos_k_move_erms` and it has the last
+ * two entries only.  Each replacement is one 5-byte `call`, the only
+ * form whose displacement apply_alternatives() fixes.
+ *
+ * Before patching the original runs, and it is right on every x86-64
+ * CPU (rep stosb/movsb, or the erms move routine), so code that runs
+ * before apply_alternatives() needs no site of its own kind.  What must
+ * not have sites is code the patcher runs while it writes text:
+ * arch/x86/kernel/alternative.c (text_poke_early() copies with memcpy,
+ * and would rewrite its own site mid-copy).  Functions in .head.text
+ * (__head: run once from the identity map before the kernel is at its
+ * link address) get none either: they never run patched.
+ *
+ * The register contract: a set site takes rdi = dst, rcx = len, rax =
+ * the fill byte zero-extended; a copy site rdi, rsi, rcx.  The routines
+ * save what else they use (rax, rdx) on the stack, so a site clobbers
+ * only its own operands, the flags and memory: one push/pop pair costs
+ * less than GCC spilling live registers around every site.
+ *
+ * The routines are GPR-only and live in .noinstr.text, so noinstr code
+ * may hold sites.  objtool writes ORC and .return_sites entries for
+ * them from outside any section group, which rules out COMDAT: ld
+ * refuses references into a discarded group member.  So vmlinux gets
+ * them once, global, from the unit that defines start_kernel() (always
+ * built in); a module unit with sites gets local copies of its own.
+ * They end in RET as the build spells it: `jmp __x86_return_thunk`
+ * under -mfunction-return=thunk-extern (RETHUNK), `ret; int3` under
+ * -mharden-sls (SLS), else `ret`.
+ *
+ * Beside each site, a note in .note.repstos (name "repstos", type 1):
+ * s32 offset to the site's first alt_instr, u8 op, u8 size kind, u8
+ * entry count, u8 version, u32 min, u32 max; the kernel links .note.*
+ * into its .notes, and `repstos dump` and the kernel test read it.  It
+ * points at the table, not the text: objtool's IBT check takes a data
+ * reference to an instruction for a branch target.  A unit's notes end
+ * in a type 2 note.
+ */
+#include "gcc-compat.h"
+#include "output.h"
+#include "cpplib.h"
+
+/* Of the C front end (c-family/c-common.h, which must come before the
+ * diagnostic headers gcc-compat.h reads).  Weak: lto1 loads the plugin
+ * too, and has no preprocessor. */
+extern cpp_reader *parse_in __attribute__((weak));
+extern void cpp_define(cpp_reader *, const char *) __attribute__((weak));
+extern int cpp_defined(cpp_reader *, const unsigned char *, int)
+	__attribute__((weak));
+
+/* The C front end's preprocessor, or NULL (lto1). */
+static cpp_reader *preprocessor(void)
+{
+	if (!&parse_in || !cpp_define || !cpp_defined)
+		return NULL;
+	return parse_in;
+}
+
+#define _Static_assert static_assert
+#include "repstos_site.h"
+#undef _Static_assert
+
+#include "kernel.h"
+
+bool kernel_mode;
+
+/* The x86 feature bits of Linux 6.1 (arch/x86/include/asm/cpufeatures.h)
+ * and ALT_NOT (arch/x86/include/asm/alternative.h). */
+#define K_FEATURE_REP_GOOD	(3 * 32 + 16)
+#define K_FEATURE_ERMS		(9 * 32 + 9)
+#define K_FEATURE_FSRM		(18 * 32 + 4)
+#define K_ALT_NOT		(1u << 15)
+
+/* The bit that keeps the inline form: FSRM, or another for tests. */
+static unsigned inline_bit = K_FEATURE_FSRM;
+
+#define K_NOTE_SITE	1
+#define K_NOTE_END	2
+#define K_NOTE_VERSION	1
+
+static bool unit_defines_start_kernel, unit_is_module, layout_bad;
+static unsigned unit_sites;
+static tree stack_pointer_var;
+
+bool kernel_option(const char *key, const char *value, bool *ok)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(key, "kernel")) {
+		if (value) {
+			error("%<-fplugin-arg-repstos-kernel%> takes no value "
+			      "(got %qs)", value);
+			*ok = false;
+		}
+		kernel_mode = true;
+		return true;
+	}
+	if (strcmp(key, "kernel-inline-bit"))
+		return false;
+	v = value ? strtoul(value, &end, 0) : 0;
+	if (!value || !*value || *end || v >= K_ALT_NOT) {
+		error("bad value %qs for %<-fplugin-arg-repstos-kernel-inline-"
+		      "bit%>: expected an x86 feature bit number (word * 32 + "
+		      "bit)", value ? value : "");
+		*ok = false;
+	}
+	inline_bit = v;
+	return true;
+}
+
+/* ---- Where sites may go --------------------------------------------- */
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/* Does an asm of this function set or clear EFLAGS.AC?  The kernel
+ * spells stac and clac as bytes (__ASM_STAC, __ASM_CLAC in smap.h). */
+static bool asm_touches_ac(const char *text)
+{
+	return strstr(text, "0x0f,0x01,0xcb") || strstr(text, "0x0f,0x01,0xca")
+	       || strstr(text, "stac") || strstr(text, "clac");
+}
+
+/* A user-access window anywhere in the function: no site in it at all,
+ * which is simpler to prove than the window's extent and costs little
+ * (uaccess functions copy with copy_*_user, not memcpy). */
+static bool scan_uaccess(void)
+{
+	basic_block bb;
+
+	FOR_EACH_BB_FN(bb, cfun) {
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
+		     !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gasm *as = dyn_cast<gasm *>(gsi_stmt(gsi));
+
+			if (as && asm_touches_ac(gimple_asm_string(as)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Once per function: the pass asks for every call in it. */
+static bool function_has_uaccess(void)
+{
+	static function *seen;
+	static bool has;
+
+	if (seen != cfun) {
+		seen = cfun;
+		has = scan_uaccess();
+	}
+	return has;
+}
+
+static bool in_head_text(void)
+{
+	const char *sec = DECL_SECTION_NAME(current_function_decl);
+
+	return sec && !strcmp(sec, ".head.text");
+}
+
+const char *kernel_conflict(gcall *call, tree objsz)
+{
+	if (ix86_cmodel != CM_KERNEL)
+		return "kernel mode: not -mcmodel=kernel (vDSO, boot or "
+		       "purgatory code)";
+	if (layout_bad)
+		return "kernel mode: unknown struct alt_instr";
+	if (ends_with(main_input_filename, "arch/x86/kernel/alternative.c"))
+		return "kernel mode: the alternatives patcher itself";
+	if (in_head_text())
+		return "kernel mode: .head.text runs before patching only";
+	if (objsz)
+		return "kernel mode: a _chk form (the kernel has no __chk_fail)";
+	if (function_has_uaccess())
+		return "kernel mode: the function opens a user-access "
+		       "window (stac/clac)";
+	return NULL;
+}
+
+/* ---- The site ------------------------------------------------------- */
+
+static const char *op_family(enum repstos_op op)
+{
+	if (op == REPSTOS_OP_MOVE)
+		return "move";
+	return repstos_op_is_copy(op) ? "copy" : "set";
+}
+
+static void append(char **buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void append(char **buf, const char *fmt, ...)
+{
+	va_list ap;
+	char *more, *joined;
+
+	va_start(ap, fmt);
+	more = xvasprintf(fmt, ap);
+	va_end(ap);
+	joined = concat(*buf, more, NULL);
+	free(*buf);
+	free(more);
+	*buf = joined;
+}
+
+/* One alt_instr (12 bytes) and its replacement `call fn`. */
+static void alt_entry(char **head, char **repl, int n, unsigned feature,
+		      const char *fn)
+{
+	append(head, "\t.long .Lrk%%= - .\n\t.long .Lrk%%=_r%d - .\n"
+	       "\t.word %#x\n\t.byte .Lrk%%=_e - .Lrk%%=\n"
+	       "\t.byte .Lrk%%=_r%de - .Lrk%%=_r%d\n", n, feature | K_ALT_NOT,
+	       n, n);
+	append(repl, ".Lrk%%=_r%d:\n\tcall %s\n.Lrk%%=_r%de:\n", n, fn, n);
+}
+
+static char *site_text(enum repstos_op op, enum repstos_size_kind kind,
+		       unsigned long long min, unsigned long long max)
+{
+	const char *fam = op_family(op);
+	bool inl = op != REPSTOS_OP_MOVE;
+	char *text = xstrdup(".Lrk%=:\n");
+	char *head = xstrdup(""), *repl = xstrdup("");
+	char fn[64];
+	int n = 0;
+
+	if (inl)
+		append(&text, "\t%s\n\t.byte 0x0f,0x1f,0x00\n",
+		       repstos_op_is_copy(op) ? "rep movsb" : "rep stosb");
+	else
+		append(&text, "\tcall __repstos_k_move_erms\n");
+	append(&text, ".Lrk%%=_e:\n");
+	if (inl) {
+		snprintf(fn, sizeof(fn), "__repstos_k_%s_erms", fam);
+		alt_entry(&head, &repl, ++n, inline_bit, fn);
+	}
+	snprintf(fn, sizeof(fn), "__repstos_k_%s_rep_good", fam);
+	alt_entry(&head, &repl, ++n, K_FEATURE_ERMS, fn);
+	snprintf(fn, sizeof(fn), "__repstos_k_%s_orig", fam);
+	alt_entry(&head, &repl, ++n, K_FEATURE_REP_GOOD, fn);
+
+	append(&text, "\t.pushsection .altinstructions,\"a\"\n.Lrk%%=_a:\n%s"
+	       "\t.popsection\n"
+	       "\t.pushsection .altinstr_replacement,\"ax\"\n%s\t.popsection\n",
+	       head, repl);
+	append(&text, "\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
+	       "\t.long 8, 16, %d\n\t.asciz \"repstos\"\n\t.long .Lrk%%=_a - .\n"
+	       "\t.byte %d, %d, %d, %d\n\t.long %llu, %llu\n\t.popsection",
+	       K_NOTE_SITE, (int)op, (int)kind, n, K_NOTE_VERSION, min, max);
+	free(head);
+	free(repl);
+	return text;
+}
+
+static tree asm_op(const char *constraint, tree value)
+{
+	tree str = build_string(strlen(constraint) + 1, constraint);
+
+	return build_tree_list(build_tree_list(NULL_TREE, str), value);
+}
+
+static tree asm_clob(const char *reg)
+{
+	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
+}
+
+/* The kernel's current_stack_pointer (asm/asm.h), if the unit declares
+ * it: ASM_CALL_CONSTRAINT, "+r" of it, makes GCC set up the frame
+ * before the asm in frame-pointer builds, as objtool wants of a call.
+ * Caught as it is declared: the C front end's bindings are gone by the
+ * time the pass runs. */
+static void see_decl(void *gcc_data, void *user_data)
+{
+	tree d = (tree)gcc_data;
+
+	if (d && VAR_P(d) && DECL_HARD_REGISTER(d) && DECL_NAME(d) &&
+	    !strcmp(IDENTIFIER_POINTER(DECL_NAME(d)), "current_stack_pointer"))
+		stack_pointer_var = d;
+}
+
+static const struct ggc_root_tab kernel_ggc_roots[] = {
+	{ &stack_pointer_var, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
+
+gasm *kernel_build_site(enum repstos_op op, enum repstos_size_kind kind,
+			unsigned long long min, unsigned long long max,
+			tree dst, tree src, tree len, tree fill, tree *end)
+{
+	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
+	bool copy = repstos_op_is_copy(op);
+	tree d = make_ssa_name(ptr_type_node);
+	tree n = make_ssa_name(size_type_node);
+	tree s = copy ? make_ssa_name(ptr_type_node) : NULL_TREE;
+	tree sp = stack_pointer_var;
+	char *text = site_text(op, kind, min, max);
+	gasm *as;
+
+	vec_safe_push(out, asm_op("=D", d));
+	vec_safe_push(out, asm_op("=c", n));
+	vec_safe_push(in, asm_op("0", dst));
+	vec_safe_push(in, asm_op("1", len));
+	if (copy) {
+		vec_safe_push(out, asm_op("=S", s));
+		vec_safe_push(in, asm_op("2", src));
+	} else {
+		vec_safe_push(in, asm_op("a", fill));
+	}
+	if (sp) {
+		vec_safe_push(out, asm_op("=r", sp));
+		vec_safe_push(in, asm_op(copy ? "3" : "2", sp));
+	}
+	vec_safe_push(clob, asm_clob("memory"));
+	vec_safe_push(clob, asm_clob("cc"));
+	as = gimple_build_asm_vec(text, in, out, clob, NULL);
+	free(text);
+	gimple_asm_set_volatile(as, true);
+	SSA_NAME_DEF_STMT(d) = as;
+	SSA_NAME_DEF_STMT(n) = as;
+	if (s)
+		SSA_NAME_DEF_STMT(s) = as;
+	*end = d;
+	unit_sites++;
+	return as;
+}
+
+/* ---- The routines --------------------------------------------------- */
+
+/* The routines' bodies; RET is filled in.  Each preserves every
+ * register but its operands (rdi, rcx, and rsi for copies) and flags. */
+static const char *const routine_bodies[][2] = {
+	{ "set_erms", "\trep stosb\n\tRET\n" },
+	{ "set_rep_good",
+	  "\tpush %rax\n\tpush %rdx\n"
+	  "\tmovabs $0x0101010101010101, %rdx\n\timul %rdx, %rax\n"
+	  "\tmov %rcx, %rdx\n\tshr $3, %rcx\n\trep stosq\n"
+	  "\tmov %edx, %ecx\n\tand $7, %ecx\n\trep stosb\n"
+	  "\tpop %rdx\n\tpop %rax\n\tRET\n" },
+	{ "set_orig",
+	  "\tpush %rax\n\tpush %rdx\n"
+	  "\tmovabs $0x0101010101010101, %rdx\n\timul %rdx, %rax\n"
+	  "\tcmp $32, %rcx\n\tjb 2f\n"
+	  "1:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	  "\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	  "\tadd $32, %rdi\n\tsub $32, %rcx\n\tcmp $32, %rcx\n\tjae 1b\n"
+	  "2:\tcmp $8, %rcx\n\tjb 3f\n\tmov %rax, (%rdi)\n"
+	  "\tadd $8, %rdi\n\tsub $8, %rcx\n\tjmp 2b\n"
+	  "3:\ttest %rcx, %rcx\n\tjz 4f\n\tmov %al, (%rdi)\n"
+	  "\tinc %rdi\n\tdec %rcx\n\tjmp 3b\n"
+	  "4:\tpop %rdx\n\tpop %rax\n\tRET\n" },
+	{ "copy_erms", "\trep movsb\n\tRET\n" },
+	{ "copy_rep_good",
+	  "\tpush %rdx\n\tmov %rcx, %rdx\n\tshr $3, %rcx\n\trep movsq\n"
+	  "\tmov %edx, %ecx\n\tand $7, %ecx\n\trep movsb\n"
+	  "\tpop %rdx\n\tRET\n" },
+	{ "copy_orig",
+	  "\tpush %rax\n\tpush %rdx\n\tcmp $16, %rcx\n\tjb 2f\n"
+	  "1:\tmov (%rsi), %rax\n\tmov 8(%rsi), %rdx\n"
+	  "\tmov %rax, (%rdi)\n\tmov %rdx, 8(%rdi)\n"
+	  "\tadd $16, %rsi\n\tadd $16, %rdi\n\tsub $16, %rcx\n"
+	  "\tcmp $16, %rcx\n\tjae 1b\n"
+	  "2:\ttest %rcx, %rcx\n\tjz 3f\n\tmov (%rsi), %al\n"
+	  "\tmov %al, (%rdi)\n\tinc %rsi\n\tinc %rdi\n\tdec %rcx\n"
+	  "\tjmp 2b\n"
+	  "3:\tpop %rdx\n\tpop %rax\n\tRET\n" },
+	/* Backwards, for a destination inside the source's tail: rdi,
+	 * rsi end where they began. */
+	{ "move_back",
+	  "\tpush %rax\n\tadd %rcx, %rsi\n\tadd %rcx, %rdi\n"
+	  "1:\tcmp $8, %rcx\n\tjb 2f\n\tsub $8, %rsi\n\tsub $8, %rdi\n"
+	  "\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n\tsub $8, %rcx\n"
+	  "\tjmp 1b\n"
+	  "2:\ttest %rcx, %rcx\n\tjz 3f\n\tdec %rsi\n\tdec %rdi\n"
+	  "\tmov (%rsi), %al\n\tmov %al, (%rdi)\n\tdec %rcx\n\tjmp 2b\n"
+	  "3:\tpop %rax\n\tRET\n" },
+};
+
+/* The move routines: backwards when src < dst < src + len (unsigned
+ * dst - src < len), else the copy routine of the same class. */
+static const char *const move_classes[] = { "erms", "rep_good", "orig" };
+
+static const char *ret_spelling(void)
+{
+	if (ix86_function_return == indirect_branch_thunk_extern)
+		return "jmp __x86_return_thunk";
+	if (ix86_harden_sls & harden_sls_return)
+		return "ret\n\tint3";
+	return "ret";
+}
+
+static void emit_function(FILE *f, const char *name, const char *body,
+			  bool global)
+{
+	const char *ret = ret_spelling();
+
+	fprintf(f, "\t.pushsection .noinstr.text,\"ax\",@progbits\n"
+		"\t.p2align 4\n");
+	if (global)
+		fprintf(f, "\t.globl __repstos_k_%s\n", name);
+	fprintf(f, "\t.type __repstos_k_%s, @function\n__repstos_k_%s:\n",
+		name, name);
+	for (const char *p = body; *p; p++) {
+		if (!strncmp(p, "RET\n", 4)) {
+			fprintf(f, "%s\n", ret);
+			p += 3;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fprintf(f, "\t.size __repstos_k_%s, .-__repstos_k_%s\n\t.popsection\n",
+		name, name);
+	/* Under IBT: called directly only, never through a pointer; as
+	 * the kernel's ANNOTATE_NOENDBR says of such code, so that taking
+	 * the address (the kernel test compares it) is no objtool warning. */
+	if (flag_cf_protection & CF_BRANCH)
+		fprintf(f, "\t.pushsection .discard.noendbr\n"
+			"\t.quad __repstos_k_%s\n\t.popsection\n", name);
+}
+
+static void emit_routines(FILE *f, bool global)
+{
+	char name[32], body[160];
+
+	fprintf(f, "# repstos kernel routines\n");
+	for (size_t i = 0; i < ARRAY_SIZE(routine_bodies); i++)
+		emit_function(f, routine_bodies[i][0], routine_bodies[i][1],
+			      global);
+	for (size_t i = 0; i < ARRAY_SIZE(move_classes); i++) {
+		snprintf(name, sizeof(name), "move_%s", move_classes[i]);
+		snprintf(body, sizeof(body), "\tpush %%rax\n\tmov %%rdi, %%rax\n"
+			 "\tsub %%rsi, %%rax\n\tcmp %%rcx, %%rax\n\tpop %%rax\n"
+			 "\tjae 1f\n\tjmp __repstos_k_move_back\n"
+			 "1:\tjmp __repstos_k_copy_%s\n", move_classes[i]);
+		emit_function(f, name, body, global);
+	}
+}
+
+static void finish_unit(void *gcc_data, void *user_data)
+{
+	if (ix86_cmodel != CM_KERNEL || !asm_out_file || seen_error())
+		return;
+	if (unit_sites)
+		fprintf(asm_out_file, "\t.pushsection .note.repstos,\"a\","
+			"@note\n\t.balign 4\n\t.long 8, 0, %d\n"
+			"\t.asciz \"repstos\"\n\t.popsection\n", K_NOTE_END);
+	if (unit_is_module ? unit_sites != 0 : unit_defines_start_kernel)
+		emit_routines(asm_out_file, !unit_is_module);
+}
+
+/* Every function definition, before gimplification: is this the unit
+ * vmlinux takes the routines from, and is it a module's? */
+static void see_function(void *gcc_data, void *user_data)
+{
+	tree fndecl = (tree)gcc_data;
+
+	cpp_reader *pp = preprocessor();
+
+	unit_is_module = pp && cpp_defined(pp, (const unsigned char *)"MODULE",
+					   6);
+	if (DECL_NAME(fndecl) &&
+	    !strcmp(IDENTIFIER_POINTER(DECL_NAME(fndecl)), "start_kernel"))
+		unit_defines_start_kernel = true;
+}
+
+/* ---- The kernel's alt_instr ----------------------------------------- */
+
+struct field_want {
+	const char *name;
+	unsigned offset, size;
+};
+
+/* Linux 6.1's struct alt_instr: the entries site_text() writes. */
+static const struct field_want alt_instr_61[] = {
+	{ "instr_offset", 0, 4 },
+	{ "repl_offset", 4, 4 },
+	{ "cpuid", 8, 2 },
+	{ "instrlen", 10, 1 },
+	{ "replacementlen", 11, 1 },
+};
+
+static bool layout_matches(tree type)
+{
+	tree f = TYPE_FIELDS(type);
+
+	if (!TYPE_SIZE_UNIT(type) || !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type))
+	    || tree_to_uhwi(TYPE_SIZE_UNIT(type)) != 12)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(alt_instr_61); i++, f = DECL_CHAIN(f)) {
+		while (f && TREE_CODE(f) != FIELD_DECL)
+			f = DECL_CHAIN(f);
+		if (!f || !DECL_NAME(f) ||
+		    strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), alt_instr_61[i].name)
+		    || int_bit_position(f) != alt_instr_61[i].offset * 8
+		    || !tree_fits_uhwi_p(DECL_SIZE(f))
+		    || tree_to_uhwi(DECL_SIZE(f)) != alt_instr_61[i].size * 8)
+			return false;
+	}
+	return true;
+}
+
+static void see_type(void *gcc_data, void *user_data)
+{
+	tree type = (tree)gcc_data;
+	tree name;
+
+	if (!type || TREE_CODE(type) != RECORD_TYPE || !TYPE_NAME(type))
+		return;
+	name = TYPE_NAME(type);
+	if (TREE_CODE(name) == TYPE_DECL)
+		name = DECL_NAME(name);
+	if (!name || strcmp(IDENTIFIER_POINTER(name), "alt_instr"))
+		return;
+	if (layout_matches(type))
+		return;
+	layout_bad = true;
+	error_at(TREE_CODE(TYPE_NAME(type)) == TYPE_DECL ?
+		 DECL_SOURCE_LOCATION(TYPE_NAME(type)) : input_location,
+		 "repstos: the %<struct alt_instr%> of this kernel is not "
+		 "the layout kernel mode writes: it knows the 12-byte entry "
+		 "of Linux 5.13 to 6.2 (%<s32 instr_offset, s32 repl_offset, "
+		 "u16 cpuid, u8 instrlen, u8 replacementlen%>; %<ALT_NOT%> "
+		 "is bit 15), tested on 6.1");
+}
+
+/* Tell the unit it is built in kernel mode (the kernel test reads its
+ * own notes only then). */
+static void start_unit(void *gcc_data, void *user_data)
+{
+	cpp_reader *pp = preprocessor();
+
+	if (pp && ix86_cmodel == CM_KERNEL)
+		cpp_define(pp, "__REPSTOS_KERNEL__=1");
+}
+
+void kernel_register(const char *plugin_name)
+{
+	(void)gcc_version;	/* plugin-version.h's, checked in repstos.c */
+	register_callback(plugin_name, PLUGIN_START_UNIT, start_unit, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_DECL, see_decl, NULL);
+	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *)kernel_ggc_roots);
+	register_callback(plugin_name, PLUGIN_FINISH_TYPE, see_type, NULL);
+	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, see_function,
+			  NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+}

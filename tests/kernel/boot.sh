@@ -1,0 +1,120 @@
+#!/bin/sh
+# Proves: a Linux 6.1 kernel built with -fplugin-arg-repstos-kernel boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module, with no more objtool warnings than the plain build.
+# kernel/build.sh builds the plain, plugin and inline variants of
+# kernel/config.frag (the source is Debian's linux-source-6.1, fetched
+# and cached by kernel/fetch.sh); kernel/boot.sh boots each under TCG:
+#   -cpu max        erms and rep_good: the erms routines
+#   -cpu max,-erms  rep_good only: the rep_good routines
+#   -cpu kvm64      neither: the original routines
+# and the inline variant (inline form keyed on ERMS, since TCG has no
+# FSRM) under -cpu max: inline rep stosb/movsb, moves the erms routine.
+# The test's console lines say how many sites the image has and what
+# each holds after apply_alternatives(); they must all hold one form.
+. "$(dirname "$0")/../lib.sh"
+need "$PLUGIN" "$TOOL"
+scratch
+K=$top/build/kernel
+
+for v in plain plugin inline; do
+	start=$(date +%s)
+	if line=$("$top/kernel/build.sh" $v 2>&1 | tail -1); then
+		ok "$v kernel built ($(( $(date +%s) - start )) s): $line"
+	else
+		fail "$v kernel build: $line"
+	fi
+done
+
+# form CPU: what an (ERMS-keyed: inline) site holds under -cpu CPU
+form() {
+	case $1 in
+	max) echo erms ;;
+	max,-erms) echo rep_good ;;
+	kvm64) echo orig ;;
+	esac
+}
+
+# sites LOG WHERE: "N inline A erms B rep_good C orig D other E"
+sites_of() {
+	sed -n "s/.*# repstos_ktest: $2 sites \([0-9]*\): inline \([0-9]*\), erms \([0-9]*\), rep_good \([0-9]*\), orig \([0-9]*\), other \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p" "$1" | head -1
+}
+
+# check_forms LOG WHERE WANT: every site holds WANT (moves: erms when
+# WANT is inline)
+check_forms() {
+	set -- "$1" "$2" "$3" $(sites_of "$1" "$2")
+	[ $# -eq 9 ] || { fail "$1: no $2 sites line"; return; }
+	total=$4 inl=$5 erms=$6 rg=$7 orig=$8 other=$9
+	case $3 in
+	none)	[ "$total" = 0 ] ;;
+	inline)	[ "$inl" -gt 0 ] && [ $((inl + erms)) = "$total" ] ;;
+	erms)	[ "$erms" = "$total" ] && [ "$total" -gt 0 ] ;;
+	rep_good) [ "$rg" = "$total" ] && [ "$total" -gt 0 ] ;;
+	orig)	[ "$orig" = "$total" ] && [ "$total" -gt 0 ] ;;
+	esac && ok "$(basename "$1" .log): $2 sites $total: inline $inl, erms $erms, rep_good $rg, orig $orig, other $other (want $3)" ||
+		fail "$(basename "$1" .log): $2 sites $total: inline $inl, erms $erms, rep_good $rg, orig $orig, other $other (want $3)"
+}
+
+check_ktap() {
+	n=$(grep -c '^KTAP version 1' "$1")
+	[ "$n" = 2 ] || { fail "$1: $n KTAP runs, wanted 2 (built-in, module)"; return; }
+	if grep -q 'not ok\|Oops\|BUG:\|WARNING:\|Kernel panic - not syncing: [^V]' "$1"; then
+		fail "$(basename "$1" .log): failures on the console"
+		grep 'not ok\|Oops\|BUG:\|WARNING:\|# .*wrong byte' "$1" | head -10
+		return
+	fi
+	res=$(grep -c '# repstos_ktest: 7 passed, 0 failed' "$1")
+	[ "$res" = 2 ] && ok "$(basename "$1" .log): KTAP 7 of 7 passed, built in and as a module" ||
+		fail "$(basename "$1" .log): $res of 2 KTAP runs passed"
+}
+
+boot() {
+	log=$K/$1/console-$(echo "$2" | tr ',' '_').log
+	start=$(date +%s)
+	"$top/kernel/boot.sh" "$1" "$2" >"$log" 2>&1
+	note "$1 -cpu $2: booted in $(( $(date +%s) - start )) s"
+	echo "summary: $1 -cpu $2: $(grep -m1 '# repstos_ktest: image sites' "$log" | sed 's/.*image //')"
+	check_ktap "$log"
+}
+
+for cpu in max max,-erms kvm64; do
+	boot plain $cpu
+	check_forms "$log" image none
+	boot plugin $cpu
+	check_forms "$log" image "$(form $cpu)"
+	check_forms "$log" unit "$(form $cpu)"
+done
+boot inline max
+check_forms "$log" image inline
+check_forms "$log" unit inline
+
+# objtool: no warning the plain build does not have
+p=$(wc -l <"$K/plain/objtool.txt")
+for v in plugin inline; do
+	w=$(wc -l <"$K/$v/objtool.txt")
+	[ "$w" -le "$p" ] && ok "$v: $w objtool warnings, plain $p" ||
+		{ fail "$v: $w objtool warnings, plain $p"; head -5 "$K/$v/objtool.txt"; }
+done
+
+# repstos dump and check read the same sites from the files
+nv=$(sites_of "$K/plugin/console-max.log" image | cut -d' ' -f1)
+nm=$(sites_of "$K/plugin/console-max.log" unit | cut -d' ' -f1)
+ko=$K/plugin/ktest-module/repstos_ktest.ko
+for f in "$K/plugin/vmlinux:$nv" "$ko:$nm"; do
+	file=${f%:*} n=${f##*:}
+	expect_rc 0 "repstos check $(basename "$file")" $TOOL check "$file"
+	echo "$OUT" | grep -q "clean, $n kernel-mode sites" && ok "$OUT" ||
+		fail "check: $OUT (the kernel counted $n)"
+	got=$($TOOL dump "$file" | tail -n +3 | wc -l)
+	[ "$got" = "$n" ] && ok "repstos dump $(basename "$file"): $got sites" ||
+		fail "repstos dump $(basename "$file"): $got sites, the kernel counted $n"
+done
+
+# .text says nothing (its end is aligned): the functions' bytes do
+fbytes() {
+	nm -S --defined-only "$1" | awk '$3 ~ /^[tT]$/ { print $2 }' |
+		python3 -c 'import sys; print(sum(int(l, 16) for l in sys.stdin))'
+}
+tp=$(fbytes "$K/plain/vmlinux") tk=$(fbytes "$K/plugin/vmlinux")
+echo "summary: vmlinux function bytes $tp plain, $tk plugin ($((tk - tp)))"
+echo "summary: sites: vmlinux $nv, repstos_ktest.ko $nm"
+finish

@@ -1,0 +1,55 @@
+/* A kernel unit in miniature for tests/plugin/kernel.sh: the kernel's
+ * own names where kernel mode looks for them (struct alt_instr,
+ * current_stack_pointer, the stac bytes, start_kernel). */
+typedef int s32;
+typedef unsigned short u16;
+typedef unsigned char u8;
+
+#ifndef BAD_LAYOUT
+struct alt_instr {
+	s32 instr_offset;
+	s32 repl_offset;
+	u16 cpuid;
+	u8 instrlen;
+	u8 replacementlen;
+} __attribute__((packed));
+#else
+/* Linux 6.3's: the feature word grew flags. */
+struct alt_instr {
+	s32 instr_offset;
+	s32 repl_offset;
+	unsigned int ft_flags;
+	u8 instrlen;
+	u8 replacementlen;
+} __attribute__((packed));
+#endif
+
+register unsigned long current_stack_pointer asm("rsp");
+
+void *memset(void *, int, unsigned long);
+void *memcpy(void *, const void *, unsigned long);
+void *memmove(void *, const void *, unsigned long);
+
+void set(char *p, int c, unsigned long n) { memset(p, c, n); }
+void zero(char *p, unsigned long n) { memset(p, 0, n); }
+void copy(char *p, const char *q, unsigned long n) { memcpy(p, q, n); }
+void move(char *p, const char *q, unsigned long n) { memmove(p, q, n); }
+
+char buf[4096];
+void shift_down(unsigned long n) { memmove(buf, buf + 8, n); }
+
+void user_window(char *p, unsigned long n)
+{
+	asm volatile(".byte 0x0f,0x01,0xcb" ::: "memory");	/* stac */
+	memset(p, 0, n);
+	asm volatile(".byte 0x0f,0x01,0xca" ::: "memory");	/* clac */
+}
+
+__attribute__((section(".head.text"))) void early(char *p, unsigned long n)
+{
+	memset(p, 0, n);
+}
+
+#ifdef VMLINUX
+void start_kernel(void) { }
+#endif
