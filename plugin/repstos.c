@@ -1323,11 +1323,19 @@ static void repstos_finish_unit(void *gcc_data, void *user_data)
 		       main_input_filename : "<unit>", n_sites, n_left);
 }
 
+/* Put pass next to the first instance of the pass named ref (GCC
+ * registers it there and then). */
+static void add_pass(const char *plugin, opt_pass *pass, const char *ref,
+		     enum pass_positioning_ops pos)
+{
+	struct register_pass_info where = { pass, ref, 1, pos };
+
+	register_callback(plugin, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
+}
+
 PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
-	struct register_pass_info pass_info, link_info;
-
 	if (!plugin_default_version_check(version, &gcc_version)) {
 		error("repstos: plugin %qs was built for GCC %s, this is "
 		      "GCC %s: rebuild it", info->full_name,
@@ -1345,21 +1353,12 @@ PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 	else
 		target_flags |= MASK_NO_RED_ZONE;
 
-	pass_info.pass = new repstos_pass(g);
-	pass_info.reference_pass_name = "optimized";
-	pass_info.ref_pass_instance_number = 1;
-	pass_info.pos_op = PASS_POS_INSERT_AFTER;
-
 	register_callback(info->base_name, PLUGIN_INFO, NULL,
 			  &repstos_plugin_info);
-	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-			  &pass_info);
-	link_info.pass = new link_pass(g);
-	link_info.reference_pass_name = "final";
-	link_info.ref_pass_instance_number = 1;
-	link_info.pos_op = PASS_POS_INSERT_BEFORE;
-	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-			  &link_info);
+	add_pass(info->base_name, new repstos_pass(g), "optimized",
+		 PASS_POS_INSERT_AFTER);
+	add_pass(info->base_name, new link_pass(g), "final",
+		 PASS_POS_INSERT_BEFORE);
 	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 			  (void *)repstos_ggc_roots);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
