@@ -423,6 +423,29 @@ static void run_sizes(const char *zs, unsigned reps)
 	free(z);
 }
 
+/*
+ * What a module's constructor does for its routines before any site
+ * runs: detect the CPU (as REPSTOS_CPU presents it), let the routines
+ * run what it has, and take the policy's rep movsb and non-temporal
+ * thresholds.  copybench has no site of its own, so no constructor runs
+ * for it: without this every copy routine that needs AVX2 or AVX-512
+ * measured "vec", its fallback (as every copybench figure from 3559332
+ * to this did), and no routine used rep movsb.
+ */
+static void enable_routines(void)
+{
+	struct repstos_cpu cpu;
+	struct repstos_tuning t;
+
+	repstos_cpu_detect(&cpu);
+	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
+		fprintf(stderr, "copybench: REPSTOS_CPU: unknown profile; this CPU as it is\n");
+	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	repstos_policy_tuning(&cpu, &t);
+	__repstos_copy_rep_min = t.copy_rep_min;
+	__repstos_copy_nt_min = t.copy_nt_min;
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL, *zs = NULL, *sl = NULL, *al = NULL;
@@ -459,12 +482,16 @@ int main(int argc, char **argv)
 		bench_offsets(doff[o], o, 3, 0x9e3779b97f4a7c15ull);
 		bench_offsets(soff[o], o, 5, 0x2545f4914f6cdd1dull);
 	}
+	enable_routines();
 	add_all();
 	if (only)
 		pick(only);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");
 	printf("# rep_min %llu nt_min %llu; %u reps, medians\n",
 	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps);
+	printf("# routines enabled: avx2 %s, avx512 %s\n",
+	       __repstos_can_avx2 ? "yes" : "no",
+	       __repstos_can_avx512 ? "yes" : "no");
 	printf("# rows: SIZE al (source and destination 4 KiB aligned), mis "
 	       "(source + 5, destination + 3), rnd (each + 0..63, drawn per "
 	       "call), ov+64 (a move, destination 64 bytes above the source); "

@@ -98,6 +98,25 @@ done
 # avx2 or avx512 column, natively all of them.  Each shape's table has
 # every row (3 sizes x al, mis, rnd, ov+64; 5 distributions x al, mis,
 # rnd) and a geometric mean per offset.
+# can CPU: the routines copybench must have let run ("avx2 yes, avx512
+# no"): what the features bench's summary lists for this machine give
+# them (the routines' needs, REPSTOS_VARIANTS), none as generic.  A
+# benchmark with no site has no constructor to set the bytes they test,
+# and so measured "vec" under every name until it set them itself.
+can() {
+	f=" $(sed -n 's/^features: //p' $t/native/summary.txt) "
+	a2=no a5=no
+	if [ $1 != generic ]; then
+		has avx2 && a2=yes
+		has avx512f && has avx512bw && has avx512vl && has bmi2 && a5=yes
+	fi
+	echo "avx2 $a2, avx512 $a5"
+}
+has() {
+	case $f in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 for cpu in generic native; do
 	out=$(REPSTOS_CPU=$cpu $copybench -r 1 -n 2000 -z 0,17,5000,dist-A,dist-B,dist-D,dist-L,dist-M 2>&1); rc=$?
 	head=$(echo "$out" | grep -m1 '^config ')
@@ -116,6 +135,9 @@ for cpu in generic native; do
 		fail "copybench as generic ran an AVX routine: $head"
 	elif ! echo "$head" | grep -q 'gcc-vector_loop'; then
 		fail "copybench as $cpu: no GCC strategy columns: $head"
+	elif ! echo "$out" | grep -q "^# routines enabled: $(can $cpu)\$"; then
+		fail "copybench as $cpu: $(echo "$out" | grep -m1 'routines enabled' ||
+			echo 'no routines line'), where this CPU as $cpu can run: $(can $cpu)"
 	else
 		ok "copybench as $cpu ran to the end, $(echo "$head" | wc -w) columns, every shape"
 	fi
