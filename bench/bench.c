@@ -51,6 +51,7 @@
 
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
+RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -83,6 +84,10 @@ static const struct bench_cand all_cands[] = {
 	REPSTOS_VARIANTS(X)
 #undef X
 	{ "site-gpr", "site: call __bench_gpr (\"vec\" with GPR stores only)", bench_run___bench_gpr, -1 },
+	{ "site-plain_ladder", "site: call __bench_plain_ladder (avx512_split, 0..63 plain stores, no branch)", bench_run___bench_plain_ladder, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-plain_four", "site: call __bench_plain_four (avx512_split, 0..63 plain stores, a branch at 16)", bench_run___bench_plain_four, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-plain_mask16", "site: call __bench_plain_mask16 (avx512_split, 16..63 plain stores, 0..15 masked)", bench_run___bench_plain_mask16, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-plain_over", "site: call __bench_plain_over (avx512_split's masked store, then plain stores over 16..63)", bench_run___bench_plain_over, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },
 	{ "inline", "site: rep stosb in place (the inline form)", bench_run_inline, -1 },
 	{ "gcc-libcall", "GCC -mstringop-strategy=libcall", bench_run_gcc_libcall, -1 },

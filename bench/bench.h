@@ -64,7 +64,8 @@ struct bench_cand {
 	const char *name;	/* column name in the CSV */
 	const char *what;	/* one line for the summary */
 	bench_loop_fn *const *run;	/* indexed by enum bench_shape */
-	int variant;		/* the routine's enum repstos_variant, or -1 */
+	int variant;		/* the routine's enum repstos_variant (a bench-only
+				 * routine: the one whose needs it has), or -1 */
 };
 
 static inline const char *bench_shape_name(unsigned s)

@@ -20,9 +20,10 @@ bench_out = $(if $(BENCH_OUT),$(BENCH_OUT),$$($(PB)/bench -p))
 # one list in the contract header (tests/xlist.sh).
 PERF_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh VARIANTS sym)
 PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
-PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
+PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/plain.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \
 	$(PB)/cand-site-__bench_gpr.o \
+	$(patsubst %,$(PB)/cand-site-__bench_plain_%.o,ladder four mask16 over) \
 	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))
 
@@ -34,6 +35,12 @@ $(PB)/bench.o: bench/bench.c
 $(PB)/gpr.o: bench/gpr.S
 	@mkdir -p $(@D)
 	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
+$(PB)/plain.o: bench/plain.S
+	@mkdir -p $(@D)
+	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
+# plain.S's routines checked byte by byte (smoke.sh runs it)
+$(PB)/plaincheck: bench/plaincheck.c $(PB)/plain.o $(RT_LIB)
+	$(CC) $(PERF_CFLAGS) -o $@ bench/plaincheck.c $(PB)/plain.o $(RT_LIB)
 $(PB)/cand-glibc.o: bench/cand.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
@@ -57,7 +64,7 @@ $(PB)/bench: $(PERF_OBJS) $(RT_LIB)
 # make test runs the benchmarks once, tiny, as poorer CPUs: they must run
 # to the end (no timing is asserted).
 TESTS += bench/smoke.sh
-bench/smoke.sh: $(PB)/bench $(PB)/copybench $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) $(PATCHER_BIN)
+bench/smoke.sh: $(PB)/bench $(PB)/copybench $(PB)/plaincheck $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) $(PATCHER_BIN)
 
 # `make bench` runs every part's benchmark; this one alone is
 # `make bench-memset`.

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plain.S - benchmark-only routines: "avx512_split" with plain stores
+ * below 64 bytes, to see whether a load of bytes just written, which
+ * waits for a masked store to commit, can be forwarded without the size
+ * branches that cost "avx2" its mispredictions (issue 22, item 3).  From
+ * 64 bytes up each jumps to __repstos_avx512_split itself.  Stores that
+ * a size does not need go to the routine's own stack below rsp (its red
+ * zone, which a called routine owns), so that no size branches:
+ *
+ *   __bench_plain_ladder  0..63: for each width w of 32, 16, 8, 4, 2
+ *                         two w-byte stores, at S and E - w, where n >= w,
+ *                         else both below rsp; then a byte at S where
+ *                         n >= 1.  Widest last, so that the youngest store
+ *                         holding the last byte is the widest.
+ *   __bench_plain_four    16..63: four 16-byte stores, at S, E-16,
+ *                         E-min(n,32), E-max(n-16,16) (avx512's page-end
+ *                         path); 0..15 the ladder from 8 down: one size
+ *                         branch, at 16.
+ *   __bench_plain_mask16  16..63 the four stores; 0..15 one masked
+ *                         16-byte store (the masked form only where the
+ *                         ladder would be longest).
+ *   __bench_plain_over    0..63: avx512_split's one masked store, then
+ *                         the ladder's pairs of 16 and 32 over it: no
+ *                         branch, and every byte of 16..63 also in a
+ *                         younger plain store a load can forward from.
+ * Same contract as the routines (runtime/routines/set.S); needs what
+ * "avx512" needs, and is only run where that is there.
+ */
+#include "routines/asm.h"
+
+	.section .rodata.bench_plain, "a", @progbits
+	.balign 8
+.Lm64:	.quad	-64
+.Lm32:	.quad	-32
+.Lm16:	.quad	-16
+.Lones:	.quad	-1
+
+	.text
+
+/* A w-byte store of the fill at addr. */
+.macro st2 addr:vararg
+	vpextrw	$0, %xmm16, \addr
+.endm
+.macro st4 addr:vararg
+	vmovd	%xmm16, \addr
+.endm
+.macro st8 addr:vararg
+	vmovq	%xmm16, \addr
+.endm
+.macro st16 addr:vararg
+	vmovdqu64 %xmm16, \addr
+.endm
+.macro st32 addr:vararg
+	vmovdqu64 %ymm16, \addr
+.endm
+
+/* Where n >= w: two w-byte stores at S and E - w; else both at
+ * rsp - 64.  rdi holds S - rsp; rax is scratch.  Flags: from one cmp. */
+.macro pair w
+	cmp	$\w, %rcx
+	mov	%rdi, %rax
+	cmovb	.Lm64(%rip), %rax
+	st\w	(%rsp,%rax)
+	lea	-\w(%rdi,%rcx), %rax
+	cmovb	.Lm64(%rip), %rax
+	st\w	(%rsp,%rax)
+.endm
+
+/* The byte at S where n >= 1. */
+.macro first_byte
+	cmp	$1, %rcx
+	mov	%rdi, %rax
+	cmovb	.Lm64(%rip), %rax
+	vpextrb	$0, %xmm16, (%rsp,%rax)
+.endm
+
+/* rdi = S - rsp on the way in; S + n, rcx 0, rax the fill byte out. */
+.macro ladder_out
+	add	%rsp, %rdi
+	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+.endm
+
+ENTRY_ALIGN(__bench_plain_ladder, 64)
+	cmp	$64, %rcx
+	jae	__repstos_avx512_split
+	vpbroadcastb %eax, %ymm16
+	sub	%rsp, %rdi
+	first_byte
+	pair	2
+	pair	4
+	pair	8
+	pair	16
+	pair	32
+	ladder_out
+END(__bench_plain_ladder)
+
+/* 16..63 (rdi S, rcx n, xmm16 the fill): four stores, no branch. */
+.macro four
+	add	%rcx, %rdi
+	mov	%rcx, %rax
+	neg	%rax
+	vmovdqu64 %xmm16, (%rdi,%rax)
+	vmovdqu64 %xmm16, -16(%rdi)
+	cmp	$-32, %rax
+	cmovl	.Lm32(%rip), %rax
+	vmovdqu64 %xmm16, (%rdi,%rax)
+	sub	$16, %rcx
+	neg	%rcx
+	cmp	$-16, %rcx
+	cmovg	.Lm16(%rip), %rcx
+	vmovdqu64 %xmm16, (%rdi,%rcx)
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+.endm
+
+ENTRY_ALIGN(__bench_plain_four, 64)
+	cmp	$64, %rcx
+	jae	__repstos_avx512_split
+	vpbroadcastb %eax, %xmm16
+	cmp	$16, %rcx
+	jb	1f
+	four
+1:	sub	%rsp, %rdi
+	first_byte
+	pair	2
+	pair	4
+	pair	8
+	ladder_out
+END(__bench_plain_four)
+
+ENTRY_ALIGN(__bench_plain_mask16, 64)
+	cmp	$64, %rcx
+	jae	__repstos_avx512_split
+	vpbroadcastb %eax, %xmm16
+	cmp	$16, %rcx
+	jb	1f
+	four
+1:	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 16), %eax
+	ja	2f			/* [S, S+16) may cross a page */
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %xmm16, (%rdi){%k1}
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	FINISH
+2:	sub	%rsp, %rdi
+	first_byte
+	pair	2
+	pair	4
+	pair	8
+	ladder_out
+END(__bench_plain_mask16)
+
+ENTRY_ALIGN(__bench_plain_over, 64)
+	cmp	$64, %rcx
+	jae	__repstos_avx512_split
+	vpbroadcastb %eax, %ymm16
+	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 64), %eax
+	ja	1f			/* [S, S+64) may cross a page */
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	sub	%rsp, %rdi
+	pair	16
+	pair	32
+	ladder_out
+1:	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
+	movzbl	%al, %eax
+	jmp	__repstos_avx512_split
+END(__bench_plain_over)
+
+	OBJECT_NOTES

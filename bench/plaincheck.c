@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plaincheck.c - the benchmark-only routines of plain.S against a byte
+ * loop, so that what bench times of them is a correct memset: sizes
+ * 0..300, the destination at each offset 0..63 after a page start and
+ * with its end at each distance 0..70 before a PROT_NONE page (a store
+ * past the end faults), fills 0, 0x5a and 0xff; every byte of the
+ * destination and 64 on each side, and rdi, rcx and rax as the contract
+ * says; from 64 bytes, where each runs avx512_split, enabled as a
+ * module's constructor enables it.  Run by smoke.sh where the CPU has what the routines need
+ * (exit 2 otherwise: not run).  Exits 1 on the first wrong byte or
+ * register, naming the case.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "repstos.h"
+#include "policy/policy.h"
+#include "repstos_site.h"
+#include "routines/routines.h"
+
+#define PAGE 4096ul
+#define SIDE 64ul
+
+#define ROUTINE(sym)							\
+static int call_##sym(unsigned char *d, int c, unsigned long n)	\
+{									\
+	unsigned char *d0 = d;						\
+	unsigned long a = (unsigned char)c, n0 = n;			\
+									\
+	__asm__ __volatile__("call " #sym				\
+			     : "+D"(d), "+c"(n), "+a"(a)		\
+			     : : "memory", "cc", REPSTOS_SITE_CLOBBERS);	\
+	return d == d0 + n0 && n == 0 && a == (unsigned char)c;	\
+}
+ROUTINE(__bench_plain_ladder)
+ROUTINE(__bench_plain_four)
+ROUTINE(__bench_plain_mask16)
+ROUTINE(__bench_plain_over)
+
+static const struct {
+	const char *name;
+	int (*call)(unsigned char *, int, unsigned long);
+} routines[] = {
+	{ "plain_ladder", call___bench_plain_ladder },
+	{ "plain_four", call___bench_plain_four },
+	{ "plain_mask16", call___bench_plain_mask16 },
+	{ "plain_over", call___bench_plain_over },
+};
+
+/* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
+static int one(unsigned r, unsigned char *d, int c, unsigned long n,
+	       unsigned long after)
+{
+	unsigned char keep = (unsigned char)~c;
+	unsigned long k;
+
+	memset(d - SIDE, keep, SIDE + n + after);
+	if (!routines[r].call(d, c, n)) {
+		printf("%s: size %lu at %p: registers not as the contract says\n",
+		       routines[r].name, n, (void *)d);
+		return 1;
+	}
+	for (k = 0; k < SIDE + n + after; k++) {
+		unsigned char want = k >= SIDE && k < SIDE + n ? (unsigned char)c : keep;
+
+		if (d[k - SIDE] != want) {
+			printf("%s: size %lu fill 0x%02x at offset %lu: byte %ld "
+			       "is 0x%02x, not 0x%02x\n", routines[r].name, n,
+			       (unsigned char)c, (unsigned long)d & (PAGE - 1),
+			       (long)k - (long)SIDE, d[k - SIDE], want);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(void)
+{
+	static const int fills[] = { 0, 0x5a, 0xff };
+	struct repstos_cpu cpu;
+	unsigned char *map, *guard;
+	unsigned long n, o, e, cases = 0;
+	unsigned r, f;
+
+	repstos_cpu_detect(&cpu);
+	if (!repstos_policy_supported(&cpu, REPSTOS_VARIANT_AVX512_SPLIT)) {
+		printf("plaincheck: this CPU lacks what avx512_split needs; not run\n");
+		return 2;
+	}
+	/* from 64 bytes they run avx512_split itself, whose REQUIRE
+	 * would otherwise send them to vec */
+	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	map = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	guard = map + 3 * PAGE;
+	if (mprotect(guard, PAGE, PROT_NONE))
+		return 1;
+	for (r = 0; r < sizeof(routines) / sizeof(routines[0]); r++)
+		for (f = 0; f < 3; f++)
+			for (n = 0; n <= 300; n++) {
+				for (o = 0; o < 64; o++, cases++)
+					if (one(r, map + PAGE + o, fills[f], n, SIDE))
+						return 1;
+				for (e = 0; e <= 70 && n + e + SIDE <= 2 * PAGE; e++, cases++)
+					if (one(r, guard - e - n, fills[f], n, e))
+						return 1;
+			}
+	printf("plaincheck: %lu cases, every byte and register right\n", cases);
+	return 0;
+}
