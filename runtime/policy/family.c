@@ -57,6 +57,8 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_VARIANT_VEC,
 		.wide = 1u << REPSTOS_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_VARIANT_LIBC,
+		.masked = 1u << REPSTOS_VARIANT_AVX512 |
+			  1u << REPSTOS_VARIANT_AVX512_SPLIT,
 		.ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.inline_ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.version = REPSTOS_SITE_VERSION,
@@ -77,6 +79,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
 		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC,
+		.masked = 1u << REPSTOS_COPY_VARIANT_AVX512,
 		.ops = OP(COPY) | OP(MOVE) | OP(MOVE_FWD),
 		.inline_ops = OP(COPY) | OP(MOVE_FWD),
 		.version = REPSTOS_COPY_VERSION,
@@ -87,6 +90,19 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.change_word = "copy_change",
 	},
 };
+
+/* Not inline: compiled for size (the start-up's objects), GCC kept an
+ * out-of-line copy in each object that called it, 63 bytes each. */
+const struct repstos_family *repstos_family_of(unsigned op)
+{
+	int f = REPSTOS_NFAMILY - 1;
+
+	/* down to set's, the family of every op no other family has */
+	while (f > REPSTOS_FAMILY_SET &&
+	       !(op < 32 && repstos_families[f].ops >> op & 1))
+		f--;
+	return &repstos_families[f];
+}
 
 const char *repstos_family_name(const struct repstos_family *f, int v)
 {

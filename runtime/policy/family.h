@@ -42,6 +42,9 @@ struct repstos_family {
 	unsigned forced_only;	/* bit v: only a forced choice gives v
 				 * (REPSTOS_VARIANT, --cpu): no cost table
 				 * measures it, no rule picks it */
+	unsigned masked;	/* bit v: variant v stores some sizes below
+				 * 64 bytes with a masked store, whose bytes
+				 * a load cannot have forwarded */
 	unsigned ops;		/* bit op set: an op of the family */
 	unsigned inline_ops;	/* bit op set: it may take the inline form */
 	unsigned version;	/* its entries' version (repstos_site.h) */
@@ -56,15 +59,7 @@ extern const struct repstos_family repstos_families[REPSTOS_NFAMILY];
 
 /* The family of a site of op (an op outside every family, which a file
  * may hold: set's, as the readers of the table check the op first). */
-static inline const struct repstos_family *repstos_family_of(unsigned op)
-{
-	int f;
-
-	for (f = 0; op < 32 && f < REPSTOS_NFAMILY; f++)
-		if (repstos_families[f].ops >> op & 1)
-			return &repstos_families[f];
-	return &repstos_families[REPSTOS_FAMILY_SET];
-}
+const struct repstos_family *repstos_family_of(unsigned op);
 
 /* Variant v's name, or NULL when f has no variant v. */
 const char *repstos_family_name(const struct repstos_family *f, int v);

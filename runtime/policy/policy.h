@@ -144,7 +144,11 @@ struct repstos_modules {
  * smallest (the module routine when it is within 3% of that, then the
  * smallest total, then the lowest number: deterministic for a given
  * table); without a cost table, the inline form when the site is
- * proven at least inline_min bytes.  The inline form only where the
+ * proven at least inline_min bytes.  A site its function reads back
+ * (REPSTOS_USE_READ) whose sizes lie in one class below 64 bytes takes
+ * none of the family's `masked` forms where the table has another: the
+ * loads after it would wait for a masked store to commit, which the
+ * table, measured back to back, does not show.  The inline form only where the
  * family lets the op take it (repstos_family_inline_ok: a move that may
  * overlap backwards never does).  A site of a narrow entry version gets
  * repstos_family_narrow() of the result.  The one choice the runtime

@@ -132,8 +132,10 @@ STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
 	if (h && row_picks && !forced)
 		return row_choice(m, e, h, kind * 2 + (unsigned)narrow);
 #endif
+	/* a site whose bytes are read back may choose otherwise than the
+	 * range's others (repstos_policy_form): asked on its own */
 	if (h || forced || repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ||
-	    !cfg.cost_forms[f->id])
+	    !cfg.cost_forms[f->id] || repstos_site_use(e))
 		return policy_form(m, e, h);
 	pick = &tab->picks[narrow][kind][repstos_size_class(e->size_min)]
 			  [repstos_size_class(e->size_max)];

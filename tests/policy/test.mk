@@ -17,6 +17,18 @@ $(PT)/sizes: tests/policy/sizes.c $(PLUGIN_SO) $(RT_FULL_LIB)
 TESTS += tests/policy/costs.sh
 tests/policy/costs.sh: $(PT)/sizes $(PATCHER_BIN)
 
+# readback: sites whose bytes their function reads back, beside the same
+# sites left alone; built as sizes is.
+DEPS += $(PT)/readback.d
+$(PT)/readback: tests/policy/readback.c $(PLUGIN_SO) $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g -Iinclude -Iruntime -Itests/runtime -fplugin=$(PLUGIN_SO) \
+		-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy \
+		-o $@ $< $(RT_FULL_LIB)
+
+TESTS += tests/policy/readback.sh
+tests/policy/readback.sh: $(PT)/readback $(PATCHER_BIN)
+
 # Size profiles recorded by the runtime (an executable and a shared
 # object built with the plugin), read back by `repstos patch` and
 # `repstos dump`, refused when corrupt or foreign, and the forms they

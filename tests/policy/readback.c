@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * readback.c - sites whose bytes their function reads back (the
+ * plugin marks them REPSTOS_USE_READ) beside the same sites left alone,
+ * for tests/policy/readback.sh:
+ *   readback tuning FILE   write a tuning file for this CPU whose set
+ *                          and copy tables make the masked forms
+ *                          ("avx512_split", copy "avx512") cheapest
+ *                          below 64 bytes and "vec" next, "avx2" from 64
+ *   readback forms         each site's op, sizes, use and form now, one
+ *                          line a site, in table order
+ *   readback run           call every site and check what it stored
+ * Built with the plugin, copy and min-const=1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "repstos.h"
+#include "policy/policy.h"
+#include "sitecheck.h"		/* tests/runtime: names of what a site calls */
+
+static unsigned char buf[4096], from[4096];
+
+/* A read of one byte the site wrote, and of none.  The index may lie
+ * past the bytes written, so that GCC cannot answer the load from the
+ * memset's fill, which takes the load away. */
+__attribute__((noinline)) int set_5_read(unsigned i)
+{
+	memset(buf, 1, 5);
+	return buf[i % 64];
+}
+
+__attribute__((noinline)) void set_5_left(void) { memset(buf, 2, 5); }
+
+/* 32..63 bytes: one size class */
+__attribute__((noinline)) int set_32_63_read(unsigned n)
+{
+	memset(buf, 3, 32 + n % 32);
+	return buf[0];
+}
+
+/* 0..63 bytes: classes 0 to 6 */
+__attribute__((noinline)) int set_0_63_read(unsigned n)
+{
+	memset(buf, 4, n % 64);
+	return buf[0];
+}
+
+/* 100 bytes: above the masked stores' sizes */
+__attribute__((noinline)) int set_100_read(unsigned i)
+{
+	memset(buf, 5, 100);
+	return buf[i % 128];
+}
+
+/* unknown size: the module routine, read or not */
+__attribute__((noinline)) int set_unknown_read(size_t n)
+{
+	memset(buf, 6, n);
+	return buf[0];
+}
+
+__attribute__((noinline)) int copy_24_read(void)
+{
+	memcpy(buf, from, 24);
+	return buf[23];
+}
+
+__attribute__((noinline)) void copy_24_left(void) { memcpy(buf, from, 24); }
+
+/* Row v of k: `small` centi-ns below 64 bytes, `large` from 64. */
+static void row(struct repstos_costs *k, int v, unsigned small, unsigned large)
+{
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		k->cns[v][c] = c <= repstos_size_class(63) ? small : large;
+}
+
+static int write_tuning(const char *path)
+{
+	static const struct repstos_costs none;
+	struct repstos_tuning t;
+	struct repstos_cpu cpu;
+	struct repstos_costs *k;
+	char text[REPSTOS_TUNING_MAX];
+	FILE *f = fopen(path, "w");
+	int n, v;
+
+	repstos_cpu_detect(&cpu);
+	repstos_policy_tuning(&cpu, &t);
+	t.fam[REPSTOS_FAMILY_SET].variant = REPSTOS_VARIANT_AVX512_SPLIT;
+	t.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_AVX512;
+	k = &t.fam[REPSTOS_FAMILY_SET].costs;
+	*k = none;
+	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
+		if (v != REPSTOS_VARIANT_LIBC)
+			row(k, v, 9000, 9000);
+	row(k, REPSTOS_VARIANT_AVX512_SPLIT, 100, 500);
+	row(k, REPSTOS_VARIANT_AVX512, 150, 500);
+	row(k, REPSTOS_VARIANT_VEC, 200, 400);
+	row(k, REPSTOS_VARIANT_AVX2, 300, 300);
+	k = &t.fam[REPSTOS_FAMILY_COPY].costs;
+	*k = none;
+	for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
+		if (v != REPSTOS_COPY_VARIANT_LIBC)
+			row(k, v, 9000, 9000);
+	row(k, REPSTOS_COPY_VARIANT_AVX512, 100, 500);
+	row(k, REPSTOS_COPY_VARIANT_VEC, 200, 400);
+	row(k, REPSTOS_COPY_VARIANT_AVX2, 300, 300);
+	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
+	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+static int print_forms(void)
+{
+	const struct repstos_site *e;
+
+	for (e = repstos_sites_begin(); e < repstos_sites_end(); e++)
+		printf("%s %u %u %s %s\n", repstos_op_is_copy(e->op) ? "copy" : "set",
+		       e->size_min, e->size_max,
+		       repstos_site_use(e) & REPSTOS_USE_READ ? "read" : "left",
+		       sitecheck_form(e));
+	return 0;
+}
+
+static int check(const unsigned char *want, size_t n, int c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (buf[i] != (want ? want[i] : c)) {
+			printf("byte %zu of %zu is %d\n", i, n, buf[i]);
+			return 1;
+		}
+	return 0;
+}
+
+static int run(void)
+{
+	int bad = 0;
+	unsigned n;
+
+	for (n = 0; n < sizeof(from); n++)
+		from[n] = (unsigned char)(n * 7 % 251);
+	bad |= set_5_read(4) != 1 || check(NULL, 5, 1);
+	set_5_left(), bad |= check(NULL, 5, 2);
+	for (n = 0; n < 64; n++) {
+		bad |= set_32_63_read(n) != 3 || check(NULL, 32 + n % 32, 3);
+		bad |= (set_0_63_read(n) != 4 && n) || check(NULL, n, 4);
+	}
+	bad |= set_100_read(99) != 5 || check(NULL, 100, 5);
+	bad |= set_unknown_read(777) != 6 || check(NULL, 777, 6);
+	bad |= copy_24_read() != from[23] || check(from, 24, 0);
+	for (n = 0; n < 24; n++)	/* by hand: no site */
+		((volatile unsigned char *)buf)[n] = 0;
+	copy_24_left(), bad |= check(from, 24, 0);
+	puts(bad ? "run: wrong bytes" : "run: every site stored what it should");
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "tuning"))
+		return write_tuning(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "forms"))
+		return print_forms();
+	if (argc == 2 && !strcmp(argv[1], "run"))
+		return run();
+	fprintf(stderr, "usage: readback tuning FILE | forms | run\n");
+	return 2;
+}

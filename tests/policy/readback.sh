@@ -1,0 +1,53 @@
+#!/bin/sh
+# Proves: a site whose bytes are read back takes no masked form below 64 bytes.
+# A load of bytes a masked store wrote waits for the store to commit, so
+# a site the plugin marks REPSTOS_USE_READ, with sizes in one class
+# below 64 bytes, gets the cheapest form with plain stores, where the
+# same site left alone gets the masked one the table makes cheapest:
+# with a tuning file whose tables make avx512_split (copy avx512)
+# cheapest below 64 bytes and vec next, in the runtime and in `repstos
+# patch --cpu=native` alike.  Sites of a range over several classes,
+# of 64 bytes and more, or of unknown size choose as if not marked; and
+# a marked site is not answered from the choice of an unmarked one of
+# the same sizes (the start-up asks each range once).
+. "$(dirname "$0")/../lib.sh"
+bin=$BUILT/readback
+need $bin $TOOL
+scratch
+
+have=$(REPSTOS_DEBUG=1 $bin forms 2>&1 | sed -n 's/.*\[\(.*\)\].*/\1/p' | head -n 1)
+for f in avx512f avx512bw avx512vl bmi2; do
+	echo " $have " | grep -q " $f " || skip "this CPU lacks $f: no masked form to leave out"
+done
+
+expect() {
+	cat <<END
+set 5 5 read vec
+set 5 5 left avx512_split
+set 32 63 read vec
+set 0 63 read avx512_split
+set 100 100 read avx2
+set 0 4294967295 read avx512_split
+copy 24 24 read vec
+copy 24 24 left avx512
+END
+}
+
+$bin tuning $W/tuning || fail "writing the tuning file"
+got=$(REPSTOS_TUNING=$W/tuning $bin forms)
+[ "$got" = "$(expect)" ] &&
+	ok "runtime: read-back sites below 64 bytes in plain forms, the others as the table says" ||
+	{ fail "runtime:"; echo "$got" | diff - "$(expect >$W/want; echo $W/want)"; }
+out=$(REPSTOS_TUNING=$W/tuning $bin run)
+[ $? -eq 0 ] && ok "runtime: $out" || fail "runtime: $out"
+
+REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native $bin -o $W/native >/dev/null ||
+	fail "patch --cpu=native"
+got=$(REPSTOS_PATCH=0 $W/native forms)
+[ "$got" = "$(expect)" ] &&
+	ok "patch --cpu=native: the runtime's forms" ||
+	{ fail "patch --cpu=native:"; echo "$got"; }
+out=$($W/native run)
+[ $? -eq 0 ] && ok "patched: $out" || fail "patched: $out"
+
+finish
