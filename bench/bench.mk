@@ -35,12 +35,15 @@ $(PB)/bench.o: bench/bench.c
 $(PB)/gpr.o: bench/gpr.S
 	@mkdir -p $(@D)
 	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
+$(PB)/plaincopy.o: bench/plaincopy.S
+	@mkdir -p $(@D)
+	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
 $(PB)/plain.o: bench/plain.S
 	@mkdir -p $(@D)
 	$(CC) -Iinclude -Iruntime $(DEPFLAGS) -c -o $@ $<
-# plain.S's routines checked byte by byte (smoke.sh runs it)
-$(PB)/plaincheck: bench/plaincheck.c $(PB)/plain.o $(RT_LIB)
-	$(CC) $(PERF_CFLAGS) -o $@ bench/plaincheck.c $(PB)/plain.o $(RT_LIB)
+# plain.S's and plaincopy.S's routines checked byte by byte (smoke.sh runs it)
+$(PB)/plaincheck: bench/plaincheck.c $(PB)/plain.o $(PB)/plaincopy.o $(RT_LIB)
+	$(CC) $(PERF_CFLAGS) -o $@ bench/plaincheck.c $(PB)/plain.o $(PB)/plaincopy.o $(RT_LIB)
 $(PB)/cand-glibc.o: bench/cand.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
@@ -133,7 +136,7 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 # PLT), a site per copy routine, rep movsb in place, GCC's strategies.
 PERF_COPY_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh COPY_VARIANTS sym)
 PERF_COPY_OBJS := $(PB)/copycand-glibc.o $(PB)/copycand-glibc_move.o \
-	$(PB)/copycand-inline.o \
+	$(PB)/copycand-inline.o $(PB)/plaincopy.o $(PB)/copycand-site-__bench_copy_mask16.o \
 	$(patsubst %,$(PB)/copycand-site-%.o,$(PERF_COPY_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
 $(PB)/copycand-glibc.o: bench/cand.c

@@ -71,6 +71,9 @@ extern BENCH_LOOPS(bench_copy___repstos_k_move_rep_good);
 extern BENCH_LOOPS(bench_copy___repstos_k_move_orig);
 #endif
 
+/* bench/plaincopy.S: "avx512" with plain stores for 16..64 bytes */
+extern BENCH_LOOPS(bench_copy___bench_copy_mask16);
+
 static bench_loop_fn *const *const site_loops[REPSTOS_COPY_VARIANT_COUNT] = {
 #define X(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = bench_copy_##sym,
 	REPSTOS_COPY_VARIANTS(X)
@@ -390,6 +393,8 @@ static void add_all(void)
 
 		add("avx512-loop", l, l, ~0ull, ~0ull);
 		add("avx512-rep", l, l, 1, ~0ull);
+		add("mask16", bench_copy___bench_copy_mask16,
+		    bench_copy___bench_copy_mask16, 0, 0);
 	}
 #define GCC_ADD(s) add("gcc-" #s, bench_copy_gcc_##s, NULL, 0, 0);
 	GCC_STRATEGIES(GCC_ADD)

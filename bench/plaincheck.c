@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * plaincheck.c - the benchmark-only routines of plain.S against a byte
- * loop, so that what bench times of them is a correct memset: sizes
+ * plaincheck.c - the benchmark-only routines of plain.S and plaincopy.S
+ * against a byte loop, so that what bench and copybench time of them is
+ * a correct memset or memmove.  The memsets: sizes
  * 0..300, the destination at each offset 0..63 after a page start and
  * with its end at each distance 0..70 before a PROT_NONE page (a store
  * past the end faults), fills 0, 0x5a and 0xff; every byte of the
  * destination and 64 on each side, and rdi, rcx and rax as the contract
- * says; from 64 bytes, where each runs avx512_split, enabled as a
+ * says.  The copy: sizes 0..300, source and destination each at offsets
+ * 0..63 and with their ends against the PROT_NONE page, and as a move
+ * every distance -80..80 between them; the destination, 64 bytes on each
+ * side, the source unchanged, and rdi, rsi, rcx.  From 64 bytes, where each runs avx512_split, enabled as a
  * module's constructor enables it.  Run by smoke.sh where the CPU has what the routines need
  * (exit 2 otherwise: not run).  Exits 1 on the first wrong byte or
  * register, naming the case.
@@ -38,6 +42,18 @@ ROUTINE(__bench_plain_ladder)
 ROUTINE(__bench_plain_four)
 ROUTINE(__bench_plain_mask16)
 ROUTINE(__bench_plain_over)
+
+static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
+{
+	unsigned char *d0 = d;
+	const unsigned char *s0 = s;
+	unsigned long n0 = n;
+
+	__asm__ __volatile__("call __bench_copy_mask16"
+			     : "+D"(d), "+S"(s), "+c"(n)
+			     : : "memory", "cc", REPSTOS_COPY_CLOBBERS);
+	return d == d0 + n0 && s == s0 + n0 && n == 0;
+}
 
 static const struct {
 	const char *name;
@@ -76,6 +92,55 @@ static int one(unsigned r, unsigned char *d, int c, unsigned long n,
 	return 0;
 }
 
+/* A move of n bytes from s to d inside [lo, hi): what a byte loop
+ * through a copy of the region leaves there, every byte compared. */
+static int one_move(unsigned char *lo, unsigned long len, unsigned char *d,
+		    const unsigned char *s, unsigned long n)
+{
+	static unsigned char want[3 * PAGE];
+	unsigned long k;
+
+	for (k = 0; k < len; k++)
+		lo[k] = (unsigned char)(k * 7 + 3);
+	memcpy(want, lo, len);
+	memmove(want + (d - lo), want + (s - lo), n);
+	if (!call_copy(d, s, n)) {
+		printf("copy_mask16: size %lu: registers not as the contract says\n", n);
+		return 1;
+	}
+	for (k = 0; k < len; k++)
+		if (lo[k] != want[k]) {
+			printf("copy_mask16: size %lu, destination %+ld from the "
+			       "source: byte %lu is 0x%02x, not 0x%02x\n", n,
+			       (long)(d - s), k, lo[k], want[k]);
+			return 1;
+		}
+	return 0;
+}
+
+/* Every size, placement and distance the copy routine branches on. */
+static unsigned long copies(unsigned char *map, unsigned char *guard)
+{
+	unsigned long n, o, cases = 0;
+	long dist;
+
+	for (n = 0; n <= 300; n++) {
+		for (o = 0; o < 64; o++, cases += 3)
+			if (one_move(map + PAGE, PAGE, map + PAGE + 512 + o,
+				     map + PAGE + (o * 5 % 64), n) ||
+			    one_move(guard - PAGE, PAGE, guard - o - n,
+				     guard - PAGE + o, n) ||
+			    one_move(guard - PAGE, PAGE, guard - PAGE + o,
+				     guard - o - n, n))
+				return 0;
+		for (dist = -80; dist <= 80; dist++, cases++)
+			if (one_move(map + PAGE, 2 * PAGE, map + 2 * PAGE + dist,
+				     map + 2 * PAGE, n))
+				return 0;
+	}
+	return cases;
+}
+
 int main(void)
 {
 	static const int fills[] = { 0, 0x5a, 0xff };
@@ -109,6 +174,10 @@ int main(void)
 					if (one(r, guard - e - n, fills[f], n, e))
 						return 1;
 			}
-	printf("plaincheck: %lu cases, every byte and register right\n", cases);
+	n = copies(map, guard);
+	if (!n)
+		return 1;
+	printf("plaincheck: %lu set and %lu copy cases, every byte and "
+	       "register right\n", cases, n);
 	return 0;
 }
