@@ -57,8 +57,11 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_VARIANT_VEC,
 		.wide = 1u << REPSTOS_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_VARIANT_LIBC,
-		.masked = 1u << REPSTOS_VARIANT_AVX512 |
-			  1u << REPSTOS_VARIANT_AVX512_SPLIT,
+		.no_forward = 1u << REPSTOS_VARIANT_INLINE |
+			      1u << REPSTOS_VARIANT_REP_GOOD |
+			      1u << REPSTOS_VARIANT_STOSB_AVX2 |
+			      1u << REPSTOS_VARIANT_AVX512 |
+			      1u << REPSTOS_VARIANT_AVX512_SPLIT,
 		.ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.inline_ops = OP(MEMSET) | OP(ZERO) | OP(CLEAR),
 		.version = REPSTOS_SITE_VERSION,
@@ -79,7 +82,8 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
 		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC,
-		.masked = 1u << REPSTOS_COPY_VARIANT_AVX512,
+		.no_forward = 1u << REPSTOS_COPY_VARIANT_INLINE |
+			      1u << REPSTOS_COPY_VARIANT_AVX512,
 		.ops = OP(COPY) | OP(MOVE) | OP(MOVE_FWD),
 		.inline_ops = OP(COPY) | OP(MOVE_FWD),
 		.version = REPSTOS_COPY_VERSION,

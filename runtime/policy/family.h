@@ -42,9 +42,9 @@ struct repstos_family {
 	unsigned forced_only;	/* bit v: only a forced choice gives v
 				 * (REPSTOS_VARIANT, --cpu): no cost table
 				 * measures it, no rule picks it */
-	unsigned masked;	/* bit v: variant v stores some sizes below
-				 * 64 bytes with a masked store, whose bytes
-				 * a load cannot have forwarded */
+	unsigned no_forward;	/* bit v: variant v stores some sizes below
+				 * 64 bytes with a masked or a string store,
+				 * whose bytes no load is forwarded */
 	unsigned ops;		/* bit op set: an op of the family */
 	unsigned inline_ops;	/* bit op set: it may take the inline form */
 	unsigned version;	/* its entries' version (repstos_site.h) */

@@ -146,9 +146,9 @@ struct repstos_modules {
  * table); without a cost table, the inline form when the site is
  * proven at least inline_min bytes.  A site its function reads back
  * (REPSTOS_USE_READ) whose sizes lie in one class below 64 bytes takes
- * none of the family's `masked` forms where the table has another: the
- * loads after it would wait for a masked store to commit, which the
- * table, measured back to back, does not show.  The inline form only where the
+ * none of the family's `no_forward` forms where the table has another:
+ * the loads after it would wait for a masked or string store to commit,
+ * which the table, measured back to back, does not show.  The inline form only where the
  * family lets the op take it (repstos_family_inline_ok: a move that may
  * overlap backwards never does).  A site of a narrow entry version gets
  * repstos_family_narrow() of the result.  The one choice the runtime

@@ -4,9 +4,10 @@
  * plugin marks them REPSTOS_USE_READ) beside the same sites left alone,
  * for tests/policy/readback.sh:
  *   readback tuning FILE   write a tuning file for this CPU whose set
- *                          and copy tables make the masked forms
- *                          ("avx512_split", copy "avx512") cheapest
- *                          below 64 bytes and "vec" next, "avx2" from 64
+ *                          table makes the masked "avx512_split"
+ *                          cheapest below 64 bytes, and the copy table
+ *                          rep movsb in place (a string store), then
+ *                          "avx512", both "vec" next, "avx2" from 64
  *   readback forms         each site's op, sizes, use and form now, one
  *                          line a site, in table order
  *   readback run           call every site and check what it stored
@@ -105,6 +106,7 @@ static int write_tuning(const char *path)
 	for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
 		if (v != REPSTOS_COPY_VARIANT_LIBC)
 			row(k, v, 9000, 9000);
+	row(k, REPSTOS_COPY_VARIANT_INLINE, 50, 9000);
 	row(k, REPSTOS_COPY_VARIANT_AVX512, 100, 500);
 	row(k, REPSTOS_COPY_VARIANT_VEC, 200, 400);
 	row(k, REPSTOS_COPY_VARIANT_AVX2, 300, 300);

@@ -1,12 +1,12 @@
 #!/bin/sh
-# Proves: a site whose bytes are read back takes no masked form below 64 bytes.
-# A load of bytes a masked store wrote waits for the store to commit, so
-# a site the plugin marks REPSTOS_USE_READ, with sizes in one class
-# below 64 bytes, gets the cheapest form with plain stores, where the
-# same site left alone gets the masked one the table makes cheapest:
-# with a tuning file whose tables make avx512_split (copy avx512)
-# cheapest below 64 bytes and vec next, in the runtime and in `repstos
-# patch --cpu=native` alike.  Sites of a range over several classes,
+# Proves: a site read back takes no masked or string-store form below 64 bytes.
+# A load of bytes a masked or string store wrote waits for the store to
+# commit, so a site the plugin marks REPSTOS_USE_READ, with sizes in one
+# class below 64 bytes, gets the cheapest form with plain stores, where
+# the same site left alone gets the one the table makes cheapest: with a
+# tuning file whose tables make avx512_split (copies: rep movsb in
+# place, then avx512) cheapest below 64 bytes and vec next, in the
+# runtime and in `repstos patch --cpu=native` alike.  Sites of a range over several classes,
 # of 64 bytes and more, or of unknown size choose as if not marked; and
 # a marked site is not answered from the choice of an unmarked one of
 # the same sizes (the start-up asks each range once).
@@ -29,7 +29,7 @@ set 0 63 read avx512_split
 set 100 100 read avx2
 set 0 4294967295 read avx512_split
 copy 24 24 read vec
-copy 24 24 left avx512
+copy 24 24 left inline
 END
 }
 
