@@ -6,10 +6,11 @@
 # the same site left alone gets the one the table makes cheapest: with a
 # tuning file whose tables make avx512_split (copies: rep movsb in
 # place, then avx512) cheapest below 64 bytes and vec next, in the
-# runtime and in `repstos patch --cpu=native` alike.  Sites of a range over several classes,
-# of 64 bytes and more, or of unknown size choose as if not marked; and
-# a marked site is not answered from the choice of an unmarked one of
-# the same sizes (the start-up asks each range once).
+# runtime and in `repstos patch --cpu=native` alike.  Sites of a range
+# over several classes, of 64 bytes and more, or of unknown size choose
+# as if not marked; and a marked site is not answered from the choice
+# of an unmarked one of the same sizes (the start-up asks each range
+# once).
 . "$(dirname "$0")/../lib.sh"
 bin=$BUILT/readback
 need $bin $TOOL
