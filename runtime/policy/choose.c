@@ -76,17 +76,24 @@ static int any_calls(const unsigned long long *hist)
 	return 0;
 }
 
-/* Does one size class hold at least 95% of the calls? */
-static int one_class(const unsigned long long *hist)
+/* The size class that holds at least 95% of the calls, or -1. */
+static int top_class(const unsigned long long *hist)
 {
 	unsigned long long total = 0, top = 0;
-	unsigned c;
+	unsigned c, at = 0;
 
 	for (c = 0; c < REPSTOS_NCLASS; c++) {
 		total += hist[c];
-		top = hist[c] > top ? hist[c] : top;
+		if (hist[c] > top)
+			top = hist[c], at = c;
 	}
-	return (unsigned __int128)top * 100 >= (unsigned __int128)total * 95;
+	return (unsigned __int128)top * 100 >= (unsigned __int128)total * 95 ?
+	       (int)at : -1;
+}
+
+static int one_class(const unsigned long long *hist)
+{
+	return top_class(hist) >= 0;
 }
 
 /*
@@ -160,7 +167,8 @@ static int by_size(const struct repstos_family_tuning *ft,
 	known = forms(ft, f, e->op);
 	lo = repstos_size_class(e->size_min);
 	hi = repstos_size_class(e->size_max);
-	if (repstos_site_use(e) & REPSTOS_USE_READ && lo == hi && e->size_max < 64)
+	if (repstos_site_use(e) & REPSTOS_USE_READ && lo == hi &&
+	    e->size_max < 64 && known & ~f->no_forward)
 		known &= ~f->no_forward;
 	if (known)
 		return cheapest(&ft->costs, known, module, lo, hi);
@@ -180,6 +188,22 @@ int repstos_policy_form_sized(const struct repstos_tuning *t,
 	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
 }
 
+/* The forms of `known` a site may take by its profile: as by_size's
+ * rule, no form that stores below 64 bytes without forwarding where the
+ * site's bytes are read back and 95% of its calls fall in one class
+ * below 64 bytes; all of them where that leaves none. */
+static unsigned read_back(const struct repstos_family *f,
+			  const struct repstos_site *e,
+			  const unsigned long long *hist, unsigned known)
+{
+	int c = top_class(hist);
+
+	if (repstos_site_use(e) & REPSTOS_USE_READ && c >= 0 && c <= 6 &&
+	    known & ~f->no_forward)
+		known &= ~f->no_forward;
+	return known;
+}
+
 int repstos_policy_form(const struct repstos_tuning *t,
 			const struct repstos_modules *m,
 			const struct repstos_site *e,
@@ -196,6 +220,7 @@ int repstos_policy_form(const struct repstos_tuning *t,
 	if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
 		v = by_size(ft, f, module, forced, e);
 	else
-		v = by_profile(&ft->costs, known, module, f->inline_form, hist);
+		v = by_profile(&ft->costs, read_back(f, e, hist, known), module,
+			       f->inline_form, hist);
 	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
 }

@@ -148,7 +148,8 @@ struct repstos_modules {
  * (REPSTOS_USE_READ) whose sizes lie in one class below 64 bytes takes
  * none of the family's `no_forward` forms where the table has another:
  * the loads after it would wait for a masked or string store to commit,
- * which the table, measured back to back, does not show.  The inline form only where the
+ * which the table, measured back to back, does not show; with a
+ * profile, the same where 95% of its calls fall in one such class.  The inline form only where the
  * family lets the op take it (repstos_family_inline_ok: a move that may
  * overlap backwards never does).  A site of a narrow entry version gets
  * repstos_family_narrow() of the result.  The one choice the runtime

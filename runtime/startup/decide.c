@@ -129,8 +129,10 @@ STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
 	       !cfg.cost_forms[f->id] ? "the rule for this CPU (no cost table row)" :
 	       "the cost table over the site's sizes";
 #if REPSTOS_PROFILES
+	/* a row read back may choose otherwise (repstos_policy_form) */
 	if (h && row_picks && !forced)
-		return row_choice(m, e, h, kind * 2 + (unsigned)narrow);
+		return row_choice(m, e, h, (kind * 2 + (unsigned)narrow) * 2 +
+				  !!(repstos_site_use(e) & REPSTOS_USE_READ));
 #endif
 	/* a site whose bytes are read back may choose otherwise than the
 	 * range's others (repstos_policy_form): asked on its own */

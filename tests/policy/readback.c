@@ -11,7 +11,8 @@
  *   readback forms         each site's op, sizes, use and form now, one
  *                          line a site, in table order
  *   readback run           call every site and check what it stored
- * Built with the plugin, copy and min-const=1.
+ * Under REPSTOS_PROFILE, `run` records the profile readback.sh chooses
+ * from again.  Built with the plugin, copy and min-const=1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,15 @@ __attribute__((noinline)) int set_unknown_read(size_t n)
 	memset(buf, 6, n);
 	return buf[0];
 }
+
+/* unknown sizes, profiled at 40 bytes: read, and not */
+__attribute__((noinline)) int set_var_read(size_t n)
+{
+	memset(buf, 7, n);
+	return buf[0];
+}
+
+__attribute__((noinline)) void set_var_left(size_t n) { memset(buf, 8, n); }
 
 __attribute__((noinline)) int copy_24_read(void)
 {
@@ -157,6 +167,10 @@ static int run(void)
 	}
 	bad |= set_100_read(99) != 5 || check(NULL, 100, 5);
 	bad |= set_unknown_read(777) != 6 || check(NULL, 777, 6);
+	for (n = 0; n < 10; n++) {
+		bad |= set_var_read(40) != 7 || check(NULL, 40, 7);
+		set_var_left(40), bad |= check(NULL, 40, 8);
+	}
 	bad |= copy_24_read() != from[23] || check(from, 24, 0);
 	for (n = 0; n < 24; n++)	/* by hand: no site */
 		((volatile unsigned char *)buf)[n] = 0;
