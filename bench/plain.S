@@ -85,6 +85,16 @@
 	ret
 .endm
 
+/* 0..15 (rdi S, rcx n, xmm16 the fill): the ladder from 8 down. */
+.macro below16
+	sub	%rsp, %rdi
+	first_byte
+	pair	2
+	pair	4
+	pair	8
+	ladder_out
+.endm
+
 ENTRY_ALIGN(__bench_plain_ladder, 64)
 	cmp	$64, %rcx
 	jae	__repstos_avx512_split
@@ -127,12 +137,7 @@ ENTRY_ALIGN(__bench_plain_four, 64)
 	cmp	$16, %rcx
 	jb	1f
 	four
-1:	sub	%rsp, %rdi
-	first_byte
-	pair	2
-	pair	4
-	pair	8
-	ladder_out
+1:	below16
 END(__bench_plain_four)
 
 ENTRY_ALIGN(__bench_plain_mask16, 64)
@@ -152,12 +157,7 @@ ENTRY_ALIGN(__bench_plain_mask16, 64)
 	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	FINISH
-2:	sub	%rsp, %rdi
-	first_byte
-	pair	2
-	pair	4
-	pair	8
-	ladder_out
+2:	below16
 END(__bench_plain_mask16)
 
 ENTRY_ALIGN(__bench_plain_over, 64)

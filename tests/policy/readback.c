@@ -20,6 +20,7 @@
 #include "repstos.h"
 #include "policy/policy.h"
 #include "sitecheck.h"		/* tests/runtime: names of what a site calls */
+#include "tuning_out.h"
 
 static unsigned char buf[4096], from[4096];
 
@@ -88,44 +89,42 @@ static void row(struct repstos_costs *k, int v, unsigned small, unsigned large)
 		k->cns[v][c] = c <= repstos_size_class(63) ? small : large;
 }
 
-static int write_tuning(const char *path)
+/* Every measured form of a family's table k at 90 ns, nvariants forms
+ * but the C library's (which no table measures). */
+static void slow(struct repstos_costs *k, int nvariants, int libc)
 {
 	static const struct repstos_costs none;
+	int v;
+
+	*k = none;
+	for (v = 0; v < nvariants; v++)
+		if (v != libc)
+			row(k, v, 9000, 9000);
+}
+
+static int write_tuning(const char *path)
+{
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
 	struct repstos_costs *k;
-	char text[REPSTOS_TUNING_MAX];
-	FILE *f = fopen(path, "w");
-	int n, v;
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
 	t.fam[REPSTOS_FAMILY_SET].variant = REPSTOS_VARIANT_AVX512_SPLIT;
 	t.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_AVX512;
 	k = &t.fam[REPSTOS_FAMILY_SET].costs;
-	*k = none;
-	for (v = 0; v < REPSTOS_VARIANT_COUNT; v++)
-		if (v != REPSTOS_VARIANT_LIBC)
-			row(k, v, 9000, 9000);
+	slow(k, REPSTOS_VARIANT_COUNT, REPSTOS_VARIANT_LIBC);
 	row(k, REPSTOS_VARIANT_AVX512_SPLIT, 100, 500);
 	row(k, REPSTOS_VARIANT_AVX512, 150, 500);
 	row(k, REPSTOS_VARIANT_VEC, 200, 400);
 	row(k, REPSTOS_VARIANT_AVX2, 300, 300);
 	k = &t.fam[REPSTOS_FAMILY_COPY].costs;
-	*k = none;
-	for (v = 0; v < REPSTOS_COPY_VARIANT_COUNT; v++)
-		if (v != REPSTOS_COPY_VARIANT_LIBC)
-			row(k, v, 9000, 9000);
+	slow(k, REPSTOS_COPY_VARIANT_COUNT, REPSTOS_COPY_VARIANT_LIBC);
 	row(k, REPSTOS_COPY_VARIANT_INLINE, 50, 9000);
 	row(k, REPSTOS_COPY_VARIANT_AVX512, 100, 500);
 	row(k, REPSTOS_COPY_VARIANT_VEC, 200, 400);
 	row(k, REPSTOS_COPY_VARIANT_AVX2, 300, 300);
-	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
-	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
-		perror(path);
-		return 1;
-	}
-	return 0;
+	return tuning_out(path, &cpu, &t);
 }
 
 static int print_forms(void)

@@ -44,38 +44,31 @@ copy 24 24 left inline
 END
 }
 
-$bin tuning $W/tuning || fail "writing the tuning file"
-got=$(REPSTOS_TUNING=$W/tuning $bin forms)
-[ "$got" = "$(expect)" ] &&
-	ok "runtime: read-back sites below 64 bytes in plain forms, the others as the table says" ||
-	{ fail "runtime:"; echo "$got" | diff - "$(expect >$W/want; echo $W/want)"; }
-out=$(REPSTOS_TUNING=$W/tuning $bin run)
-[ $? -eq 0 ] && ok "runtime: $out" || fail "runtime: $out"
+# forms WHAT WANT COMMAND...: the forms COMMAND's sites hold must be
+# `expect WANT`'s, and its run must store what it should.
+forms() {
+	what=$1 want=$2
+	shift 2
+	got=$("$@" forms)
+	[ "$got" = "$(expect $want)" ] && ok "$what: the forms expected" ||
+		{ fail "$what:"; echo "$got"; }
+	out=$("$@" run)
+	[ $? -eq 0 ] && ok "$what: $out" || fail "$what: $out"
+}
 
-REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native $bin -o $W/native >/dev/null ||
-	fail "patch --cpu=native"
-got=$(REPSTOS_PATCH=0 $W/native forms)
-[ "$got" = "$(expect)" ] &&
-	ok "patch --cpu=native: the runtime's forms" ||
-	{ fail "patch --cpu=native:"; echo "$got"; }
-out=$($W/native run)
-[ $? -eq 0 ] && ok "patched: $out" || fail "patched: $out"
+$bin tuning $W/tuning || fail "writing the tuning file"
+export REPSTOS_TUNING=$W/tuning
+forms "runtime" "" $bin
+$TOOL patch --cpu=native $bin -o $W/native >/dev/null || fail "patch --cpu=native"
+forms "patch --cpu=native" "" env REPSTOS_PATCH=0 $W/native
 
 # A profile: the same choice where 95% of a site's calls fall in one
 # class below 64 bytes, and not answered for a marked site from an
 # unmarked one's row of counts (the start-up weighs each row once).
 REPSTOS_PROFILE=$W/prof $bin run >/dev/null || fail "recording the profile"
-got=$(REPSTOS_TUNING=$W/tuning REPSTOS_PROFILE_USE=$W/prof $bin forms)
-[ "$got" = "$(expect profile)" ] &&
-	ok "runtime with the profile: read-back sites of one class below 64 bytes in plain forms" ||
-	{ fail "runtime with the profile:"; echo "$got" | diff - "$(expect profile >$W/want; echo $W/want)"; }
-REPSTOS_TUNING=$W/tuning $TOOL patch --cpu=native --profile=$W/prof $bin \
-	-o $W/profiled >/dev/null || fail "patch --cpu=native --profile"
-got=$(REPSTOS_PATCH=0 $W/profiled forms)
-[ "$got" = "$(expect profile)" ] &&
-	ok "patch --cpu=native --profile: the runtime's forms" ||
-	{ fail "patch --cpu=native --profile:"; echo "$got"; }
-out=$($W/profiled run)
-[ $? -eq 0 ] && ok "profiled: $out" || fail "profiled: $out"
+forms "runtime with the profile" profile env REPSTOS_PROFILE_USE=$W/prof $bin
+$TOOL patch --cpu=native --profile=$W/prof $bin -o $W/profiled >/dev/null ||
+	fail "patch --cpu=native --profile"
+forms "patch --cpu=native --profile" profile env REPSTOS_PATCH=0 $W/profiled
 
 finish

@@ -20,6 +20,7 @@
 #include "policy/sitecode.h"
 #include "policy/policy.h"
 #include "sitecheck.h"		/* tests/runtime: names of what a site calls */
+#include "tuning_out.h"
 
 static unsigned char buf[1 << 17], from[1 << 13];
 
@@ -143,9 +144,6 @@ static int write_tuning(const char *path, const char *module, int change)
 {
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
-	char text[REPSTOS_TUNING_MAX];
-	FILE *f = fopen(path, "w");
-	int n;
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
@@ -157,12 +155,7 @@ static int write_tuning(const char *path, const char *module, int change)
 		fixed_change(&t.fam[REPSTOS_FAMILY_SET].costs, REPSTOS_VARIANT_VEC, 2000);
 		fixed_change(&t.fam[REPSTOS_FAMILY_COPY].costs, REPSTOS_COPY_VARIANT_VEC, 0);
 	}
-	n = repstos_tuning_format(text, sizeof(text), &cpu, &t);
-	if (!f || n < 0 || fwrite(text, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
-		perror(path);
-		return 1;
-	}
-	return 0;
+	return tuning_out(path, &cpu, &t);
 }
 
 static int print_forms(void)
