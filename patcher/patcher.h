@@ -270,7 +270,9 @@ struct rs_choice {
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* per entry, or NULL */
+	unsigned char *pin;		/* per entry (REPSTOS_PIN), or NULL */
 	unsigned sections;		/* the profile's for this file */
+	unsigned pins;			/* its sites pinned */
 };
 
 /* Did --cpu name a routine (of any family)? */
@@ -298,8 +300,10 @@ const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
 int rs_choice_module(const struct rs_choice *c, unsigned op);
 bool rs_choice_costs(const struct rs_choice *c, unsigned op);
 /* The variant of its family a site gets: the runtime's choice, profile
- * and all. */
+ * and all (its pin first, where the policy lets it have it). */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
+/* Does the site's pin decide it? */
+bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s);
 /* The form for any site, as the runtime writes it: true for the inline
  * form, else false and *routine, the routine to call (rs_routines[]). */
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
