@@ -258,6 +258,23 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
 int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 		    const char *profile);
 
+/* tunerun.c: `repstos tune --run`, COMMAND timed with forms pinned on
+ * groups of FILE's sites, the pins that won written as a profile. */
+#define RS_RUN_ROUNDS		7	/* --rounds by default */
+#define RS_RUN_MIN_ROUNDS	5	/* the fewest a signed-rank test at
+					 * p < 0.05 can ever decide on */
+#define RS_RUN_MAX_ROUNDS	99
+#define RS_RUN_MIN_GAIN		1	/* --min-gain: percent, at the median */
+struct rs_run_opts {
+	const char *command;	/* run by sh -c */
+	const char *profile;	/* --profile: counts (and pins) to start
+				 * from, or NULL */
+	const char *output;	/* -o: the profile written */
+	unsigned rounds, min_gain;
+};
+int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
+		FILE *out);
+
 /* choice.c: the form each site gets, from a --cpu name and a profile. */
 struct rs_choice {
 	/* each family's routine for sites of unknown size, and whether
