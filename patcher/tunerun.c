@@ -59,7 +59,8 @@ struct search {
 	size_t nmod;
 	struct group *g;
 	size_t ng;
-	char dir[64], path[96];	/* the private folder, the profile in it */
+	char dir[4096], path[4096 + 16]; /* the private folder, the profile
+					  * in it */
 	int devnull;
 	uint64_t seed;
 	FILE *out;
@@ -862,14 +863,16 @@ static int search(struct search *se)
 
 /* ---- the command -------------------------------------------------------- */
 
+/* A folder of our own (0700) for the profile each run is given. */
 static int private_dir(struct search *se)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	if (!tmp || !*tmp || strlen(tmp) > 32)
+	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	snprintf(se->dir, sizeof(se->dir), "%s/repstos-run.XXXXXX", tmp);
-	if (!mkdtemp(se->dir)) {
+	errno = ENAMETOOLONG;
+	if (snprintf(se->dir, sizeof(se->dir), "%s/repstos-run.XXXXXX", tmp) >=
+	    (int)sizeof(se->dir) || !mkdtemp(se->dir)) {
 		fprintf(stderr, "repstos: tune --run: cannot make a folder in "
 			"%s: %s\n", tmp, strerror(errno));
 		return -1;
