@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: MIT
 # A program with set and copy sites (tests/patcher/src/plugin.c and
 # copies.c, linked with librepstos-full.a) is given a hand-written
-# profile of pins: the runtime (REPSTOS_PROFILE_USE, seen through
-# REPSTOS_DEBUG=2), `repstos dump --profile` and `repstos patch
+# profile of pins: the runtime (librepstos-full.a's and the shared
+# runtime's, through REPSTOS_PROFILE_USE, seen in REPSTOS_DEBUG=2's
+# lines), `repstos dump --profile` and `repstos patch
 # --profile` all give the pinned sites their forms, REPSTOS_VARIANT
 # still wins, inline is never given to a move site, a version 2
 # profile still reads, and a pin of an unknown form, of the wrong
@@ -29,6 +30,9 @@ gcc $CFLAGS -fPIC -fplugin="$PLUGIN" -c "$SRC/plugin.c" -o "$d/plugin.o" &&
 gcc $CFLAGS -c "$SRC/copies_main.c" -o "$d/main.o" &&
 gcc -pie -o "$d/prog" "$d/main.o" "$d/copies.o" "$d/plugin.o" "$FULL" &&
 gcc -pie -o "$d/lean" "$d/main.o" "$d/copies.o" "$d/plugin.o" "$RTLIB" &&
+gcc -pie -o "$d/shared" "$d/main.o" "$d/copies.o" "$d/plugin.o" \
+	"$top/runtime/librepstos_nonshared.a" "$top/runtime/librepstos.so.0" \
+	-Wl,-rpath,"$top/runtime" &&
 printf 'int main(void) { return 0; }\n' >"$d/plain.c" &&
 gcc -o "$d/plain" "$d/plain.c" ||
 	{ fail "cannot build the inputs"; finish; }
@@ -101,6 +105,18 @@ assert "patch: the move site is no rep movsb" \
 	eval "! grep ' c_memmove+' '$W/pinned.dump' | grep -q 'rep movsb'"
 out=$("$W/prog.pinned")
 assert "the patched program says the same" [ "$out" = "$want_out" ]
+
+# The shared runtime's start-up honours pins too, and tune --run takes
+# its modules (the command then fails at once: no search).
+REPSTOS_PROFILE=$W/shared.prof "$d/shared" >/dev/null || fail "recording the shared one"
+pinned "$W/shared.prof" "$W/shared-pin.prof" 3 "pin $MEMSET set rep_good"
+line=$(REPSTOS_PROFILE_USE=$W/shared-pin.prof REPSTOS_DEBUG=2 "$d/shared" 2>&1 |
+	grep ": site $MEMSET, ")
+assert "shared runtime: the memset site runs its pin: $line" \
+	grep -q "memset, size unknown: rep_good (pinned by the size profile)" <<<"$line"
+TMPDIR=$W/tmp expect_rc 2 "tune --run takes a module of the shared runtime" \
+	"$TOOL" tune --run="exit 5" -o "$W/x.prof" "$d/shared"
+assert "... and runs the command" grep -q "the command exited 5" "$W/err"
 
 expect_rc 0 "a version 2 profile still reads" "$TOOL" dump --profile="$W/rec.prof" "$P"
 line=$(REPSTOS_PROFILE_USE=$W/rec.prof REPSTOS_DEBUG=1 "$P" 2>&1 >/dev/null)
