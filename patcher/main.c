@@ -34,7 +34,7 @@ static const char dump_synopsis[] =
 static const char tune_synopsis[] =
 	"repstos tune [--report | TUNING-FILE]\n"
 	"       repstos tune --run=COMMAND [--rounds=N] [--min-gain=PCT]\n"
-	"                    [--profile=SIZES] -o PROFILE FILE...";
+	"                    [--profile=SIZES] -o OUT FILE...";
 
 static void usage(FILE *out)
 {
@@ -69,9 +69,9 @@ static void usage(FILE *out)
 		"machine's\n  measurements (default $REPSTOS_TUNING, else %s).\n",
 		"/etc/repstos/tuning");
 	fprintf(out, "tune --run: time COMMAND (sh -c) with each form pinned on "
-		"each group of\n  FILE's sites, and write to PROFILE the pins "
-		"that made it faster\n  beyond the noise (N rounds, default %u; "
-		"PCT, default %u).\n", RS_RUN_ROUNDS, RS_RUN_MIN_GAIN);
+		"each group of\n  FILE's sites, and write to OUT a size profile "
+		"of the pins that made it\n  faster beyond the noise (N rounds, "
+		"default %u; PCT, default %u).\n", RS_RUN_ROUNDS, RS_RUN_MIN_GAIN);
 	fprintf(out, "Exit: 0 clean, 1 problems found, 2 unusable input or usage.\n");
 }
 
@@ -234,7 +234,7 @@ static int run_args(struct rs_run_opts *ro, const char *rounds,
 	if (!ro->command || !*ro->command)
 		return bad_usage("tune", "--run needs a COMMAND");
 	if (!ro->output)
-		return bad_usage("tune", "--run needs -o PROFILE, where the "
+		return bad_usage("tune", "--run needs -o OUT, where the "
 				 "profile goes");
 	if (!nfiles)
 		return bad_usage("tune", "--run needs the FILEs whose sites "

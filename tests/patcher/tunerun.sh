@@ -211,7 +211,7 @@ nothing "not an ELF file" "$W/text" --run=true -o "$W/x.prof" "$W/text"
 nothing "a command that fails" "the command exited 3" --run="exit 3" \
 	-o "$W/x.prof" "$P"
 nothing "an empty COMMAND" "--run needs a COMMAND" --run= -o "$W/x.prof" "$P"
-nothing "no -o" "--run needs -o PROFILE" --run=true "$P"
+nothing "no -o" "--run needs -o OUT" --run=true "$P"
 nothing "no FILE" "--run needs the FILEs" --run=true -o "$W/x.prof"
 nothing "too few rounds" "--rounds: 5 to 99" --run=true --rounds=3 -o "$W/x.prof" "$P"
 nothing "an unknown option" "unknown option '--bogus'" --run=true --bogus -o "$W/x.prof" "$P"
