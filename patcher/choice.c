@@ -124,18 +124,23 @@ static char *read_profile(const char *path, size_t *len)
 	return text;
 }
 
-/* Every site's calls within what the compiler proved of its size. */
+/* Every site's calls within what the compiler proved of its size, and
+ * its pin a form of its family. */
 static int profile_fits(const char *path, const struct rs_elf *f,
-			const struct rs_table *t,
-			unsigned long long (*hist)[REPSTOS_NCLASS])
+			const struct rs_table *t, const struct repstos_profile *p)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		if (repstos_profile_fits(&t->site[i].e, hist[i])) {
+		if (repstos_profile_fits(&t->site[i].e, p->hist[i])) {
 			rs_err(path, "profile refused: site %zu saw sizes %s's "
 			       "table rules out: not a profile of this build",
 			       i, f->path);
+			return -1;
+		} else if (repstos_profile_pin_fits(&t->site[i].e, p->pin[i])) {
+			rs_err(path, "profile refused: site %zu of %s pinned to "
+			       "a form of another family: not a profile of this "
+			       "build", i, f->path);
 			return -1;
 		}
 	return 0;
@@ -158,7 +163,8 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 	if (!(text = read_profile(path, &len)))
 		return -1;
 	p.hist = calloc(t->n ? t->n : 1, sizeof(*p.hist));
-	r = p.hist ? repstos_profile_parse(text, len, &p) : -2;
+	p.pin = calloc(t->n ? t->n : 1, 1);
+	r = p.hist && p.pin ? repstos_profile_parse(text, len, &p) : -2;
 	free(text);
 	if (r == -2)
 		rs_err(path, "out of memory");
@@ -169,12 +175,15 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 		rs_err(path, "profile refused: no section for %s (table %016llx): "
 		       "a profile of another build", f->path,
 		       (unsigned long long)p.hash);
-	if (r <= 0 || profile_fits(path, f, t, p.hist)) {
+	if (r <= 0 || profile_fits(path, f, t, &p)) {
 		free(p.hist);
+		free(p.pin);
 		return -1;
 	}
 	c->hist = p.hist;
+	c->pin = p.pin;
 	c->sections = p.sections;
+	c->pins = p.pins;
 	return 0;
 }
 
@@ -194,10 +203,25 @@ bool rs_choice_costs(const struct rs_choice *c, unsigned op)
 	return repstos_cost_forms(rs_choice_table(c, op)) != 0;
 }
 
+/* The site's pinned form, or -1 (none, or one the policy sets aside). */
+static int pinned(const struct rs_choice *c, const struct rs_site *s)
+{
+	return c->pin ? repstos_policy_pinned(&c->mods, c->cpu, &s->e,
+					      c->pin[s->entry]) : -1;
+}
+
+bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s)
+{
+	return pinned(c, s) >= 0;
+}
+
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
 {
-	return repstos_policy_form(&c->tuning, &c->mods, &s->e,
-				   c->hist ? c->hist[s->entry] : NULL);
+	int v = pinned(c, s);
+
+	return v >= 0 ? v : repstos_policy_form(&c->tuning, &c->mods, &s->e,
+						c->hist ? c->hist[s->entry] :
+						NULL);
 }
 
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
@@ -213,5 +237,7 @@ bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 void rs_choice_free(struct rs_choice *c)
 {
 	free(c->hist);
+	free(c->pin);
 	c->hist = NULL;
+	c->pin = NULL;
 }

@@ -528,6 +528,11 @@ static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		snprintf(src, sizeof(src), "%s:%d", st->file, st->line);
 	fprintf(out, "%5zu  %s  %s  %s  %s  calls %llu", s->entry, st->where,
 		src, op_name(s->e.op), st->size, calls);
+	if (rs_choice_pinned(c, s)) {
+		fprintf(out, "  now %s  chosen %s (pinned)\n", form_text(s),
+			rs_variant_text(s->e.op, v));
+		return;
+	}
 	if (!calls) {
 		fprintf(out, "  now %s  chosen %s (no calls)\n", form_text(s),
 			rs_variant_text(s->e.op, v));
@@ -555,9 +560,13 @@ static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
 	module_text(f, mod, sizeof(mod));
 	fprintf(out, "%s: %s, %zu sites, %s, table %016llx\n", f->path,
 		type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
-	fprintf(out, "profile %s: %u section%s, %llu calls; --cpu=%s: %s, "
-		"module routine %s%s, copy routine %s%s\n", profile,
-		c->sections, c->sections == 1 ? "" : "s", calls, cpu,
+	fprintf(out, "profile %s: %u section%s, ", profile, c->sections,
+		c->sections == 1 ? "" : "s");
+	if (c->pins)
+		fprintf(out, "%u site%s pinned, ", c->pins,
+			c->pins == 1 ? "" : "s");
+	fprintf(out, "%llu calls; --cpu=%s: %s, "
+		"module routine %s%s, copy routine %s%s\n", calls, cpu,
 		c->tuning.source,
 		rs_variant_names[c->mods.fam[REPSTOS_FAMILY_SET].variant],
 		rs_choice_costs(c, REPSTOS_OP_MEMSET) ? "" : " (no cost table: "

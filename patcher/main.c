@@ -32,7 +32,9 @@ static const char dump_synopsis[] =
 	"repstos dump [--json | --stats] [--require-sites] FILE...\n"
 	"       repstos dump --profile=SIZES [--cpu=PROFILE] FILE...";
 static const char tune_synopsis[] =
-	"repstos tune [--report | TUNING-FILE]";
+	"repstos tune [--report | TUNING-FILE]\n"
+	"       repstos tune --run=COMMAND [--rounds=N] [--min-gain=PCT]\n"
+	"                    [--profile=SIZES] -o OUT FILE...";
 
 static void usage(FILE *out)
 {
@@ -66,6 +68,10 @@ static void usage(FILE *out)
 	fprintf(out, "TUNING-FILE: where the runtime and --cpu=native read this "
 		"machine's\n  measurements (default $REPSTOS_TUNING, else %s).\n",
 		"/etc/repstos/tuning");
+	fprintf(out, "tune --run: time COMMAND (sh -c) with each form pinned on "
+		"each group of\n  FILE's sites, and write to OUT a size profile "
+		"of the pins that made it\n  faster beyond the noise (N rounds, "
+		"default %u; PCT, default %u).\n", RS_RUN_ROUNDS, RS_RUN_MIN_GAIN);
 	fprintf(out, "Exit: 0 clean, 1 problems found, 2 unusable input or usage.\n");
 }
 
@@ -205,25 +211,107 @@ static int tune_target_ok(const char *path)
  * measurement that was not of what it runs; the tool's --cpu=native,
  * which ignores REPSTOS_CPU, likewise.
  */
+/* A number of --rounds or --min-gain, lo..hi: 0 and *v, or -1. */
+static int count_arg(const char *s, unsigned lo, unsigned hi, unsigned *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || n < lo || n > hi)
+		return -1;
+	*v = (unsigned)n;
+	return 0;
+}
+
+/* tune --run's options, checked: 0, or the exit status. */
+static int run_args(struct rs_run_opts *ro, const char *rounds,
+		    const char *gain, int nfiles)
+{
+	char msg[128];
+
+	if (!ro->command || !*ro->command)
+		return bad_usage("tune", "--run needs a COMMAND");
+	if (!ro->output)
+		return bad_usage("tune", "--run needs -o OUT, where the "
+				 "profile goes");
+	if (!nfiles)
+		return bad_usage("tune", "--run needs the FILEs whose sites "
+				 "are tuned");
+	snprintf(msg, sizeof(msg), "--rounds: %u to %u (fewer can never show "
+		 "a form faster at p < 0.05)", RS_RUN_MIN_ROUNDS,
+		 RS_RUN_MAX_ROUNDS);
+	if (rounds && count_arg(rounds, RS_RUN_MIN_ROUNDS, RS_RUN_MAX_ROUNDS,
+				&ro->rounds))
+		return bad_usage("tune", msg);
+	if (gain && count_arg(gain, 0, 99, &ro->min_gain))
+		return bad_usage("tune", "--min-gain: a percentage, 0 to 99");
+	return 0;
+}
+
+/* One of tune's options: --report, or --run and the options of --run
+ * alone. */
+static void tune_opt(int o, bool *report, struct rs_run_opts *ro,
+		     const char **rounds, const char **gain)
+{
+	if (o == 'r')
+		*report = true;
+	else if (o == 'R')
+		ro->command = optarg;
+	else if (o == 'n')
+		*rounds = optarg;
+	else if (o == 'g')
+		*gain = optarg;
+	else if (o == 'p')
+		ro->profile = optarg;
+	else
+		ro->output = optarg;
+}
+
+static int cmd_tune_run(struct rs_run_opts *ro, const char *rounds,
+			const char *gain, int argc, char **argv)
+{
+	int r = run_args(ro, rounds, gain, argc - optind);
+
+	return r ? r : rs_tune_run(ro, argv + optind, argc - optind, stdout);
+}
+
 static int cmd_tune(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "report", no_argument, NULL, 'r' },
+		{ "run", required_argument, NULL, 'R' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "min-gain", required_argument, NULL, 'g' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		COMMON_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opt_state os = { .cmd = "tune", .synopsis = tune_synopsis };
+	struct rs_run_opts ro = { .rounds = RS_RUN_ROUNDS,
+				  .min_gain = RS_RUN_MIN_GAIN };
+	const char *path, *rounds = NULL, *gain = NULL;
 	char text[REPSTOS_TUNING_MAX];
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
-	const char *path;
-	int o, report = 0;
+	bool report = false, run_opt = false;
+	int o;
 
-	while ((o = next_opt(&os, argc, argv, ":", opts)) != -1) {
+	while ((o = next_opt(&os, argc, argv, ":o:", opts)) != -1) {
 		if (o == OPT_DONE)
 			return os.rc;
-		report = 1;
+		run_opt |= o != 'r' && o != 'R';
+		tune_opt(o, &report, &ro, &rounds, &gain);
 	}
+	if (ro.command && report)
+		return bad_usage("tune", "--run and --report do not go together");
+	if (ro.command)
+		return cmd_tune_run(&ro, rounds, gain, argc, argv);
+	if (run_opt)
+		return bad_usage("tune", "--rounds, --min-gain, --profile and -o "
+				 "go with --run");
 	if (argc - optind > 1 || (report && argc > optind))
 		return bad_usage("tune", "--report, or at most one TUNING-FILE");
 	path = argc > optind ? argv[optind] : repstos_tuning_path();

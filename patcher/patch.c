@@ -401,7 +401,7 @@ static int with_profile(struct plan *p, const struct rs_table *t)
 	if (rs_choice_profile(&p->choice, p->f, t, p->o->profile))
 		return -1;
 	if (!rs_choice_costs(c, REPSTOS_OP_MEMSET) &&
-	    !rs_choice_costs(c, REPSTOS_OP_COPY))
+	    !rs_choice_costs(c, REPSTOS_OP_COPY) && !c->pins)
 		fprintf(stderr, "repstos: note: no cost table for --cpu=%s "
 			"(repstos tune measures one): the profile changes "
 			"nothing\n", p->o->cpu);

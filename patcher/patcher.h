@@ -258,6 +258,23 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out);
 int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 		    const char *profile);
 
+/* tunerun.c: `repstos tune --run`, COMMAND timed with forms pinned on
+ * groups of FILE's sites, the pins that won written as a profile. */
+#define RS_RUN_ROUNDS		7	/* --rounds by default */
+#define RS_RUN_MIN_ROUNDS	5	/* the fewest a signed-rank test at
+					 * p < 0.05 can ever decide on */
+#define RS_RUN_MAX_ROUNDS	99
+#define RS_RUN_MIN_GAIN		1	/* --min-gain: percent, at the median */
+struct rs_run_opts {
+	const char *command;	/* run by sh -c */
+	const char *profile;	/* --profile: counts (and pins) to start
+				 * from, or NULL */
+	const char *output;	/* -o: the profile written */
+	unsigned rounds, min_gain;
+};
+int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
+		FILE *out);
+
 /* choice.c: the form each site gets, from a --cpu name and a profile. */
 struct rs_choice {
 	/* each family's routine for sites of unknown size, and whether
@@ -270,7 +287,9 @@ struct rs_choice {
 	struct repstos_cpu native;
 	struct repstos_tuning tuning;	/* the policy's, or this machine's file */
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* per entry, or NULL */
+	unsigned char *pin;		/* per entry (REPSTOS_PIN), or NULL */
 	unsigned sections;		/* the profile's for this file */
+	unsigned pins;			/* its sites pinned */
 };
 
 /* Did --cpu name a routine (of any family)? */
@@ -298,8 +317,10 @@ const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
 int rs_choice_module(const struct rs_choice *c, unsigned op);
 bool rs_choice_costs(const struct rs_choice *c, unsigned op);
 /* The variant of its family a site gets: the runtime's choice, profile
- * and all. */
+ * and all (its pin first, where the policy lets it have it). */
 int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
+/* Does the site's pin decide it? */
+bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s);
 /* The form for any site, as the runtime writes it: true for the inline
  * form, else false and *routine, the routine to call (rs_routines[]). */
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,

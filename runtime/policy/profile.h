@@ -15,6 +15,11 @@
  *   ...
  *   end HASH
  *
+ * or, where a section pins sites' forms (`repstos tune --run` writes
+ * them), version 3, which may add lines
+ *
+ *   pin INDEX FAMILY FORM
+ *
  * HASH is repstos_table_hash() of the module's site table, 16 lowercase
  * hex digits: the table holds each site's place relative to the table
  * and what the compiler knew of its size, so another build of the file
@@ -23,9 +28,15 @@
  * people: readers go by the hash).  A site line per site that was called:
  * INDEX its entry in the table (increasing), Hc its calls with a size in
  * class c (repstos_size_class), CALLS their sum.  Sections for the same
- * hash add up.  A reader refuses the whole file when any line of it is
- * not as above (a truncated section, a sum that does not add up, an
- * unknown version), and one of more than REPSTOS_PROFILE_MAX bytes.
+ * hash add up.  A pin line (a version 3 section's, indexes increasing
+ * among its pins) gives site INDEX the form FORM, a variant name of
+ * FAMILY ("set" or "copy"), whatever the counts would choose
+ * (repstos_policy_pinned says when it does not apply); a later
+ * section's pin of a site replaces an earlier one's.  A reader refuses
+ * the whole file when any line of it is not as above (a truncated
+ * section, a sum that does not add up, an unknown version, a pin of a
+ * form its family does not have or in a section of version 1 or 2),
+ * and one of more than REPSTOS_PROFILE_MAX bytes.
  *
  * A writer keeps a file under that: a section for the same table and
  * module as the file's last one (the same module loaded again, by this
@@ -53,9 +64,29 @@
 #include <stdint.h>
 #include "policy.h"
 
-/* 2: sections count copy sites too.  Readers take 1 and 2; a reader
- * of 1 alone refuses 2 as an unknown version. */
-#define REPSTOS_PROFILE_VERSION 2
+/* 2: sections count copy sites too; 3: a section may pin forms.
+ * Readers take 1 to 3; a reader of 1 and 2 alone refuses 3 as an
+ * unknown version.  The runtime writes its counts as version 2, which
+ * they are, so that such readers still take what it records; a
+ * section with pins says 3. */
+#define REPSTOS_PROFILE_VERSION 3
+#define REPSTOS_PROFILE_VERSION_COUNTS 2
+
+/* A site's pin as read: 0 none, else its family and form in one byte. */
+#define REPSTOS_PIN_FORMS 32	/* more than any family's variants */
+#define REPSTOS_PIN(fam, v) ((unsigned char)(1 + (fam) * REPSTOS_PIN_FORMS + (v)))
+static inline int repstos_pin_family(unsigned char pin)
+{
+	return (pin - 1) / REPSTOS_PIN_FORMS;
+}
+static inline int repstos_pin_form(unsigned char pin)
+{
+	return pin ? (pin - 1) % REPSTOS_PIN_FORMS : -1;
+}
+_Static_assert(REPSTOS_VARIANT_COUNT <= REPSTOS_PIN_FORMS &&
+	       REPSTOS_COPY_VARIANT_COUNT <= REPSTOS_PIN_FORMS &&
+	       REPSTOS_NFAMILY * REPSTOS_PIN_FORMS < 256,
+	       "a pin's family and form fit its byte");
 
 /* The longest header line, with a name of at most
  * REPSTOS_PROFILE_NAME_MAX bytes, and the end line. */
@@ -81,13 +112,18 @@ uint64_t repstos_table_hash(const struct repstos_site *begin,
 /* The lines of a section, appended to buf at *at; 0, or -1 when they do
  * not fit.  The name has control characters replaced, and is cut to
  * REPSTOS_PROFILE_NAME_MAX bytes. */
-int repstos_profile_head(char *buf, unsigned len, unsigned *at, uint64_t hash,
-			 unsigned nsites, const char *name);
+int repstos_profile_head(char *buf, unsigned len, unsigned *at, int version,
+			 uint64_t hash, unsigned nsites, const char *name);
 int repstos_profile_site(char *buf, unsigned len, unsigned *at, unsigned index,
 			 const unsigned long long *hist);
+/* pin: REPSTOS_PIN of a variant its family has; in a version 3 section. */
+int repstos_profile_pin(char *buf, unsigned len, unsigned *at, unsigned index,
+			unsigned char pin);
 int repstos_profile_end(char *buf, unsigned len, unsigned *at, uint64_t hash);
-/* The length of the site line repstos_profile_site writes. */
+/* The length of the site line repstos_profile_site writes, and of the
+ * pin line repstos_profile_pin does. */
 unsigned repstos_profile_site_len(unsigned index, const unsigned long long *hist);
+unsigned repstos_profile_pin_len(unsigned index, unsigned char pin);
 
 /* One module's profile, as read. */
 struct repstos_profile {
@@ -95,6 +131,9 @@ struct repstos_profile {
 	unsigned nsites;	/* in: entries in its table */
 	unsigned long long (*hist)[REPSTOS_NCLASS]; /* in: nsites zeroed
 						 * rows; out: the sums */
+	unsigned char *pin;	/* in: nsites zeroed bytes, or NULL (pins
+				 * checked, not kept); out: REPSTOS_PIN */
+	unsigned pins;		/* out: sites pinned */
 	unsigned sections;	/* out: sections for this module */
 	unsigned others;	/* out: sections for other modules */
 	unsigned line;		/* out, when malformed: the line */
@@ -110,7 +149,8 @@ int repstos_profile_parse(const char *text, size_t len,
 
 /* A profile's text (len bytes) with each table's sections summed into
  * one, in the order the tables first appear, under the header line of
- * the first: 0 and *out (malloc'd, *out_len bytes), -1 when the text is
+ * the first (version 3 where the table has pins, each site's last
+ * one): 0 and *out (malloc'd, *out_len bytes), -1 when the text is
  * malformed (p->line and p->why say where, as repstos_profile_parse,
  * whose p->hash and p->nsites it takes too; p->hist is not filled), -2
  * out of memory.  Readers see the same counts in both. */
@@ -122,6 +162,21 @@ int repstos_profile_merge(const char *text, size_t len, char **out,
  * profile is not of this build (or the table lies), and is not used. */
 int repstos_profile_fits(const struct repstos_site *e,
 			 const unsigned long long *hist);
+
+/* Can the site take its pin (0: none)?  0 when the pin names a form of
+ * the site's family, else -1: not a profile of this build. */
+int repstos_profile_pin_fits(const struct repstos_site *e, unsigned char pin);
+
+/* The form a pin (0: none) gives site e, before repstos_policy_form:
+ * the pinned form, or for a narrow entry version
+ * repstos_family_narrow() of it; -1 where the pin does not apply and
+ * the site is chosen as if unpinned: a forced variant (REPSTOS_VARIANT,
+ * --cpu=ROUTINE), the inline form where the op may not take it
+ * (repstos_family_inline_ok), a routine cpu cannot run (or cpu NULL).
+ * The runtime and `repstos patch|dump --profile` both ask it first. */
+int repstos_policy_pinned(const struct repstos_modules *m,
+			  const struct repstos_cpu *cpu,
+			  const struct repstos_site *e, unsigned char pin);
 
 /* Calls in hist (saturated). */
 unsigned long long repstos_profile_calls(const unsigned long long *hist);

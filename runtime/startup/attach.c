@@ -113,6 +113,7 @@ static void free_module(struct module *mod)
 {
 #if REPSTOS_PROFILES
 	free(mod->hist);
+	free(mod->pin);
 	free(mod->profile);
 #endif
 	free(mod);

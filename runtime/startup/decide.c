@@ -91,8 +91,9 @@ static int row_choice(const struct repstos_modules *m,
 
 /*
  * The policy's form for a site (repstos_policy_form), a variant of its
- * family, from its installed profile if any: a row without calls
- * chooses as no profile does.  A copy site's "inline" is rep movsb in
+ * family, from its installed profile if any: its pin where the policy
+ * lets it have it (repstos_policy_pinned), else its row; a row without
+ * calls chooses as no profile does.  A copy site's "inline" is rep movsb in
  * place only where its op allows it (wanted_bytes); elsewhere it calls
  * the overlap-checking routine.
  *
@@ -120,6 +121,14 @@ STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
 	unsigned char *pick;
 
 #if REPSTOS_PROFILES
+	int v;
+
+	/* pinned sites are few: chosen one by one, past the caches */
+	if (mod && PINS(mod) && (v = repstos_policy_pinned(m, &cpu, e,
+						PINS(mod)[e - mod->begin])) >= 0) {
+		*why = "pinned by the size profile";
+		return v;
+	}
 	if (h && !repstos_profile_calls(h))
 		h = NULL;
 #endif

@@ -27,14 +27,17 @@ STARTUP_FN void not_recorded(const char *path, const char *name, const char *why
 /* The profile installed for this module, if there is one it can use. */
 static void read_profile(struct module *mod)
 {
+	struct repstos_prof_rows rows = { NULL, NULL };
 	const char *why = NULL;
 
 	if (mod->begin == mod->end)
 		return;
-	if (repstos_prof_load(mod->begin, mod->end, &mod->hist,
-			      &mod->profile, &why) < 0 && cfg.debug)
+	if (repstos_prof_load(mod->begin, mod->end, &rows, &mod->profile,
+			      &why) < 0 && cfg.debug)
 		fprintf(stderr, "repstos: %s: profile %s ignored: %s\n",
 			module_name(mod), mod->profile ? mod->profile : "?", why);
+	mod->hist = rows.hist;
+	mod->pin = rows.pin;
 }
 
 /* What a profiled site goes on to run: what it would run unprofiled

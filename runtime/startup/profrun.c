@@ -260,7 +260,8 @@ static char *section(const struct repstos_recorder *rec, size_t *len,
 	char *buf = NULL;
 	int r;
 
-	if (repstos_profile_head(head, sizeof(head), &at, rec->hash,
+	if (repstos_profile_head(head, sizeof(head), &at,
+				 REPSTOS_PROFILE_VERSION_COUNTS, rec->hash,
 				 rec->nsites, rec->name) ||
 	    snapshot(rec, &rows, &n))
 		return NULL;
@@ -400,8 +401,8 @@ static char *slurp(int fd, size_t *len, const char **why)
  * 1, or -1 with *why (malformed, no section for it, or one that does
  * not fit its table). */
 static int rows_of(const char *text, size_t len, const struct repstos_site *b,
-		   unsigned n, uint64_t hash,
-		   unsigned long long (**hist)[REPSTOS_NCLASS], const char **why)
+		   unsigned n, uint64_t hash, struct repstos_prof_rows *rows,
+		   const char **why)
 {
 	static char msg[128];
 	struct repstos_profile p = { .hash = hash, .nsites = n };
@@ -409,7 +410,10 @@ static int rows_of(const char *text, size_t len, const struct repstos_site *b,
 	int r;
 
 	p.hist = calloc(n ? n : 1, sizeof(*p.hist));
-	if (!p.hist) {
+	p.pin = calloc(n ? n : 1, 1);
+	if (!p.hist || !p.pin) {
+		free(p.hist);
+		free(p.pin);
 		*why = "out of memory";
 		return -1;
 	}
@@ -424,20 +428,26 @@ static int rows_of(const char *text, size_t len, const struct repstos_site *b,
 			snprintf(msg, sizeof(msg), "site %u saw sizes its table "
 				 "entry rules out: not this build's", i);
 			r = 0;
+		} else if (repstos_profile_pin_fits(&b[i], p.pin[i])) {
+			snprintf(msg, sizeof(msg), "site %u pinned to a form "
+				 "of another family: not this build's", i);
+			r = 0;
 		}
 	if (r <= 0) {
 		free(p.hist);
+		free(p.pin);
 		*why = msg;
 		return -1;
 	}
-	*hist = p.hist;
+	rows->hist = p.hist;
+	rows->pin = p.pins ? p.pin : (free(p.pin), NULL);
 	return 1;
 }
 
 int repstos_prof_load(const struct repstos_site *begin,
 		      const struct repstos_site *end,
-		      unsigned long long (**hist)[REPSTOS_NCLASS],
-		      char **path, const char **why)
+		      struct repstos_prof_rows *rows, char **path,
+		      const char **why)
 {
 	const char *use = secure_getenv("REPSTOS_PROFILE_USE");
 	char installed[4096 + 32];
@@ -473,7 +483,7 @@ int repstos_prof_load(const struct repstos_site *begin,
 	close(fd);
 	if (!text)
 		return -1;
-	r = rows_of(text, len, begin, (unsigned)(end - begin), hash, hist, why);
+	r = rows_of(text, len, begin, (unsigned)(end - begin), hash, rows, why);
 	free(text);
 	return r;
 }

@@ -44,16 +44,21 @@ void repstos_prof_end(struct repstos_recorder *rec);
  * The profile installed for this module, if any: the file
  * REPSTOS_PROFILE_USE names, else PROFILES/HASH where PROFILES is the
  * directory "profiles" beside the tuning file, read only if it is a
- * regular file owned by root or the real user.  Returns 1 and *hist
- * (one row per site, kept for the life of the process), 0 when there is
- * none, -1 when there is one that cannot be used (*why says why).
- * *path gets a copy of the file's name either way (NULL when there is
- * none, or no memory); the caller frees both.
+ * regular file owned by root or the real user.  Returns 1 and *rows
+ * (kept for the life of the module), 0 when there is none, -1 when
+ * there is one that cannot be used (*why says why).  *path gets a copy
+ * of the file's name either way (NULL when there is none, or no
+ * memory); the caller frees it and the rows.
  */
+struct repstos_prof_rows {
+	unsigned long long (*hist)[REPSTOS_NCLASS];	/* one row a site */
+	unsigned char *pin;	/* a byte a site (REPSTOS_PIN), or NULL
+				 * where no site is pinned */
+};
 int repstos_prof_load(const struct repstos_site *begin,
 		      const struct repstos_site *end,
-		      unsigned long long (**hist)[REPSTOS_NCLASS],
-		      char **path, const char **why);
+		      struct repstos_prof_rows *rows, char **path,
+		      const char **why);
 
 /* Between profrun.c and profwrite.c: open the profile at path where the
  * user alone decides what it is (*fd; NULL, or why not), lock it, and

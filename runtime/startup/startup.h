@@ -94,9 +94,11 @@
  * is left. */
 #if REPSTOS_PROFILES
 #define HIST(mod)	((mod)->hist)
+#define PINS(mod)	((mod)->pin)
 #define RECORDING(mod)	((mod)->record)
 #else
 #define HIST(mod)	((unsigned long long (*)[REPSTOS_NCLASS])NULL)
+#define PINS(mod)	((unsigned char *)NULL)
 #define RECORDING(mod)	0
 #endif
 
@@ -198,6 +200,11 @@ struct module {
 	unsigned char narrow[REPSTOS_NFAMILY]; /* it has sites of the
 					 * family of a narrow entry version */
 	struct writer writer;
+#if REPSTOS_PROFILES
+	/* last, so that a start-up without profiles lays out the rest as
+	 * before */
+	unsigned char *pin;	/* the installed profile's pins, or NULL */
+#endif
 };
 _Static_assert(sizeof(((struct module *)0)->place) ==
 	       offsetof(struct module, can_avx512) + sizeof(void *),

@@ -23,3 +23,10 @@ endif
 # patched for a CPU with more than this one.
 TESTS += tests/patcher/tune.sh
 tests/patcher/tune.sh: $(PATCHER_BIN) $(RTT)/sites $(RTT)/sites-full
+
+# tune --run: pins in profiles, in the runtime and the tool, and the
+# search that writes them (a program of librepstos-full.a, one of
+# librepstos.a refused, one of the shared runtime taken).
+TESTS += tests/patcher/tunerun.sh
+tests/patcher/tunerun.sh: $(PATCHER_BIN) $(RT_LIB) $(RT_FULL_LIB) $(RT_SHARED_DEPS) \
+	$(PLUGIN_SO)

@@ -6,7 +6,8 @@
 # a usage error is one line plus "Try 'repstos CMD --help'", exit 2; an
 # option given twice or two that conflict are errors, not "the last
 # wins"; dump takes several files (JSON: one array); check says "clean"
-# unless -q; tune refuses a file it could not write before it measures;
+# unless -q; tune refuses a file it could not write before it measures,
+# and tune --run's options without --run or in conflict;
 # dump's JSON has a schema number and null for a size not known; a
 # static PIE is called one.  (Issue 24's rows for the tool.)
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,12 @@ one_line_usage "patch --dry-run with -o" "$TOOL" patch --cpu=vec --dry-run "$EXE
 one_line_usage "dump --json --stats" "$TOOL" dump --json --stats "$EXE"
 one_line_usage "dump --json twice" "$TOOL" dump --json --json "$EXE"
 one_line_usage "check with no FILE" "$TOOL" check
+one_line_usage "tune --run twice" "$TOOL" tune --run=true --run=false -o "$W/a" "$EXE"
+one_line_usage "tune --run with --report" "$TOOL" tune --run=true --report -o "$W/a" "$EXE"
+one_line_usage "tune --run --rounds not a number" "$TOOL" tune --run=true --rounds=7x -o "$W/a" "$EXE"
+one_line_usage "tune --run --min-gain past 99" "$TOOL" tune --run=true --min-gain=100 -o "$W/a" "$EXE"
+one_line_usage "tune --rounds without --run" "$TOOL" tune --rounds=7
+assert "tune --run's usage errors wrote nothing" [ ! -e "$W/a" ]
 
 # Several files in one dump, as in one check.
 expect_rc 0 "dump of two files" "$TOOL" dump "$EXE" "$IN/lib.so"

@@ -1,0 +1,241 @@
+#!/bin/bash
+# Proves: `repstos tune --run` pins a form on a group of sites only where the program's own wall clock shows it faster, and pins reach the runtime and the tool alike.
+# SPDX-License-Identifier: MIT
+# A program with set and copy sites (tests/patcher/src/plugin.c and
+# copies.c, linked with librepstos-full.a) is given a hand-written
+# profile of pins: the runtime (librepstos-full.a's and the shared
+# runtime's, through REPSTOS_PROFILE_USE, seen in REPSTOS_DEBUG=2's
+# lines), `repstos dump --profile` and `repstos patch
+# --profile` all give the pinned sites their forms, REPSTOS_VARIANT
+# still wins, inline is never given to a move site, a version 2
+# profile still reads, and a pin of an unknown form, of the wrong
+# family or in a version 2 section is refused as malformed.  Then tune
+# --run times a command that is slow unless one site runs rep_good:
+# exactly that site's group is pinned to rep_good, nothing else, the
+# profile is written 0600, and the program says the same under it.
+# Bad input (options, a module of librepstos.a, one patched ahead of
+# time, an object, a file with no sites, not an ELF, a command that
+# fails, a symbolic link as the output) is one clear message, exit 2
+# and nothing written.  No check depends on how long anything took:
+# the command's sleep is ten times any noise, and the gain asked 50%.
+. "$(dirname "$0")/lib.sh"
+
+FULL=$top/runtime/librepstos-full.a
+need "$FULL"
+d=$W/in
+mkdir -p "$d" "$W/tmp"
+gcc $CFLAGS -fPIC -fplugin="$PLUGIN" -fplugin-arg-repstos-copy \
+	-c "$SRC/copies.c" -o "$d/copies.o" &&
+gcc $CFLAGS -fPIC -fplugin="$PLUGIN" -c "$SRC/plugin.c" -o "$d/plugin.o" &&
+gcc $CFLAGS -c "$SRC/copies_main.c" -o "$d/main.o" &&
+gcc -pie -o "$d/prog" "$d/main.o" "$d/copies.o" "$d/plugin.o" "$FULL" &&
+gcc -pie -o "$d/lean" "$d/main.o" "$d/copies.o" "$d/plugin.o" "$RTLIB" &&
+gcc -pie -o "$d/shared" "$d/main.o" "$d/copies.o" "$d/plugin.o" \
+	"$top/runtime/librepstos_nonshared.a" "$top/runtime/librepstos.so.0" \
+	-Wl,-rpath,"$top/runtime" &&
+printf 'int main(void) { return 0; }\n' >"$d/plain.c" &&
+gcc -o "$d/plain" "$d/plain.c" ||
+	{ fail "cannot build the inputs"; finish; }
+P=$d/prog
+want_out=$("$P") || fail "the program fails unpinned: $want_out"
+
+# The entry of the site in function $1, as dump --profile numbers them.
+REPSTOS_PROFILE=$W/rec.prof "$P" >/dev/null ||
+	fail "recording a profile"
+entry() {
+	"$TOOL" dump --profile="$W/rec.prof" "$P" |
+		awk -v f="$1" '$2 ~ "^" f "\\+" { print $1 }'
+}
+MEMSET=$(entry p_memset) MOVE=$(entry c_memmove) COPY=$(entry c_memcpy)
+assert "the sites found ($MEMSET $MOVE $COPY)" \
+	[ -n "$MEMSET" -a -n "$MOVE" -a -n "$COPY" ]
+assert "the runtime still records version 2" grep -q "^profile 2 " "$W/rec.prof"
+
+# pinned IN OUT VERSION PIN...: IN with its version set and the pins
+# added to its first section (in the order of their sites, as a reader
+# wants them).
+pinned() {
+	local in=$1 out=$2 v=$3
+	shift 3
+	awk -v v="$v" -v pins="$(printf '%s\n' "$@" | sort -k2,2n)" '
+		/^profile / { sub(/^profile [0-9]+ /, "profile " v " ") }
+		/^end / && !done { printf "%s\n", pins; done = 1 }
+		{ print }' "$in" >"$out"
+}
+
+# form_of PROFILE ENTRY [ENV...]: the runtime's line for that site.
+form_of() {
+	env REPSTOS_PROFILE_USE="$1" REPSTOS_DEBUG=2 "${@:3}" "$P" 2>&1 >/dev/null |
+		grep ": site $2, "
+}
+
+# ---- pins, by hand ---------------------------------------------------------
+pinned "$W/rec.prof" "$W/pin.prof" 3 "pin $MEMSET set rep_good" \
+	"pin $COPY copy original" "pin $MOVE copy inline"
+line=$(form_of "$W/pin.prof" "$MEMSET")
+assert "runtime: the memset site runs its pin: $line" \
+	grep -q "memset, size unknown: rep_good (pinned by the size profile)" <<<"$line"
+line=$(form_of "$W/pin.prof" "$COPY")
+assert "runtime: the memcpy site runs its pin: $line" \
+	grep -q "copy, size unknown: original (pinned by the size profile)" <<<"$line"
+line=$(form_of "$W/pin.prof" "$MOVE")
+assert "runtime: a move site pinned inline is not given rep movsb: $line" \
+	eval '! grep -q -e "in place" -e pinned <<<"$line"'
+line=$(form_of "$W/pin.prof" "$MEMSET" REPSTOS_VARIANT=erms)
+assert "runtime: REPSTOS_VARIANT wins over a pin: $line" \
+	grep -q "memset, size unknown: erms (REPSTOS_VARIANT)" <<<"$line"
+out=$(REPSTOS_PROFILE_USE=$W/pin.prof "$P")
+assert "the program says the same pinned" [ "$out" = "$want_out" ]
+
+expect_rc 0 "dump --profile with pins" "$TOOL" dump --profile="$W/pin.prof" "$P"
+assert "dump: the memset site chosen rep_good (pinned)" \
+	grep -q "^ *$MEMSET  p_memset+.* chosen rep_good (pinned)$" "$W/out"
+assert "dump: the move site not pinned inline" \
+	eval "! grep -q -e '^ *$MOVE  .*chosen inline' -e '^ *$MOVE  .*(pinned)' '$W/out'"
+assert "dump: how many sites the profile pins" grep -q "3 sites pinned" "$W/out"
+
+expect_rc 0 "patch --profile with pins" "$TOOL" patch --cpu=native \
+	--profile="$W/pin.prof" "$P" -o "$W/prog.pinned"
+"$TOOL" dump "$W/prog.pinned" >"$W/pinned.dump"
+assert "patch: the memset site calls rep_good" \
+	grep -q " p_memset+.* rep_good __repstos_rep_good$" "$W/pinned.dump"
+assert "patch: the memcpy site calls original" \
+	grep -q " c_memcpy+.* original __repstos_copy_original$" "$W/pinned.dump"
+assert "patch: the move site is no rep movsb" \
+	eval "! grep ' c_memmove+' '$W/pinned.dump' | grep -q 'rep movsb'"
+out=$("$W/prog.pinned")
+assert "the patched program says the same" [ "$out" = "$want_out" ]
+
+# The shared runtime's start-up honours pins too, and tune --run takes
+# its modules (the command then fails at once: no search).
+REPSTOS_PROFILE=$W/shared.prof "$d/shared" >/dev/null || fail "recording the shared one"
+pinned "$W/shared.prof" "$W/shared-pin.prof" 3 "pin $MEMSET set rep_good"
+line=$(REPSTOS_PROFILE_USE=$W/shared-pin.prof REPSTOS_DEBUG=2 "$d/shared" 2>&1 |
+	grep ": site $MEMSET, ")
+assert "shared runtime: the memset site runs its pin: $line" \
+	grep -q "memset, size unknown: rep_good (pinned by the size profile)" <<<"$line"
+TMPDIR=$W/tmp expect_rc 2 "tune --run takes a module of the shared runtime" \
+	"$TOOL" tune --run="exit 5" -o "$W/x.prof" "$d/shared"
+assert "... and runs the command" grep -q "the command exited 5" "$W/err"
+
+expect_rc 0 "a version 2 profile still reads" "$TOOL" dump --profile="$W/rec.prof" "$P"
+line=$(REPSTOS_PROFILE_USE=$W/rec.prof REPSTOS_DEBUG=1 "$P" 2>&1 >/dev/null)
+assert "the runtime reads version 2" grep -q "sites chosen with the profile" <<<"$line"
+
+# refused NAME PROFILE WHY: malformed for the tool and the runtime alike.
+refused() {
+	expect_rc 2 "dump refuses $1" "$TOOL" dump --profile="$2" "$P"
+	assert "dump says why: $1" grep -q "$3" "$W/err"
+	line=$(REPSTOS_PROFILE_USE=$2 REPSTOS_DEBUG=1 "$P" 2>&1 >/dev/null)
+	assert "the runtime ignores $1" grep -q "ignored: .*$3" <<<"$line"
+	line=$(form_of "$2" "$MEMSET")
+	assert "the runtime then chooses without it: $line" \
+		eval '! grep -q pinned <<<"$line"'
+}
+pinned "$W/rec.prof" "$W/bad1.prof" 3 "pin $MEMSET set bogus"
+refused "a pin of an unknown form" "$W/bad1.prof" "a pin of a form its family does not have"
+pinned "$W/rec.prof" "$W/bad2.prof" 2 "pin $MEMSET set rep_good"
+refused "a pin in a version 2 section" "$W/bad2.prof" "a pin in a section of version 1 or 2"
+pinned "$W/rec.prof" "$W/bad3.prof" 3 "pin $MEMSET copy avx2"
+refused "a pin of the other family" "$W/bad3.prof" "pinned to a form of another family"
+
+# ---- tune --run ------------------------------------------------------------
+# The command: the program, checked, under REPSTOS_DEBUG=2; 0.1 s slower
+# unless the memset site runs rep_good.
+cat >"$W/bench.sh" <<EOF
+#!/bin/sh
+out=\$(REPSTOS_DEBUG=2 "$P" 2>"$W/bench.err") || exit 1
+[ "\$out" = "$want_out" ] || exit 1
+grep -q ": site $MEMSET, memset, size unknown: rep_good " "$W/bench.err" ||
+	sleep 0.1
+EOF
+chmod +x "$W/bench.sh"
+TMPDIR=$W/tmp expect_rc 0 "tune --run" "$TOOL" tune --run="$W/bench.sh" \
+	--rounds=5 --min-gain=50 -o "$W/tuned.prof" "$P"
+cp "$W/out" "$W/report"
+sed 's/^/    | /' "$W/report" | head -14
+assert "one group pinned" grep -q "^1 of 4 groups pinned$" "$W/report"
+assert "the set sites of unknown size pinned to rep_good" \
+	[ "$(grep -c 'decision: rep_good' "$W/report")" -eq 1 ]
+assert "the decision is that group's" eval "awk '/^group/ { g = \$0 }
+	/decision: rep_good/ { print g }' '$W/report' | grep -q 'set sites of unknown size'"
+assert "no inline tried on the move sites" eval "awk '/^group/ { m = /move/ }
+	m && /^  inline / { bad = 1 } END { exit bad }' '$W/report'"
+assert "every form reported with its spread and ratio" \
+	grep -q "^  baseline  *[0-9.]*  *[0-9.]*\.\.[0-9.]*  *1\.000$" "$W/report"
+pins=$(grep "^pin " "$W/tuned.prof")
+assert "the profile pins the group's sites alone, to rep_good" \
+	eval '[ "$(grep -c "set rep_good$" <<<"$pins")" -eq 3 ] &&
+	      [ "$(wc -l <<<"$pins")" -eq 3 ] && grep -q "^pin $MEMSET " <<<"$pins"'
+assert "the profile is version 3, 0600" eval \
+	'grep -q "^profile 3 " "$W/tuned.prof" && [ "$(stat -c %a "$W/tuned.prof")" = 600 ]'
+assert "no temporary left behind" eval '[ -z "$(ls -A "$W/tmp")" ]'
+line=$(form_of "$W/tuned.prof" "$MEMSET")
+assert "runtime: the tuned profile's pin runs: $line" \
+	grep -q "rep_good (pinned by the size profile)" <<<"$line"
+expect_rc 0 "dump --profile of the tuned profile" "$TOOL" dump --profile="$W/tuned.prof" "$P"
+assert "dump shows the pin" grep -q "^ *$MEMSET  p_memset+.* chosen rep_good (pinned)$" "$W/out"
+expect_rc 0 "patch --profile of the tuned profile" "$TOOL" patch --cpu=native \
+	--profile="$W/tuned.prof" "$P" -o "$W/prog.tuned"
+assert "patch applies the pin" eval \
+	"\"$TOOL\" dump '$W/prog.tuned' | grep -q ' p_memset+.* rep_good __repstos_rep_good$'"
+out=$(REPSTOS_PROFILE_USE=$W/tuned.prof "$P") && out2=$("$W/prog.tuned")
+assert "the program says the same under the tuned profile and patched" \
+	[ "$out" = "$want_out" -a "$out2" = "$want_out" ]
+
+# ---- bad input: one message, exit 2, nothing written -------------------
+# nothing NAME WHY ARGS...: tune --run ARGS fails saying WHY, writes nothing.
+nothing() {
+	local what=$1 why=$2
+	shift 2
+	rm -f "$W/x.prof"
+	TMPDIR=$W/tmp expect_rc 2 "$what" "$TOOL" tune "$@"
+	if ! grep -q -- "$why" "$W/err"; then
+		fail "$what: does not say '$why': $(cat "$W/err")"
+	elif [ -e "$W/x.prof" ] || [ -n "$(ls -A "$W/tmp")" ]; then
+		fail "$what: something was written"
+	else
+		ok "$what: $(head -n 1 "$W/err")"
+	fi
+}
+nothing "a module of librepstos.a" "linked with librepstos.a, which reads no profile" \
+	--run=true -o "$W/x.prof" "$d/lean"
+assert "... said in one line" [ "$(wc -l <"$W/err")" -eq 1 ]
+"$TOOL" patch --cpu=native "$P" -o "$d/static" >/dev/null
+nothing "a module patched ahead of time" "patched ahead of time" \
+	--run=true -o "$W/x.prof" "$d/static"
+nothing "an object file" "an object file" --run=true -o "$W/x.prof" "$d/copies.o"
+nothing "a file with no sites" "no sites" --run=true -o "$W/x.prof" "$d/plain"
+echo "not an ELF" >"$W/text"
+nothing "not an ELF file" "$W/text" --run=true -o "$W/x.prof" "$W/text"
+nothing "a command that fails" "the command exited 3" --run="exit 3" \
+	-o "$W/x.prof" "$P"
+nothing "an empty COMMAND" "--run needs a COMMAND" --run= -o "$W/x.prof" "$P"
+nothing "no -o" "--run needs -o OUT" --run=true "$P"
+nothing "no FILE" "--run needs the FILEs" --run=true -o "$W/x.prof"
+nothing "too few rounds" "--rounds: 5 to 99" --run=true --rounds=3 -o "$W/x.prof" "$P"
+nothing "an unknown option" "unknown option '--bogus'" --run=true --bogus -o "$W/x.prof" "$P"
+nothing "-o without --run" "go with --run" -o "$W/x.prof"
+
+# A command that fails under one form only, mid-search: the existing
+# output stays as it was.
+cat >"$W/flaky.sh" <<EOF
+#!/bin/sh
+REPSTOS_DEBUG=2 "$P" 2>&1 >/dev/null | grep -q ": site $MEMSET, memset, size unknown: erms " && exit 4
+exit 0
+EOF
+chmod +x "$W/flaky.sh"
+echo "keep me" >"$W/x.prof"
+TMPDIR=$W/tmp expect_rc 2 "a command failing under one form" "$TOOL" tune \
+	--run="$W/flaky.sh" --rounds=5 -o "$W/x.prof" "$P"
+assert "... says under which" grep -q "exited 4 under erms pinned on $P" "$W/err"
+assert "... leaves the output as it was" [ "$(cat "$W/x.prof")" = "keep me" ]
+assert "... and no temporary" eval '[ -z "$(ls -A "$W/tmp")" ]'
+
+echo "target" >"$W/target"
+ln -s "$W/target" "$W/link.prof"
+TMPDIR=$W/tmp expect_rc 2 "a symbolic link as the output" "$TOOL" tune \
+	--run=true -o "$W/link.prof" "$P"
+assert "... is not followed" eval '[ "$(cat "$W/target")" = target ] &&
+	grep -q "symbolic link" "$W/err"'
+finish
