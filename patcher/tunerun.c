@@ -97,6 +97,18 @@ static bool needs_shared_runtime(const struct rs_elf *f)
 	return false;
 }
 
+/* And does it read pins?  librepstos-full.a from before them reads a
+ * profile of pins as of an unknown version, ignores it, and every form
+ * would time the same: its start-up lacks the words it says of a
+ * pinned site.  (The shared runtime is the one installed at run time.) */
+static bool reads_pins(const struct rs_elf *f)
+{
+	static const char mark[] = "pinned by the size profile";
+
+	return needs_shared_runtime(f) ||
+	       memmem(f->img, f->size, mark, sizeof(mark) - 1);
+}
+
 static bool reads_profiles(const struct rs_elf *f)
 {
 	static const char mark[] = "; sites chosen with the profile ";
@@ -125,6 +137,10 @@ static const char *unusable(struct run_mod *m)
 		return "linked with librepstos.a, which reads no profile: pins "
 		       "cannot take effect (link librepstos-full.a or the "
 		       "shared runtime)";
+	if (!reads_pins(&m->f))
+		return "linked with a librepstos-full.a from before pinned "
+		       "forms, which would ignore them: relink it with this "
+		       "release's";
 	return NULL;
 }
 

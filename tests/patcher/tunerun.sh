@@ -201,6 +201,13 @@ nothing() {
 nothing "a module of librepstos.a" "linked with librepstos.a, which reads no profile" \
 	--run=true -o "$W/x.prof" "$d/lean"
 assert "... said in one line" [ "$(wc -l <"$W/err")" -eq 1 ]
+# A start-up from before pins: the same program with the words today's
+# says of a pinned site overwritten, as one linked before them has none.
+python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); m = b"pinned by the size profile"
+assert m in b; open(sys.argv[2], "wb").write(b.replace(m, b"x" * len(m)))' "$P" "$d/old" &&
+	chmod +x "$d/old"
+nothing "a module of an older librepstos-full.a" "from before pinned forms" \
+	--run=true -o "$W/x.prof" "$d/old"
 "$TOOL" patch --cpu=native "$P" -o "$d/static" >/dev/null
 nothing "a module patched ahead of time" "patched ahead of time" \
 	--run=true -o "$W/x.prof" "$d/static"
