@@ -964,6 +964,8 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	 * recorded (a recording site calls the profiling routine) */
 	unsetenv("REPSTOS_VARIANT");
 	unsetenv("REPSTOS_PROFILE");
+	/* the forms and the baseline are this CPU's, as --cpu=native's */
+	unsetenv("REPSTOS_CPU");
 	setenv("REPSTOS_PROFILE_USE", se.path, 1);
 	if (!search(&se) && !summary(&se))
 		r = RS_EXIT_OK;

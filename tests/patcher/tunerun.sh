@@ -141,16 +141,20 @@ refused "a pin of the other family" "$W/bad3.prof" "pinned to a form of another 
 
 # ---- tune --run ------------------------------------------------------------
 # The command: the program, checked, under REPSTOS_DEBUG=2; 0.1 s slower
-# unless the memset site runs rep_good.
+# unless the memset site runs rep_good.  It fails where tune --run left
+# it REPSTOS_VARIANT, REPSTOS_PROFILE or REPSTOS_CPU, which tune --run is
+# given below.
 cat >"$W/bench.sh" <<EOF
 #!/bin/sh
+[ -z "\${REPSTOS_VARIANT:-}\${REPSTOS_PROFILE:-}\${REPSTOS_CPU:-}" ] || exit 4
 out=\$(REPSTOS_DEBUG=2 "$P" 2>"$W/bench.err") || exit 1
 [ "\$out" = "$want_out" ] || exit 1
 grep -q ": site $MEMSET, memset, size unknown: rep_good " "$W/bench.err" ||
 	sleep 0.1
 EOF
 chmod +x "$W/bench.sh"
-TMPDIR=$W/tmp expect_rc 0 "tune --run" "$TOOL" tune --run="$W/bench.sh" \
+TMPDIR=$W/tmp REPSTOS_VARIANT=vec REPSTOS_PROFILE=$W/junk.prof REPSTOS_CPU=zen3 \
+	expect_rc 0 "tune --run" "$TOOL" tune --run="$W/bench.sh" \
 	--rounds=5 --min-gain=50 -o "$W/tuned.prof" "$P"
 cp "$W/out" "$W/report"
 sed 's/^/    | /' "$W/report" | head -14
