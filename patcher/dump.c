@@ -350,22 +350,7 @@ static bool has_interp(const struct rs_elf *f)
  * PIE with DF_1_PIE, which no shared object has. */
 static bool is_pie(const struct rs_elf *f)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Dyn dyn;
-	Elf_Data *d;
-	size_t i;
-
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
-		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
-			continue;
-		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
-			if (gelf_getdyn(d, (int)i, &dyn) &&
-			    dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE))
-				return true;
-	}
-	return false;
+	return rs_dynamic_has(f, DT_FLAGS_1, DF_1_PIE, NULL);
 }
 
 static const char *type_name(const struct rs_elf *f)

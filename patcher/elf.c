@@ -435,6 +435,38 @@ int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec
 }
 
 /*
+ * Has the dynamic section an entry of tag `tag` whose value has every bit
+ * of `bits` (bits 0: any value), or, with `name`, one naming that string?
+ * DT_FLAGS_1 and DF_1_PIE; DT_NEEDED and a library's name.
+ */
+bool rs_dynamic_has(const struct rs_elf *f, int64_t tag, uint64_t bits,
+		    const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Dyn d;
+	Elf_Data *data;
+	const char *s;
+	size_t i;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			if (!gelf_getdyn(data, (int)i, &d) || d.d_tag != tag ||
+			    (d.d_un.d_val & bits) != bits)
+				continue;
+			if (!name || ((s = elf_strptr(f->elf, sh.sh_link,
+						      d.d_un.d_val)) &&
+				      !strcmp(s, name)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Does the loader map [addr, addr+len) of section sec as code, from the
  * same file bytes the section holds?  Then what the tool reads there is
  * what would run.

@@ -107,6 +107,8 @@ uint64_t rs_sec_start(const struct rs_elf *f, size_t sec);
 int rs_addr_sec(const struct rs_elf *f, uint64_t addr, uint64_t len, size_t *sec);
 bool rs_addr_loaded_code(const struct rs_elf *f, size_t sec, uint64_t addr,
 			 uint64_t len);
+bool rs_dynamic_has(const struct rs_elf *f, int64_t tag, uint64_t bits,
+		    const char *name);
 const struct rs_sym *rs_func_at(const struct rs_elf *f, size_t sec, uint64_t off);
 const struct rs_sym *rs_sym_by_name(const struct rs_elf *f, const char *name);
 int rs_relas(struct rs_elf *f, size_t sec, struct rs_relas **out);

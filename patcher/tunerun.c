@@ -74,27 +74,7 @@ struct search {
  * were chosen with; librepstos.a reads none, and has no such words. */
 static bool needs_shared_runtime(const struct rs_elf *f)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Dyn d;
-	Elf_Data *data;
-	size_t i;
-
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
-		    !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
-			continue;
-		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			const char *name;
-
-			if (!gelf_getdyn(data, (int)i, &d) || d.d_tag != DT_NEEDED)
-				continue;
-			name = elf_strptr(f->elf, sh.sh_link, d.d_un.d_val);
-			if (name && !strcmp(name, "librepstos.so.0"))
-				return true;
-		}
-	}
-	return false;
+	return rs_dynamic_has(f, DT_NEEDED, 0, "librepstos.so.0");
 }
 
 /* And does it read pins?  librepstos-full.a from before them reads a
