@@ -883,6 +883,24 @@ static void remove_dir(const struct search *se)
 	rmdir(se->dir);
 }
 
+/* Is module i a file given before it (by another name, too)?  Its
+ * sections would be written twice and its groups searched twice. */
+static bool given_twice(const struct search *se, size_t i)
+{
+	const struct stat *a = &se->mod[i].f.st, *b;
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		b = &se->mod[j].f.st;
+		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino) {
+			rs_err(se->mod[i].f.path, "given twice (as %s too)",
+			       se->mod[j].f.path);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int load_all(struct search *se, char **files, int nfiles)
 {
 	int i;
@@ -892,7 +910,8 @@ static int load_all(struct search *se, char **files, int nfiles)
 		return -1;
 	se->nmod = (size_t)nfiles;
 	for (i = 0; i < nfiles; i++)
-		if (load_mod(&se->mod[i], files[i], se->o->profile))
+		if (load_mod(&se->mod[i], files[i], se->o->profile) ||
+		    given_twice(se, (size_t)i))
 			return -1;
 	return make_groups(se);
 }

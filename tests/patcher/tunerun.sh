@@ -224,6 +224,8 @@ nothing "a command that fails" "the command exited 3" --run="exit 3" \
 nothing "an empty COMMAND" "--run needs a COMMAND" --run= -o "$W/x.prof" "$P"
 nothing "no -o" "--run needs -o OUT" --run=true "$P"
 nothing "no FILE" "--run needs the FILEs" --run=true -o "$W/x.prof"
+ln -s "$P" "$W/same"
+nothing "one FILE twice" "given twice" --run=true -o "$W/x.prof" "$P" "$W/same"
 nothing "too few rounds" "--rounds: 5 to 99" --run=true --rounds=3 -o "$W/x.prof" "$P"
 nothing "an unknown option" "unknown option '--bogus'" --run=true --bogus -o "$W/x.prof" "$P"
 nothing "-o without --run" "go with --run" -o "$W/x.prof"
