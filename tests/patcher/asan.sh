@@ -2,7 +2,8 @@
 # Proves: the tool's tests pass, with no sanitizer report, with the tool
 # built under ASan+UBSan.
 # SPDX-License-Identifier: MIT
-# The patcher tests and the profile test run again with the tool built
+# The patcher tests (tune --run's too) and the profile and read-back
+# policy tests run again with the tool built
 # under AddressSanitizer + UBSan (leak checks on).  A report makes the
 # tool exit 99, which no test accepts.
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +13,8 @@ need "$ASAN_TOOL"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
-for t in inputs broken patch copies badinput harden ../policy/profile; do
+for t in inputs broken patch copies badinput harden tunerun ../policy/profile \
+	../policy/readback; do
 	if (cd "$top" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \
 	   >"$W/${t##*/}.log" 2>&1; then
 		ok "$t.sh under ASan+UBSan: $(tail -1 "$W/${t##*/}.log")"
