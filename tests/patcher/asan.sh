@@ -3,9 +3,9 @@
 # built under ASan+UBSan.
 # SPDX-License-Identifier: MIT
 # The patcher tests (tune --run's too) and the profile and read-back
-# policy tests run again with the tool built
-# under AddressSanitizer + UBSan (leak checks on).  A report makes the
-# tool exit 99, which no test accepts.
+# policy tests run again with the tool built under AddressSanitizer +
+# UBSan (leak checks on).  A report makes the tool exit 99, which no
+# test accepts.
 . "$(dirname "$0")/lib.sh"
 
 ASAN_TOOL=$top/build/patcher/asan/repstos
