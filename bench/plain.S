@@ -27,7 +27,7 @@
  * Same contract as the routines (runtime/routines/set.S); needs what
  * "avx512" needs, and is only run where that is there.
  */
-#include "routines/asm.h"
+#include "routines/set_body.h"
 
 	.section .rodata.bench_plain, "a", @progbits
 	.balign 8
@@ -109,34 +109,13 @@ ENTRY_ALIGN(__bench_plain_ladder, 64)
 	ladder_out
 END(__bench_plain_ladder)
 
-/* 16..63 (rdi S, rcx n, xmm16 the fill): four stores, no branch. */
-.macro four
-	add	%rcx, %rdi
-	mov	%rcx, %rax
-	neg	%rax
-	vmovdqu64 %xmm16, (%rdi,%rax)
-	vmovdqu64 %xmm16, -16(%rdi)
-	cmp	$-32, %rax
-	cmovl	.Lm32(%rip), %rax
-	vmovdqu64 %xmm16, (%rdi,%rax)
-	sub	$16, %rcx
-	neg	%rcx
-	cmp	$-16, %rcx
-	cmovg	.Lm16(%rip), %rcx
-	vmovdqu64 %xmm16, (%rdi,%rcx)
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
-.endm
-
 ENTRY_ALIGN(__bench_plain_four, 64)
 	cmp	$64, %rcx
 	jae	__repstos_avx512_split
 	vpbroadcastb %eax, %xmm16
 	cmp	$16, %rcx
 	jb	1f
-	four
+	set_four16 vmovdqu64, %xmm16, .Lm32, .Lm16
 1:	below16
 END(__bench_plain_four)
 
@@ -146,7 +125,7 @@ ENTRY_ALIGN(__bench_plain_mask16, 64)
 	vpbroadcastb %eax, %xmm16
 	cmp	$16, %rcx
 	jb	1f
-	four
+	set_four16 vmovdqu64, %xmm16, .Lm32, .Lm16
 1:	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 16), %eax

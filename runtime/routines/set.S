@@ -235,25 +235,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	cmp	$16, %rcx
 	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
 	path_mark avx512_16_63_page_end
-	/* 16..63: four 16-byte stores, at S, E-16, E-min(n,32) and
-	 * E-max(n-16,16), with no branch */
-	add	%rcx, %rdi
-	mov	%rcx, %rax
-	neg	%rax
-	vmovdqu	%xmm0, (%rdi,%rax)
-	vmovdqu	%xmm0, -16(%rdi)
-	cmp	$-32, %rax
-	cmovl	.Lminus32(%rip), %rax
-	vmovdqu	%xmm0, (%rdi,%rax)
-	sub	$16, %rcx
-	neg	%rcx
-	cmp	$-16, %rcx
-	cmovg	.Lminus16(%rip), %rcx
-	vmovdqu	%xmm0, (%rdi,%rcx)
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
+	set_four16 vmovdqu, %xmm0, .Lminus32, .Lminus16
 .Lavx512_256_512:
 	path_mark avx512_256_512
 	cmp	$512, %rcx

@@ -46,6 +46,33 @@
 
 #include "asm.h"
 
+/*
+ * 16..63 bytes (rdi S, rcx n) as four 16-byte stores of x with st
+ * (vmovdqu for xmm0, vmovdqu64 for xmm16), at S, E-16, E-min(n, 32) and
+ * E-max(n-16, 16), with no branch; then the exit, rax from xmm16's low
+ * byte.  m32 and m16 name constants -32 and -16.  "avx512"'s page-end
+ * path and bench/plain.S's.
+ */
+.macro set_four16 st, x, m32, m16
+	add	%rcx, %rdi
+	mov	%rcx, %rax
+	neg	%rax
+	\st	\x, (%rdi,%rax)
+	\st	\x, -16(%rdi)
+	cmp	$-32, %rax
+	cmovl	\m32(%rip), %rax
+	\st	\x, (%rdi,%rax)
+	sub	$16, %rcx
+	neg	%rcx
+	cmp	$-16, %rcx
+	cmovg	\m16(%rip), %rcx
+	\st	\x, (%rdi,%rcx)
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+.endm
+
 /* The fill in every byte of the register the stores of a width use. */
 .macro set_fill8
 	imul	__repstos_bytes01(%rip), %rax
