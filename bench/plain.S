@@ -28,6 +28,7 @@
  * "avx512" needs, and is only run where that is there.
  */
 #include "routines/set_body.h"
+#include "bench_asm.h"
 
 	.section .rodata.bench_plain, "a", @progbits
 	.balign 8
@@ -97,7 +98,8 @@
 
 ENTRY_ALIGN(__bench_plain_ladder, 64)
 	cmp	$64, %rcx
-	jae	__repstos_avx512_split
+	leave_if ae, plain_ladder_64_up, __repstos_avx512_split
+	path_mark plain_ladder_0_63
 	vpbroadcastb %eax, %ymm16
 	sub	%rsp, %rdi
 	first_byte
@@ -107,46 +109,55 @@ ENTRY_ALIGN(__bench_plain_ladder, 64)
 	pair	16
 	pair	32
 	ladder_out
+	leave_to plain_ladder_64_up, __repstos_avx512_split
 END(__bench_plain_ladder)
 
 ENTRY_ALIGN(__bench_plain_four, 64)
 	cmp	$64, %rcx
-	jae	__repstos_avx512_split
+	leave_if ae, plain_four_64_up, __repstos_avx512_split
 	vpbroadcastb %eax, %xmm16
 	cmp	$16, %rcx
 	jb	1f
+	path_mark plain_four_16_63
 	set_four16 vmovdqu64, %xmm16, .Lm32, .Lm16
-1:	below16
+1:	path_mark plain_four_0_15
+	below16
+	leave_to plain_four_64_up, __repstos_avx512_split
 END(__bench_plain_four)
 
 ENTRY_ALIGN(__bench_plain_mask16, 64)
 	cmp	$64, %rcx
-	jae	__repstos_avx512_split
+	leave_if ae, plain_mask16_64_up, __repstos_avx512_split
 	vpbroadcastb %eax, %xmm16
 	cmp	$16, %rcx
 	jb	1f
+	path_mark plain_mask16_16_63
 	set_four16 vmovdqu64, %xmm16, .Lm32, .Lm16
 1:	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 16), %eax
 	ja	2f			/* [S, S+16) may cross a page */
+	path_mark plain_mask16_0_15_masked
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 %xmm16, (%rdi){%k1}
 	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	FINISH
-2:	below16
+2:	path_mark plain_mask16_0_15_page_end
+	below16
+	leave_to plain_mask16_64_up, __repstos_avx512_split
 END(__bench_plain_mask16)
 
 ENTRY_ALIGN(__bench_plain_over, 64)
 	cmp	$64, %rcx
-	jae	__repstos_avx512_split
+	leave_if ae, plain_over_64_up, __repstos_avx512_split
 	vpbroadcastb %eax, %ymm16
 	mov	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	1f			/* [S, S+64) may cross a page */
+	path_mark plain_over_0_63
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
@@ -154,9 +165,11 @@ ENTRY_ALIGN(__bench_plain_over, 64)
 	pair	16
 	pair	32
 	ladder_out
-1:	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
+1:	path_mark plain_over_0_63_page_end
+	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
 	movzbl	%al, %eax
 	jmp	__repstos_avx512_split
+	leave_to plain_over_64_up, __repstos_avx512_split
 END(__bench_plain_over)
 
 	OBJECT_NOTES

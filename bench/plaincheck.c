@@ -13,7 +13,8 @@
  * side, the source unchanged, and rdi, rsi, rcx.  From 64 bytes, where each runs avx512_split, enabled as a
  * module's constructor enables it.  Run by smoke.sh where the CPU has what the routines need
  * (exit 2 otherwise: not run).  Exits 1 on the first wrong byte or
- * register, naming the case.
+ * register, naming the case, or when a path of the routines
+ * (path_mark) was never taken; prints how many cases took each.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -141,6 +142,28 @@ static unsigned long copies(unsigned char *map, unsigned char *guard)
 	return cases;
 }
 
+/* A path record (path_mark, runtime/routines/asm.h): the routines
+ * here are assembled with -DREPSTOS_PATHS. */
+struct path_rec {
+	unsigned long count;
+	const char *name;
+};
+extern struct path_rec __start_repstos_paths[], __stop_repstos_paths[];
+
+/* Each path and the cases that took it; 0 where one was never taken. */
+static int paths(void)
+{
+	struct path_rec *r;
+	unsigned n = 0, reached = 0;
+
+	for (r = __start_repstos_paths; r < __stop_repstos_paths; r++, n++) {
+		printf("  %-28s %8lu cases\n", r->name, r->count);
+		reached += r->count != 0;
+	}
+	printf("plaincheck: paths reached %u of %u\n", reached, n);
+	return n && reached == n;
+}
+
 int main(void)
 {
 	static const int fills[] = { 0, 0x5a, 0xff };
@@ -179,5 +202,7 @@ int main(void)
 		return 1;
 	printf("plaincheck: %lu set and %lu copy cases, every byte and "
 	       "register right\n", cases, n);
+	if (!paths())
+		return 1;
 	return 0;
 }

@@ -14,6 +14,7 @@
  * The copy contract (runtime/routines/copy.S): xmm0..3 and rax, k1.
  */
 #include "routines/copy_body.h"
+#include "bench_asm.h"
 
 	.section .rodata.bench_plaincopy, "a", @progbits
 	.balign 8
@@ -39,9 +40,10 @@
 
 ENTRY_ALIGN(__bench_copy_mask16, 64)
 	cmp	$64, %rcx
-	ja	__repstos_copy_avx512
+	leave_if a, copy_mask16_65_up, __repstos_copy_avx512
 	cmp	$16, %rcx
 	jb	1f
+	path_mark copy_mask16_16_64
 	vmovdqu	(%rsi), %xmm0
 	vmovdqu	-16(%rsi,%rcx), %xmm3
 	second
@@ -58,12 +60,16 @@ ENTRY_ALIGN(__bench_copy_mask16, 64)
 	or	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 16), %eax
-	ja	__repstos_copy_avx512	/* either end near a page end */
+	/* either end near a page end */
+	leave_if a, copy_mask16_0_15_page_end, __repstos_copy_avx512
+	path_mark copy_mask16_0_15_masked
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %xmm16{%k1}{z}
 	vmovdqu8 %xmm16, (%rdi){%k1}
 	copy_finish
+	leave_to copy_mask16_65_up, __repstos_copy_avx512
+	leave_to copy_mask16_0_15_page_end, __repstos_copy_avx512
 END(__bench_copy_mask16)
 
 	OBJECT_NOTES
