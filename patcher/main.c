@@ -169,34 +169,15 @@ static void make_parent(const char *path)
 	}
 }
 
-/* Whether the tuning file can be written, before a second of measuring:
- * not a directory or other non-file, and a writable file or folder. */
+/* Whether the tuning file can be written, before a second of measuring
+ * (rs_text_refused): 1, or 0 said why. */
 static int tune_target_ok(const char *path)
 {
-	char dir[4096], *slash;
-	struct stat sb;
+	const char *why;
 
-	if (!stat(path, &sb)) {
-		if (!S_ISREG(sb.st_mode)) {
-			fprintf(stderr, "repstos: tune: %s: not a regular file\n", path);
-			return 0;
-		}
-		if (access(path, W_OK)) {
-			fprintf(stderr, "repstos: tune: %s: %s\n", path, strerror(errno));
-			return 0;
-		}
-		return 1;
-	}
 	make_parent(path);
-	if (strlen(path) >= sizeof(dir))
-		return 1;
-	strcpy(dir, path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	if (access(slash ? dir : ".", W_OK)) {
-		fprintf(stderr, "repstos: tune: %s: %s\n", slash ? dir : ".",
-			strerror(errno));
+	if ((why = rs_text_refused(path))) {
+		fprintf(stderr, "repstos: tune: %s: %s\n", path, why);
 		return 0;
 	}
 	return 1;
@@ -341,7 +322,8 @@ static int cmd_tune(int argc, char **argv)
 	fputs(text, stdout);
 	if (!*path)
 		return RS_EXIT_OK;
-	if (repstos_tune_write(path, &cpu, &t)) {
+	/* the runtime of every user reads it */
+	if (rs_text_write(path, text, strlen(text), 0644)) {
 		fprintf(stderr, "repstos: %s: %s\n", path, strerror(errno));
 		return RS_EXIT_BAD;
 	}

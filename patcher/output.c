@@ -452,3 +452,71 @@ int rs_output_write(const struct rs_output *w, const char *out, bool force)
 	free(real);
 	return ret;
 }
+
+/* ---- the tool's text files: a tuning file, a profile ---------------- */
+
+/*
+ * Why a text file of the tool's may not be written at path, or NULL:
+ * where one is, a regular file of one link, never followed if a
+ * symbolic link (a root-run tool writes where it was told, not where a
+ * link planted there points), in a folder that can be written.
+ */
+const char *rs_text_refused(const char *path)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode))
+			return "a symbolic link: not followed";
+		if (!S_ISREG(st.st_mode))
+			return "not a regular file";
+		if (st.st_nlink != 1)
+			return "the file has other hard links";
+	} else if (errno != ENOENT) {
+		return strerror(errno);
+	}
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return strerror(ENAMETOOLONG);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	if (access(slash ? dir : ".", W_OK))
+		return strerror(errno);
+	return NULL;
+}
+
+/*
+ * text at path, as mode: a new file made beside it (O_EXCL, never a
+ * link), filled, synced and renamed over it, so that a reader sees the
+ * old file or the new one and no link planted meanwhile is followed.
+ * 0, or -1 with errno, nothing left behind.
+ */
+int rs_text_write(const char *path, const char *text, size_t len, mode_t mode)
+{
+	char tmp[4096 + 24];
+	int fd, e;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >=
+	    (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, (const uint8_t *)text, len, 0) || fsync(fd)) {
+		e = errno ? errno : EIO;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		e = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	unlink(tmp);
+	errno = e;
+	return -1;
+}

@@ -349,4 +349,10 @@ struct rs_output {
 /* Write it in place (out NULL) or to out; 0, or -1 said why. */
 int rs_output_write(const struct rs_output *w, const char *out, bool force);
 
+/* The tool's text files (a tuning file, a profile): why one may not be
+ * written at path (NULL: it may), and writing one whole or not at all
+ * (0, or -1 with errno). */
+const char *rs_text_refused(const char *path);
+int rs_text_write(const char *path, const char *text, size_t len, mode_t mode);
+
 #endif

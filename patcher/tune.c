@@ -993,36 +993,3 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		"no row for this CPU (the conservative rule applies without "
 		"a tuning file)");
 }
-
-int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
-		       const struct repstos_tuning *t)
-{
-	char text[REPSTOS_TUNING_MAX], tmp[4096];
-	FILE *f;
-	int n, e;
-
-	n = repstos_tuning_format(text, sizeof(text), cpu, t);
-	if (n < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-			      (long)getpid()) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	if (fwrite(text, 1, (size_t)n, f) != (size_t)n || fflush(f) ||
-	    fsync(fileno(f))) {
-		e = errno;
-		fclose(f);
-		unlink(tmp);
-		errno = e;
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		e = errno;
-		unlink(tmp);
-		errno = e;
-		return -1;
-	}
-	return 0;
-}

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tune.h - measure the routines on this machine and write the tuning
- * file the runtime reads at start-up (REPSTOS_TUNING, default
- * /etc/repstos/tuning).  For `repstos tune` and bench/tune-main.c;
- * it is in librepstos.a but nothing in the start-up path refers to it,
- * so a program links it only if it calls it.
+ * tune.h - measure the routines on this machine for the tuning file
+ * the runtime reads at start-up (REPSTOS_TUNING, default
+ * /etc/repstos/tuning), which `repstos tune` (main.c) formats
+ * (repstos_tuning_format) and writes (rs_text_write):
  *
  *   struct repstos_tuning t;
  *   if (repstos_tune(stderr, cpu, &t) == 0)
- *           repstos_tune_write("/etc/repstos/tuning", cpu, &t);
+ *           ... repstos_tuning_format(text, sizeof(text), cpu, &t) ...
  *
  * One cpu for all three: the forms measured are those it can run, and
  * the file is keyed to it, so the runtime takes the file exactly when
@@ -64,11 +63,6 @@ int repstos_tune_use(FILE *report, const struct repstos_cpu *cpu,
  * row for cpu. */
 void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 			      const struct repstos_tuning *t);
-
-/* Write *t as the tuning file for cpu at path, atomically (a temporary
- * file renamed).  Returns 0, or -1 with errno set. */
-int repstos_tune_write(const char *path, const struct repstos_cpu *cpu,
-		       const struct repstos_tuning *t);
 
 #ifdef __cplusplus
 }

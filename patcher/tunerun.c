@@ -425,94 +425,33 @@ static char *profile_text(const struct search *se, size_t *len)
 	return buf;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	ssize_t k;
-
-	for (; n; p += k, n -= (size_t)k)
-		if ((k = write(fd, p, n)) <= 0)
-			return -1;
-	return 0;
-}
-
 /* The assignment into the private folder's profile, for the next run. */
 static int put_assignment(const struct search *se)
 {
 	size_t len;
 	char *text = profile_text(se, &len);
-	int fd, r = -1;
+	int r;
 
 	if (!text)
 		return -1;
-	fd = open(se->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		  O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		r = write_all(fd, text, len);
-		r |= close(fd);
-	}
+	r = rs_text_write(se->path, text, len, 0600);
 	free(text);
 	return r;
 }
 
-/* ---- the output, as every writer of ours does it ------------------------ */
+/* ---- the output -------------------------------------------------------- */
 
-/* Why the output may not be written at path, or NULL: where it is, a
- * regular file of one link (never followed if a symbolic link), in a
- * folder we can write. */
-static const char *output_refused(const char *path)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	if (!lstat(path, &st)) {
-		if (S_ISLNK(st.st_mode))
-			return "a symbolic link: not followed";
-		if (!S_ISREG(st.st_mode))
-			return "not a regular file";
-		if (st.st_nlink != 1)
-			return "the file has other hard links";
-	} else if (errno != ENOENT) {
-		return strerror(errno);
-	}
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return strerror(ENAMETOOLONG);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	if (access(slash ? dir : ".", W_OK))
-		return strerror(errno);
-	return NULL;
-}
-
-/* text at path: a new file made 0600 (O_EXCL) beside it, filled,
- * synced and renamed over it, so that no reader sees half of it and no
- * link planted meanwhile is followed.  0, or -1 after one line. */
+/* text at path, 0600 (rs_text_write): 0, or -1 after one line. */
 static int write_output(const char *path, const char *text, size_t len)
 {
-	char tmp[4096 + 16];
-	const char *why;
-	int fd, e;
+	const char *why = rs_text_refused(path);
 
-	if ((why = output_refused(path))) {
+	if (why) {
 		rs_err(path, "profile not written: %s", why);
 		return -1;
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		rs_err(path, "profile not written: %s", strerror(ENAMETOOLONG));
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0) {
-		rs_err(tmp, "profile not written: %s", strerror(errno));
-		return -1;
-	}
-	if (write_all(fd, text, len) || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		e = errno;
-		unlink(tmp);
-		rs_err(path, "profile not written: %s", strerror(e));
+	if (rs_text_write(path, text, len, 0600)) {
+		rs_err(path, "profile not written: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -945,7 +884,7 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	int r = RS_EXIT_BAD;
 	size_t i;
 
-	if ((why = output_refused(o->output))) {
+	if ((why = rs_text_refused(o->output))) {
 		rs_err(o->output, "profile not written: %s", why);
 		return RS_EXIT_BAD;
 	}

@@ -95,6 +95,17 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 assert "tune into a directory: refused in ${ms} ms, before measuring" \
 	[ "$ms" -lt 500 -a -z "$OUT" ]
 assert "tune into a directory: says why" grep -q "adir: not a regular file" "$W/err"
+# ... nor through a symbolic link, or into a file with another name (a
+# root-run tool writes where it was told), the link and file untouched.
+echo keep >"$W/target"
+ln -s "$W/target" "$W/alink"
+ln "$W/target" "$W/ahard"
+expect_rc 2 "tune into a symbolic link" "$TOOL" tune "$W/alink"
+assert "... says why" grep -q "alink: a symbolic link: not followed" "$W/err"
+expect_rc 2 "tune into a file of two links" "$TOOL" tune "$W/ahard"
+assert "... says why" grep -q "ahard: the file has other hard links" "$W/err"
+assert "... both left as they were" eval \
+	'[ -L "$W/alink" ] && [ "$(cat "$W/target")" = keep ]'
 
 # A stripped file's targets are known by their bytes: the ? says so.
 strip -o "$W/stripped" "$EXE"
