@@ -91,11 +91,6 @@ static int top_class(const unsigned long long *hist)
 	       (int)at : -1;
 }
 
-static int one_class(const unsigned long long *hist)
-{
-	return top_class(hist) >= 0;
-}
-
 /*
  * From a profile (policy.h), either family: of the `known` forms (bit v
  * for form v), the one whose expected time over the calls of hist is
@@ -120,7 +115,7 @@ static int by_profile(const struct repstos_costs *k, unsigned known,
 
 	for (v = 0; v < REPSTOS_NFORM; v++) {
 		if (!(known >> v & 1) ||
-		    (!by_change && !one_class(hist) && v != module &&
+		    (!by_change && top_class(hist) < 0 && v != module &&
 		     v != inline_form))
 			continue;
 		w = repstos_policy_expected(k, v, hist);
