@@ -25,21 +25,20 @@ kinc="-nostdinc -D__KERNEL__ -D__ASSEMBLY__ -I$src/arch/x86/include
 	-I$src/include/uapi -I$gen/include/generated/uapi
 	-include $src/include/linux/compiler-version.h
 	-include $src/include/linux/kconfig.h"
-gcc $kinc -c -o "$out/memset_64.o" "$src/arch/x86/lib/memset_64.S"
-objcopy --globalize-symbol=memset_erms --globalize-symbol=memset_orig \
-	"$out/memset_64.o" "$out/memset_64.g.o"
-objcopy --redefine-sym memset_erms=linux_memset_erms \
-	--redefine-sym memset_orig=linux_memset_orig \
-	--redefine-sym memset=linux_memset --redefine-sym __memset=linux___memset \
-	"$out/memset_64.g.o" "$out/linux_memset.o"
-
-gcc $kinc -c -o "$out/memcpy_64.o" "$src/arch/x86/lib/memcpy_64.S"
-objcopy --globalize-symbol=memcpy_erms --globalize-symbol=memcpy_orig \
-	"$out/memcpy_64.o" "$out/memcpy_64.g.o"
-objcopy --redefine-sym memcpy_erms=linux_memcpy_erms \
-	--redefine-sym memcpy_orig=linux_memcpy_orig \
-	--redefine-sym memcpy=linux_memcpy --redefine-sym __memcpy=linux___memcpy \
-	"$out/memcpy_64.g.o" "$out/linux_memcpy.o"
+# linux_lib OP: arch/x86/lib/OP_64.S assembled as Linux builds it, its
+# OP_erms and OP_orig made global and every name prefixed linux_, so
+# that it links beside glibc's: $out/linux_OP.o.
+linux_lib() {
+	gcc $kinc -c -o "$out/$1_64.o" "$src/arch/x86/lib/$1_64.S" &&
+	objcopy --globalize-symbol=$1_erms --globalize-symbol=$1_orig \
+		"$out/$1_64.o" "$out/$1_64.g.o" &&
+	objcopy --redefine-sym $1_erms=linux_$1_erms \
+		--redefine-sym $1_orig=linux_$1_orig \
+		--redefine-sym $1=linux_$1 --redefine-sym __$1=linux___$1 \
+		"$out/$1_64.g.o" "$out/linux_$1.o"
+}
+linux_lib memset || exit 1
+linux_lib memcpy || exit 1
 
 kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"
 gcc $kflags -mfunction-return=thunk-extern -c -o "$out/k-thunk.o" "$top/kernel/bench-routines.c"
@@ -65,7 +64,8 @@ for c in __repstos_k_set_erms __repstos_k_set_rep_good __repstos_k_set_orig \
 	cands="$cands $out/cand-$c.o"
 done
 std=$(ls "$pb"/cand-*.o | grep -v '/cand-\(linux\|__repstos_k\)' | tr '\n' ' ')
-gcc -no-pie -Wl,-z,noexecstack -o "$out/kbench" "$out/bench.o" "$pb/gpr.o" $std $cands \
+gcc -no-pie -Wl,-z,noexecstack -o "$out/kbench" "$out/bench.o" "$pb/gpr.o" "$pb/plain.o" \
+	$std $cands \
 	"$out/k-thunk.o" "$out/k-ret.o" "$out/linux_memset.o" "$out/linux_memcpy.o" \
 	"$out/bench-asm.o" \
 	runtime/librepstos.a -lm
@@ -84,7 +84,7 @@ for c in __repstos_k_copy_erms __repstos_k_copy_rep_good __repstos_k_copy_orig \
 	ccands="$ccands $out/copycand-$c.o"
 done
 gcc -no-pie -Wl,-z,noexecstack -o "$out/kcopybench" "$out/copybench.o" \
-	$(ls "$pb"/copycand-*.o) $ccands "$out/k-thunk.o" "$out/linux_memcpy.o" \
+	$(ls "$pb"/copycand-*.o) "$pb/plaincopy.o" $ccands "$out/k-thunk.o" "$out/linux_memcpy.o" \
 	"$out/linux_memset.o" "$out/bench-asm.o" runtime/librepstos.a -lm
 taskset -c "${COPYBENCH_CPU:-1}" "$out/kcopybench" ${KCOPYBENCH_ARGS:-} \
 	>"$out/results/copybench.txt"
