@@ -14,6 +14,7 @@ dir=$top/build/bench/macro
 # The source comes the way tests/realworld fetches its packages (one
 # place that knows how to add Debian's deb-src entry).
 . tests/realworld/lib.sh
+. bench/lib.sh
 src=$(fetch_source libzstd) || exit 1	# the source package of zstd
 mkdir -p $dir && cd $dir || exit 1
 # The build is bench/real's (zstd_build), zstd's own flags (-O3).
@@ -25,8 +26,7 @@ for kind in plain repstos; do
 done
 # input: the zstd sources themselves (up to 8 MiB of C)
 [ -f input ] || { cat $(find $src -name '*.[ch]') | head -c 8388608 > input; }
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
-	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1); $(nproc) cpus"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(cpu_desc); $(nproc) cpus"
 echo "zstd $(basename $src): $($top/patcher/repstos dump zstd-repstos | head -n 1 | sed 's/^[^:]*: //')"
 echo "zstd -b1 -B4096 (4 KiB blocks), $reps interleaved runs; MB/s medians:"
 for kind in plain repstos; do : > $kind.txt; done

@@ -10,6 +10,7 @@
 # profile of every site.
 #   bench/scale.sh [N] [R]
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 n=${1:-100000}
 reps=${2:-11}
 per=100
@@ -53,10 +54,7 @@ tab=$(python3 tests/patcher/elfpoke.py const REPSTOS_SITES_SECTION)
 tables() { readelf -SW "$1" | grep -c " $tab "; }
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
-	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)" \
-	"model $(sed -n 's/^model[^a-z:]*: //p' /proc/cpuinfo | head -n 1);" \
-	"$(nproc) cpus; $(gcc -dumpfullversion); $(as --version | head -n 1)"
+echo "cpu: $(cpu_desc); $(nproc) cpus; $(gcc -dumpfullversion); $(as --version | head -n 1)"
 echo "$n sites in $f functions"
 t0=$(now)
 gcc -O2 -Iinclude -fplugin=plugin/repstos.so -S -o $dir/sites.s $src || exit 1

@@ -5,6 +5,7 @@
 # (CPUID, environment, tuning file, patching) and patching alone, and the
 # pages written.  Goal: 10,000 sites in < 1 ms.
 #   bench/startup.sh [N] [R]
+. "$(dirname "$0")/lib.sh"
 n=${1:-10000}
 reps=${2:-21}
 dir=build/bench
@@ -31,10 +32,7 @@ bin=$dir/sites$n
 	${CC:-gcc} -O2 -mno-red-zone -Iinclude -Iruntime -o $bin $src runtime/librepstos.a || exit 1
 text=$(size -A $bin | awk '$1 == ".text" { print $2 }')
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
-	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)" \
-	"model $(sed -n 's/^model[^a-z:]*: //p' /proc/cpuinfo | head -n 1);" \
-	"$(nproc) cpus; $(uname -r)"
+echo "cpu: $(cpu_desc); $(nproc) cpus; $(uname -r)"
 echo "start-up with $n sites ($(( text / 1024 )) KiB of text), $reps runs per route, medians:"
 for route in auto mprotect; do
 	i=0

@@ -22,6 +22,7 @@ ROUNDS=${ROUNDS:-15}
 PROGS=${PROGS:-sqlite zstd jq lua}
 CPU=${CPU:-1}
 . tests/realworld/lib.sh
+. bench/lib.sh
 WORK=$top/build/bench/real
 BIN=$WORK/bin
 . "$top/bench/real/build.sh"
@@ -32,9 +33,7 @@ for f in plugin/repstos.so plugin/repstos-cc runtime/librepstos.a \
 done
 mkdir -p "$BIN" || exit 1
 
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)," \
-	"family $(sed -n 's/^cpu family[^:]*: //p' /proc/cpuinfo | head -n 1)," \
-	"model $(sed -n 's/^model[^:]*: //p' /proc/cpuinfo | head -n 1); $(nproc) cpus"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(cpu_desc); $(nproc) cpus"
 echo "load at start: $(cat /proc/loadavg)"
 t0=$(date +%s)
 
