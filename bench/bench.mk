@@ -51,8 +51,9 @@ $(PB)/plaincopy-paths.o: bench/plaincopy.S
 	@mkdir -p $(@D)
 	$(CC) -Iinclude -Iruntime -DREPSTOS_PATHS $(DEPFLAGS) -c -o $@ $<
 $(PB)/plaincheck: bench/plaincheck.c $(PB)/plain-paths.o $(PB)/plaincopy-paths.o $(RT_LIB)
-	$(CC) $(PERF_CFLAGS) -o $@ bench/plaincheck.c $(PB)/plain-paths.o \
+	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -o $@ bench/plaincheck.c $(PB)/plain-paths.o \
 		$(PB)/plaincopy-paths.o $(RT_LIB)
+DEPS += $(PB)/plain-paths.d $(PB)/plaincopy-paths.d $(PB)/plaincheck.d
 $(PB)/cand-glibc.o: bench/cand.c
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -fno-builtin -DCAND=glibc -DKIND_LIBC -c -o $@ $<
