@@ -4,8 +4,9 @@
  *
  *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR]
  *         [-s SHAPE,..] [-a OFFSET,..] [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
- * (-z takes sizes, "mix", "dist-A".."dist-M" or "dists"; -s shapes b2b,
- * use, read; -a destination offsets 0, 3, rand; all of them by default;
+ * (-z takes sizes, ranges LO..HI drawn uniformly, "mix", "dist-A".."dist-M"
+ * or "dists"; -s shapes b2b, use, read; -a destination offsets 0, 3,
+ * rand; all of them by default;
  * -p prints the default -o folder, which is
  * bench/results/VENDOR-FAMILY-MODEL of this CPU, and exits)
  * (-V, -W: override the policy's rep stosb thresholds, to measure them)
@@ -115,6 +116,13 @@ static unsigned ncand;
 #define DIST(k) (-10L - (k))
 #define IS_DIST(s) ((s) <= DIST(0) && (s) > DIST(NDIST))
 #define NDIST ((long)(sizeof(repstos_dists) / sizeof(repstos_dists[0])))
+/* -z LO..HI: sizes drawn uniformly from LO..HI (below 2^20 each), as a
+ * site whose sizes vary inside one range does (issue 22, item 4). */
+#define RANGE_BASE (-(1L << 41))
+#define RANGE(lo, hi) (RANGE_BASE - ((long)(lo) << 20) - (long)(hi))
+#define IS_RANGE(s) ((s) <= RANGE_BASE)
+#define RANGE_LO(s) ((RANGE_BASE - (s)) >> 20)
+#define RANGE_HI(s) ((RANGE_BASE - (s)) & 0xfffff)
 
 
 static long def_sizes[] = {
@@ -207,6 +215,8 @@ static uint32_t *make_ring(long size)
 	for (i = 0; i < BENCH_RING; i++) {
 		r[i] = size == MIX ? mix_size(&s) :
 		       IS_DIST(size) ? dist_size((unsigned)(DIST(0) - size), &s) :
+		       IS_RANGE(size) ? (uint32_t)(RANGE_LO(size) + xorshift(&s) %
+				(RANGE_HI(size) - RANGE_LO(size) + 1)) :
 		       (uint32_t)size;
 		sum += r[i];
 	}
@@ -386,6 +396,8 @@ static const char *size_name(long s, char *b)
 		return "mix";
 	if (IS_DIST(s))
 		sprintf(b, "dist-%s", repstos_dists[DIST(0) - s].name);
+	else if (IS_RANGE(s))
+		sprintf(b, "%ld..%ld", RANGE_LO(s), RANGE_HI(s));
 	else
 		sprintf(b, "%ld", s);
 	return b;
@@ -501,7 +513,7 @@ static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 	for (s = 0; s < nsizes; s++) {
 		struct config *q = find(sizes[s], shape, off, fill);
 
-		if (!q || sizes[s] == MIX)
+		if (!q || sizes[s] == MIX || IS_RANGE(sizes[s]))
 			continue;
 		x = speedup(q, c);
 		if (IS_DIST(sizes[s])) {
@@ -513,11 +525,16 @@ static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 			worst = x, wsize = sizes[s];
 		}
 	}
-	fprintf(f, "  %-10s fill %-4s: worst size %s at %.2fx (goal >= 0.97: %s)",
+	fprintf(f, "  %-10s fill %-4s: ",
 		off == BENCH_OFF_3 ? "misaligned" :
 		off == BENCH_OFF_RAND ? "random" : "aligned",
-		fill ? "0x5a" : "0",
-		size_name(wsize, wb), worst, worst >= 0.97 ? "met" : "MISSED");
+		fill ? "0x5a" : "0");
+	if (worst < 1e9)
+		fprintf(f, "worst size %s at %.2fx (goal >= 0.97: %s)",
+			size_name(wsize, wb), worst,
+			worst >= 0.97 ? "met" : "MISSED");
+	else
+		fputs("no fixed size measured", f);
 	if (nd)
 		fprintf(f, "; worst distribution %s at %.2fx (%s); geomean of %u "
 			"distributions %.2fx (goal >= 1.15: %s)",
@@ -674,6 +691,22 @@ static void write_summary(void)
 
 /* ---- main ------------------------------------------------------------- */
 
+/* A fixed size, or LO..HI for a uniform range. */
+static long size_arg(const char *tok)
+{
+	char *end;
+	long lo = strtol(tok, &end, 0), hi;
+
+	if (strncmp(end, "..", 2))
+		return lo;
+	hi = strtol(end + 2, &end, 0);
+	if (*end || lo < 0 || hi < lo || hi >= 1L << 20) {
+		fprintf(stderr, "bench: bad size range %s (LO..HI, below 2^20)\n", tok);
+		exit(2);
+	}
+	return RANGE(lo, hi);
+}
+
 static void pick(const char *list)
 {
 	unsigned c;
@@ -729,7 +762,7 @@ static void pick_sizes(const char *list)
 			    !strcmp(tok + 5, repstos_dists[k].name))
 				break;
 		sizes[nsizes++] = k < NDIST ? DIST(k) :
-				  !strcmp(tok, "mix") ? MIX : strtol(tok, NULL, 0);
+				  !strcmp(tok, "mix") ? MIX : size_arg(tok);
 	}
 	free(s);
 }
@@ -792,7 +825,7 @@ static void make_configs(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] [-c CAND,..] "
-		"[-z SIZE,..|mix|dist-A..|dists] [-s b2b,use,read] "
+		"[-z SIZE,..|LO..HI,..|mix|dist-A..|dists] [-s b2b,use,read] "
 		"[-a 0,3,rand] [-o DIR] [-p]\n");
 	return 2;
 }
