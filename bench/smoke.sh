@@ -81,6 +81,22 @@ miss=$([ $rc -eq 0 ] && shapes $t/some "use read" "rand")
 	ok "bench -s use,read -a rand: those alone" ||
 	{ fail "bench -s use,read -a rand (exit $rc): $miss"; echo "$out" | tail -n 5; }
 
+# A range of sizes (-z LO..HI) is a row of its own, and counts as neither a
+# fixed size nor a distribution in the goal lines; a bad one is refused.
+out=$($bin -r 1 -t 2 -z 16..63,dist-A -s use -a 0 -o $t/range 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q '^  16\.\.63 ' $t/range/summary.txt &&
+	grep -q '^glibc,16\.\.63,use,0,' $t/range/bench.csv &&
+	grep -q 'no fixed size measured; worst distribution dist-A' \
+		$t/range/summary.txt &&
+	ok "bench -z 16..63: its own row, not a fixed size" ||
+	{ fail "bench -z 16..63 (exit $rc)"; echo "$out" | tail -n 5; }
+for bad in 63..16 16.. 16..2000000; do
+	out=$($bin -r 1 -t 2 -z $bad -o $t/bad 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$out" | grep -q "bad size range $bad" &&
+		ok "bench -z $bad: refused" ||
+		{ fail "bench -z $bad: exit $rc"; echo "$out" | tail -n 3; }
+done
+
 for op in "" -c; do
 	what="many-site program${op:+ for copies}"
 	out=$(REPSTOS_CPU=generic bench/manysite.sh $op 1 2>&1); rc=$?
