@@ -32,10 +32,12 @@
  * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
  * bench/results/amd-1a-02): "avx512_split", the only form at 0.97x
  * glibc or better on every published distribution in both shapes:
- * 1.03-1.20x back to back, 1.00-1.15x with use after write, and 0.95x
- * or better at every fixed size.  "avx512", this row's routine before,
- * is faster back to back (geomean 1.31-1.36x against 1.08-1.16x, and
- * 1.21x against 1.13x on the many-site program) but 0.86-0.93x on three
+ * 1.04-1.20x back to back, 1.02-1.15x with use after write; 0.93x or
+ * better at every fixed size back to back (with use after write 0.52x
+ * at 512 bytes aligned, where glibc takes half its time at 511).
+ * "avx512", this row's routine before, is faster back to back (geomean
+ * 1.31-1.36x against 1.11-1.18x, and 1.21x against 1.12x on the
+ * many-site program) but 0.86-0.93x on three
  * distributions with use after write (its masked stores are not
  * forwarded to the next load) and 0.73-0.78x at every fixed size below
  * 256 bytes: the goals put "never slower" first, as on Zen 4.  From
