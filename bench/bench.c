@@ -116,13 +116,14 @@ static unsigned ncand;
 #define DIST(k) (-10L - (k))
 #define IS_DIST(s) ((s) <= DIST(0) && (s) > DIST(NDIST))
 #define NDIST ((long)(sizeof(repstos_dists) / sizeof(repstos_dists[0])))
-/* -z LO..HI: sizes drawn uniformly from LO..HI (below 2^20 each), as a
- * site whose sizes vary inside one range does (issue 22, item 4). */
-#define RANGE_BASE (-(1L << 41))
-#define RANGE(lo, hi) (RANGE_BASE - ((long)(lo) << 20) - (long)(hi))
+/* -z LO..HI: sizes drawn uniformly from LO..HI (each below
+ * 2^RANGE_BITS), as a site whose sizes vary inside one range does. */
+#define RANGE_BITS 20
+#define RANGE_BASE (-(1L << (2 * RANGE_BITS + 1)))
+#define RANGE(lo, hi) (RANGE_BASE - ((long)(lo) << RANGE_BITS) - (long)(hi))
 #define IS_RANGE(s) ((s) <= RANGE_BASE)
-#define RANGE_LO(s) ((RANGE_BASE - (s)) >> 20)
-#define RANGE_HI(s) ((RANGE_BASE - (s)) & 0xfffff)
+#define RANGE_LO(s) ((RANGE_BASE - (s)) >> RANGE_BITS)
+#define RANGE_HI(s) ((RANGE_BASE - (s)) & ((1L << RANGE_BITS) - 1))
 
 
 static long def_sizes[] = {
@@ -507,7 +508,7 @@ static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 {
 	double worst = 1e9, dworst = 1e9, logsum = 0, x;
 	char wb[32], db[32];
-	unsigned s, nd = 0;
+	unsigned s, nd = 0, nf = 0;
 	long wsize = 0, dsize = 0;
 
 	for (s = 0; s < nsizes; s++) {
@@ -521,15 +522,17 @@ static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 			nd++;
 			if (x < dworst)
 				dworst = x, dsize = sizes[s];
-		} else if (x < worst) {
-			worst = x, wsize = sizes[s];
+		} else {
+			nf++;
+			if (x < worst)
+				worst = x, wsize = sizes[s];
 		}
 	}
 	fprintf(f, "  %-10s fill %-4s: ",
 		off == BENCH_OFF_3 ? "misaligned" :
 		off == BENCH_OFF_RAND ? "random" : "aligned",
 		fill ? "0x5a" : "0");
-	if (worst < 1e9)
+	if (nf)
 		fprintf(f, "worst size %s at %.2fx (goal >= 0.97: %s)",
 			size_name(wsize, wb), worst,
 			worst >= 0.97 ? "met" : "MISSED");
@@ -700,7 +703,7 @@ static long size_arg(const char *tok)
 	if (strncmp(end, "..", 2))
 		return lo;
 	hi = strtol(end + 2, &end, 0);
-	if (*end || lo < 0 || hi < lo || hi >= 1L << 20) {
+	if (*end || lo < 0 || hi < lo || hi >= 1L << RANGE_BITS) {
 		fprintf(stderr, "bench: bad size range %s (LO..HI, below 2^20)\n", tok);
 		exit(2);
 	}

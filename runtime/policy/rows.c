@@ -37,10 +37,10 @@
  * at 512 bytes aligned, where glibc takes half its time at 511).
  * "avx512", this row's routine before, is faster back to back (geomean
  * 1.31-1.36x against 1.11-1.18x, and 1.21x against 1.12x on the
- * many-site program) but 0.86-0.93x on three
- * distributions with use after write (its masked stores are not
- * forwarded to the next load) and 0.73-0.78x at every fixed size below
- * 256 bytes: the goals put "never slower" first, as on Zen 4.  From
+ * many-site program) but 0.86-0.93x on three distributions with use
+ * after write (its masked stores are not forwarded to the next load)
+ * and 0.73-0.78x at every fixed size below 256 bytes: the goals put
+ * "never slower" first, as on Zen 4.  From
  * 4 KiB the two routines' loops match (1.34-1.78x glibc), and beat rep
  * stosb (glibc's choice from 2 KiB) up to 256 KiB; rep stosb wins
  * again from 512 KiB (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So

@@ -5,10 +5,8 @@
 # builds, and the sites of a file by op.  bench/macro.sh sources it too,
 # from the top of the tree, for fetch_source.
 
-# tests/lib.sh: beside this folder for the tests, from the top of the
-# tree for bench/macro.sh and bench/real/real.sh (whose ../lib.sh is
-# bench/lib.sh, which sets no $top: make bench-real stopped at its first
-# line once that file existed).
+# tests/lib.sh: beside this folder for the tests; from the top of the
+# tree for a benchmark, whose own ../lib.sh may be another file.
 if [ -f "$(dirname "$0")/../realworld/lib.sh" ]; then
 	. "$(dirname "$0")/../lib.sh"
 else
