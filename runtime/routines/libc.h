@@ -12,8 +12,9 @@
  * every caller-saved GPR the site does not give up; xmm0-15 (fxsave: a
  * site in code built without AVX keeps xmm1-15, or xmm8-15 for copies,
  * and every site lets a routine change the upper halves); and, where the
- * CPU has AVX-512, the eight mask registers (a site in AVX-512 code
- * declares only k1; glibc's routines use k0-k6).  That costs some ns a
+ * CPU has AVX-512, the mask registers but k1 (glibc's routines use
+ * k0-k6; a site in AVX-512 code declares k1, and in other code none is
+ * live, the ABI making every one call-clobbered).  That costs some ns a
  * call: a plain build stays the exact baseline, this one the one that
  * needs no second build.  The call goes through the GOT, so no module
  * gets a PLT entry for it.
@@ -55,7 +56,6 @@
 	cmpb	$0, __repstos_can_avx512(%rip)
 	je	1f
 	kmovq	%k0, MASK(0)(%rsp)
-	kmovq	%k1, MASK(1)(%rsp)
 	kmovq	%k2, MASK(2)(%rsp)
 	kmovq	%k3, MASK(3)(%rsp)
 	kmovq	%k4, MASK(4)(%rsp)
@@ -71,7 +71,6 @@
 	cmpb	$0, __repstos_can_avx512(%rip)
 	je	1f
 	kmovq	MASK(0)(%rsp), %k0
-	kmovq	MASK(1)(%rsp), %k1
 	kmovq	MASK(2)(%rsp), %k2
 	kmovq	MASK(3)(%rsp), %k3
 	kmovq	MASK(4)(%rsp), %k4
