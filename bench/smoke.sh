@@ -57,8 +57,8 @@ for cpu in generic zen3 zen4-noavx512 native; do
 	fi
 	# The routines each profile's features (repstos_cpu_profile) leave out.
 	case $cpu in
-	generic) lack="site-avx2 site-avx512 site-avx512_split site-stosb_avx2" ;;
-	zen3|zen4-noavx512) lack="site-avx512 site-avx512_split" ;;
+	generic) lack="site-avx2 site-avx512 site-avx512_split site-avx512_plain site-stosb_avx2" ;;
+	zen3|zen4-noavx512) lack="site-avx512 site-avx512_split site-avx512_plain" ;;
 	*) lack="" ;;
 	esac
 	for c in $lack; do

@@ -76,6 +76,25 @@ static int any_calls(const unsigned long long *hist)
 	return 0;
 }
 
+/* The lowest and the highest class with calls (some has). */
+static unsigned first_class(const unsigned long long *hist)
+{
+	unsigned c = 0;
+
+	while (!hist[c])
+		c++;
+	return c;
+}
+
+static unsigned last_class(const unsigned long long *hist)
+{
+	unsigned c = REPSTOS_NCLASS - 1;
+
+	while (!hist[c])
+		c--;
+	return c;
+}
+
 /* The size class that holds at least 95% of the calls, or -1. */
 static int top_class(const unsigned long long *hist)
 {
@@ -141,6 +160,30 @@ static unsigned forms(const struct repstos_family_tuning *ft,
 	if (!repstos_family_inline_ok(f, op))
 		known &= ~(1u << f->inline_form);
 	return known;
+}
+
+/*
+ * A site whose profile has calls in both classes of 16..63 (5 and 6)
+ * and none outside, and whose bytes its code reads back, takes f's
+ * read_form, plain stores with no size branch there, where the module
+ * routine is one it goes with (so this CPU runs it, and the policy
+ * wants that width here).  The back-to-back table cannot see this: its
+ * forms that forward (avx2, vec) branch at 32, mispredicted where the
+ * sizes vary across it (Zen 4, sizes uniform in 16..63, use after
+ * write: avx512_plain 1.21-1.26x glibc, avx2 1.27-1.33x, avx512_split
+ * 1.00-1.12x; back to back 1.10-1.53x, avx2 0.66-0.82x, avx512_split
+ * 1.13-1.66x: runs side by side, which this guest's back-to-back
+ * figures swing between).  One class alone keeps read_back's rule: a
+ * fixed size predicts every branch.  Only from a profile: by_size, in
+ * every module's start-up, has no bytes to spare (bench/footprint.sh).
+ */
+static int read_range(const struct repstos_family *f,
+		      const struct repstos_site *e, int module,
+		      const unsigned long long *hist)
+{
+	return repstos_site_use(e) & REPSTOS_USE_READ &&
+	       first_class(hist) == 5 && last_class(hist) == 6 &&
+	       (f->read_with >> module & 1);
 }
 
 /* By what the compiler knew of the size (policy.h).  A site whose
@@ -212,7 +255,9 @@ int repstos_policy_form(const struct repstos_tuning *t,
 	/* the forms the table has only when there is a profile to weigh:
 	 * this runs for every site at start-up (10,000 sites took 0.7 ms
 	 * more when it counted them first) */
-	if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
+	if (!forced && any_calls(hist) && read_range(f, e, module, hist))
+		v = f->read_form;
+	else if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
 		v = by_size(ft, f, module, forced, e);
 	else
 		v = by_profile(&ft->costs, read_back(f, e, hist, known), module,

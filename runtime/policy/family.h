@@ -39,9 +39,14 @@ struct repstos_family {
 	unsigned wide;		/* bit v: variant v may touch any vector
 				 * register whatever it needs (the C
 				 * library's): never for a narrow entry */
-	unsigned forced_only;	/* bit v: only a forced choice gives v
-				 * (REPSTOS_VARIANT, --cpu): no cost table
-				 * measures it, no rule picks it */
+	unsigned forced_only;	/* bit v: no cost table measures v, and
+				 * only a forced choice (REPSTOS_VARIANT,
+				 * --cpu) gives it, or read_form's rule */
+	int read_form;		/* what a site gets that reads back what
+				 * it set, its sizes varying inside 16..63
+				 * (choose.c, read_range) ... */
+	unsigned read_with;	/* ... where bit v, v the module routine,
+				 * is set: none where 0 */
 	unsigned no_forward;	/* bit v: variant v stores some sizes below
 				 * 64 bytes with a masked or a string store,
 				 * whose bytes no load is forwarded */

@@ -144,6 +144,37 @@ ENTRY_ALIGN(__repstos_vec, 64)
 END(__repstos_vec)
 
 /*
+ * "avx512_plain": "avx512_split" with plain stores below 64 bytes, for
+ * a site that reads back what it set and whose sizes vary inside
+ * 16..63 (choose.c gives it no other).  A load of a masked store's
+ * bytes waits for the store to commit; a plain store's are forwarded.
+ *   0..15: "avx2"'s;
+ *   16..63: four 16-byte stores, no size branch, none outside [S, E):
+ *     also "avx512"'s and "avx512_split"'s path near a page end;
+ *   64 and up: "avx512_split", past its REQUIRE.
+ * Zen 4, sizes uniform in 16..63 and 17..40, three runs side by side:
+ * use after write 1.21-1.26x glibc where "avx512_split" is 1.00-1.12x;
+ * back to back 1.10-1.53x against 1.13-1.66x (bench/plain.S's same
+ * stores behind a plain entry: 1.05-1.49x).  On an 8-byte boundary
+ * after "vec", with "avx512"'s copy of those stores gone, the routines
+ * take the 64-byte lines they took before.  Needs what "avx512" needs.
+ */
+ENTRY_ALIGN(__repstos_avx512_plain, 8)
+	REQUIRE(__repstos_can_avx512, __repstos_vec)
+	cmp	$63, %rcx
+	ja	1f
+	path_mark avx512_plain_0_63
+	vpbroadcastb %eax, %xmm0		/* EVEX.128: ymm0's upper half zero */
+.Lavx512_0_63_plain:			/* xmm0 the fill, rax as on entry */
+	cmp	$16, %rcx
+	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
+	path_mark avx512_16_63_plain
+	set_four16 vmovdqu, %xmm0, .Lminus32, .Lminus16
+1:	path_mark avx512_plain_64_up
+	jmp	.Lavx512_split_any
+END(__repstos_avx512_plain)
+
+/*
  * "avx2": "vec" with 32-byte stores, VEX-encoded throughout:
  *   0..31 two overlapping 16-, 8- or 4-byte stores of xmm0 (VEX.128,
  *   which leaves ymm0's upper half zero) or bytes, 32..64 two 32-byte
@@ -232,10 +263,7 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	vmovdqa64 %xmm16, %xmm0		/* EVEX.128: ymm0's upper half zero */
-	cmp	$16, %rcx
-	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
-	path_mark avx512_16_63_page_end
-	set_four16 vmovdqu, %xmm0, .Lminus32, .Lminus16
+	jmp	.Lavx512_0_63_plain
 .Lavx512_256_512:
 	path_mark avx512_256_512
 	cmp	$512, %rcx
@@ -305,6 +333,7 @@ END(__repstos_avx512)
  */
 ENTRY_ALIGN(__repstos_avx512_split, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_vec)
+.Lavx512_split_any:			/* avx512_plain's 64 and up */
 	vpbroadcastb %eax, %zmm16
 	cmp	$256, %rcx
 	ja	.Lavx512_split_257_up

@@ -49,9 +49,9 @@
 /*
  * 16..63 bytes (rdi S, rcx n) as four 16-byte stores of x with st
  * (vmovdqu for xmm0, vmovdqu64 for xmm16), at S, E-16, E-min(n, 32) and
- * E-max(n-16, 16), with no branch; then the exit, rax from xmm16's low
- * byte.  m32 and m16 name constants -32 and -16.  "avx512"'s page-end
- * path and bench/plain.S's.
+ * E-max(n-16, 16), with no branch; then the exit, rax from x's low
+ * byte.  m32 and m16 name constants -32 and -16.  "avx512_plain"'s,
+ * "avx512"'s page-end path, and bench/plain.S's.
  */
 .macro set_four16 st, x, m32, m16
 	add	%rcx, %rdi
@@ -68,7 +68,7 @@
 	cmovg	\m16(%rip), %rcx
 	\st	\x, (%rdi,%rcx)
 	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
+	vmovd	\x, %eax
 	movzbl	%al, %eax
 	ret
 .endm

@@ -3,11 +3,14 @@
  * readback.c - sites whose bytes their function reads back (the
  * plugin marks them REPSTOS_USE_READ) beside the same sites left alone,
  * for tests/policy/readback.sh:
- *   readback tuning FILE   write a tuning file for this CPU whose set
+ *   readback tuning FILE [SET]
+ *                          write a tuning file for this CPU whose set
  *                          table makes the masked "avx512_split"
  *                          cheapest below 64 bytes, and the copy table
  *                          rep movsb in place (a string store), then
- *                          "avx512", both "vec" next, "avx2" from 64
+ *                          "avx512", both "vec" next, "avx2" from 64;
+ *                          SET the set sites' module routine (default
+ *                          avx512_split)
  *   readback forms         each site's op, sizes, use and form now, one
  *                          line a site, in table order
  *   readback run           call every site and check what it stored
@@ -47,6 +50,18 @@ __attribute__((noinline)) int set_0_63_read(unsigned n)
 {
 	memset(buf, 4, n % 64);
 	return buf[0];
+}
+
+/* 16..63 bytes: both classes of 16..63, read back and not */
+__attribute__((noinline)) int set_16_63_read(unsigned n)
+{
+	memset(buf, 9, 16 + n % 48);
+	return buf[0];
+}
+
+__attribute__((noinline)) void set_16_63_left(unsigned n)
+{
+	memset(buf, 10, 16 + n % 48);
 }
 
 /* 100 bytes: above the masked stores' sizes */
@@ -89,37 +104,42 @@ static void row(struct repstos_costs *k, int v, unsigned small, unsigned large)
 		k->cns[v][c] = c <= repstos_size_class(63) ? small : large;
 }
 
-/* Every measured form of a family's table k at 90 ns, nvariants forms
- * but the C library's (which no table measures). */
-static void slow(struct repstos_costs *k, int nvariants, int libc)
+/* Every form of family f's table k at 90 ns, but those no table
+ * measures (forced_only: the C library's, avx512_plain). */
+static void slow(struct repstos_costs *k, const struct repstos_family *f)
 {
 	static const struct repstos_costs none;
 	int v;
 
 	*k = none;
-	for (v = 0; v < nvariants; v++)
-		if (v != libc)
+	for (v = 0; v < f->nvariants; v++)
+		if (!(f->forced_only >> v & 1))
 			row(k, v, 9000, 9000);
 }
 
-static int write_tuning(const char *path)
+static int write_tuning(const char *path, const char *set)
 {
+	const struct repstos_family *f = &repstos_families[REPSTOS_FAMILY_SET];
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
 	struct repstos_costs *k;
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
-	t.fam[REPSTOS_FAMILY_SET].variant = REPSTOS_VARIANT_AVX512_SPLIT;
+	t.fam[REPSTOS_FAMILY_SET].variant = repstos_family_by_name(f, set);
+	if (t.fam[REPSTOS_FAMILY_SET].variant < 0) {
+		fprintf(stderr, "readback: no set routine '%s'\n", set);
+		return 2;
+	}
 	t.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_AVX512;
 	k = &t.fam[REPSTOS_FAMILY_SET].costs;
-	slow(k, REPSTOS_VARIANT_COUNT, REPSTOS_VARIANT_LIBC);
+	slow(k, f);
 	row(k, REPSTOS_VARIANT_AVX512_SPLIT, 100, 500);
 	row(k, REPSTOS_VARIANT_AVX512, 150, 500);
 	row(k, REPSTOS_VARIANT_VEC, 200, 400);
 	row(k, REPSTOS_VARIANT_AVX2, 300, 300);
 	k = &t.fam[REPSTOS_FAMILY_COPY].costs;
-	slow(k, REPSTOS_COPY_VARIANT_COUNT, REPSTOS_COPY_VARIANT_LIBC);
+	slow(k, &repstos_families[REPSTOS_FAMILY_COPY]);
 	row(k, REPSTOS_COPY_VARIANT_INLINE, 50, 9000);
 	row(k, REPSTOS_COPY_VARIANT_AVX512, 100, 500);
 	row(k, REPSTOS_COPY_VARIANT_VEC, 200, 400);
@@ -163,6 +183,8 @@ static int run(void)
 	for (n = 0; n < 64; n++) {
 		bad |= set_32_63_read(n) != 3 || check(NULL, 32 + n % 32, 3);
 		bad |= (set_0_63_read(n) != 4 && n) || check(NULL, n, 4);
+		bad |= set_16_63_read(n) != 9 || check(NULL, 16 + n % 48, 9);
+		set_16_63_left(n), bad |= check(NULL, 16 + n % 48, 10);
 	}
 	bad |= set_100_read(99) != 5 || check(NULL, 100, 5);
 	bad |= set_unknown_read(777) != 6 || check(NULL, 777, 6);
@@ -180,12 +202,12 @@ static int run(void)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "tuning"))
-		return write_tuning(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "tuning"))
+		return write_tuning(argv[2], argc == 4 ? argv[3] : "avx512_split");
 	if (argc == 2 && !strcmp(argv[1], "forms"))
 		return print_forms();
 	if (argc == 2 && !strcmp(argv[1], "run"))
 		return run();
-	fprintf(stderr, "usage: readback tuning FILE | forms | run\n");
+	fprintf(stderr, "usage: readback tuning FILE [SET] | forms | run\n");
 	return 2;
 }
