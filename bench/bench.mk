@@ -113,6 +113,13 @@ bench-manysite-copy: $(PLUGIN_SO) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/manysite.sh -c | tee $$out/manysite-copy.txt
 
+# The memset program whose sites read back what they set (manysite.sh
+# -r): what the plugin's read mark and avx512_plain do in a program.
+bench: bench-manysite-read
+bench-manysite-read: $(PLUGIN_SO) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/manysite.sh -r | tee $$out/manysite-read.txt
+
 # What the runtime adds to each module, and to a process mapping 50 of
 # them (issue 13's lean-module goals), against plain builds.
 bench: bench-footprint
@@ -128,7 +135,7 @@ bench-tune: $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/tune-runs.sh 10 | tee $$out/tune.txt
 
-.PHONY: bench-manysite bench-manysite-copy bench-tune
+.PHONY: bench-manysite bench-manysite-copy bench-manysite-read bench-tune
 
 # A real program plain and with repstos, side by side (zstd -b, small
 # blocks); `make bench` runs it with the others.

@@ -18,7 +18,11 @@
  * all with fixed seeds, so both builds run the same calls.  Each site has
  * its own destination alignment (offset 0, 17, 34 or 51) and a copy site
  * its own source alignment (0, 13, 26 or 39), as a site's usually is.
- * With -DOP_NONE the sites do nothing: the harness's own cost per call
+ * With -DSITE_READ each site's function reads back the last byte its
+ * memset wrote and returns it (the plugin marks such sites
+ * REPSTOS_USE_READ), which the use-after-write rounds then take as the
+ * dependency, as code that clears a struct and then reads a field of
+ * it does.  With -DOP_NONE the sites do nothing: the harness's own cost per call
  * (the indirect call to a site drawn at random mispredicts almost
  * every time), which manysite.sh reports beside the ratios.
  *
@@ -56,13 +60,21 @@ typedef int arg_t;			/* the fill byte */
 #define SCHED (1u << 16)
 #define NDIST (sizeof(DISTS) / sizeof(DISTS[0]))
 
-typedef void site_fn(unsigned char *, arg_t, size_t);
+#ifdef SITE_READ
+typedef unsigned char site_ret;
+#define SITE_RETURN(p, n) return (p)[(n) - ((n) != 0)]
+#else
+typedef void site_ret;
+#define SITE_RETURN(p, n) (void)0
+#endif
+typedef site_ret site_fn(unsigned char *, arg_t, size_t);
 
 #define SITE(k)								\
-__attribute__((noinline)) static void site##k(unsigned char *p, arg_t a,	\
-					      size_t n)			\
+__attribute__((noinline)) static site_ret site##k(unsigned char *p,	\
+						  arg_t a, size_t n)	\
 {									\
 	OP(p, a, n);							\
+	SITE_RETURN(p, n);						\
 }
 #define SITES8(k) SITE(k##0) SITE(k##1) SITE(k##2) SITE(k##3)		\
 	SITE(k##4) SITE(k##5) SITE(k##6) SITE(k##7)
@@ -145,12 +157,20 @@ static inline __attribute__((always_inline)) double round_ns(const int use)
 		unsigned char *p = buf + sched[i].site % 4 * 17 + x;
 		size_t n = sched[i].size;
 
+#ifdef SITE_READ
+		x = sites[sched[i].site](p, ARG(sched[i].site), n);
+		if (use)
+			__asm__("and $0, %0" : "+r"(x) : : "cc");
+		else
+			x = 0;
+#else
 		sites[sched[i].site](p, ARG(sched[i].site), n);
 		if (use) {
 			__asm__ __volatile__("" : : : "memory");
 			x = p[n - (n != 0)];
 			__asm__("and $0, %0" : "+r"(x) : : "cc");
 		}
+#endif
 	}
 	return (now() - t0) / SCHED;
 }

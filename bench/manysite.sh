@@ -10,12 +10,17 @@
 # manysite.c), side by side.  -c: the copy program (manysite.c -DOP_COPY, built
 # with -fplugin-arg-repstos-copy): glibc's memcpy against the copy sites,
 # auto, profiled and each copy routine this CPU runs (REPSTOS_VARIANT=name).
-#   bench/manysite.sh [-c] [R]
+# -r: the memset program whose sites' functions read back what they set
+# (manysite.c -DSITE_READ), which the plugin marks.
+#   bench/manysite.sh [-c|-r] [R]
 . "$(dirname "$0")/../tests/lib.sh"	# for variants
 op=set name=manysite cflags="-O2 -Iinclude -Iruntime" plugin=""
 if [ "${1:-}" = -c ]; then
 	op=copy name=manysite-copy cflags="$cflags -DOP_COPY"
 	plugin=-fplugin-arg-repstos-copy
+	shift
+elif [ "${1:-}" = -r ]; then
+	name=manysite-read cflags="$cflags -DSITE_READ"
 	shift
 fi
 reps=${1:-11}
