@@ -164,26 +164,30 @@ static unsigned forms(const struct repstos_family_tuning *ft,
 
 /*
  * A site whose profile has calls in both classes of 16..63 (5 and 6)
- * and none outside, and whose bytes its code reads back, takes f's
- * read_form, plain stores with no size branch there, where the module
- * routine is one it goes with (so this CPU runs it, and the policy
- * wants that width here).  The back-to-back table cannot see this: its
- * forms that forward (avx2, vec) branch at 32, mispredicted where the
- * sizes vary across it (Zen 4, sizes uniform in 16..63, use after
- * write: avx512_plain 1.21-1.26x glibc, avx2 1.27-1.33x, avx512_split
- * 1.00-1.12x; back to back 1.10-1.53x, avx2 0.66-0.82x, avx512_split
- * 1.13-1.66x: runs side by side, which this guest's back-to-back
- * figures swing between).  One class alone keeps read_back's rule: a
- * fixed size predicts every branch.  Only from a profile: by_size, in
- * every module's start-up, has no bytes to spare (bench/footprint.sh).
+ * and none outside takes f's range_form, plain stores with no size
+ * branch there, where the module routine is one it goes with (so this
+ * CPU runs it, and the policy wants that width here).  The back-to-back
+ * table cannot see this: the masked store of the module routine makes
+ * a load of its bytes wait for it to commit, and the forms that
+ * forward (avx2, vec) branch at 32, mispredicted where the sizes vary
+ * across it.  Zen 4, sizes uniform in 16..63, 17..40 and 24..48, side
+ * by side: avx512_plain 0.98-1.19x glibc back to back and 1.21-1.30x
+ * with use after write; avx512_split 1.08-1.23x and 1.00-1.01x; avx2
+ * 0.60-1.00x and 1.21-1.40x.  Whatever the site's use: the plugin's
+ * +read says the site's own function reads the bytes, its absence
+ * nothing (a caller may), and an unknown use is weighed toward use
+ * after write (in the many-site program, whose reads are all the
+ * caller's, 5 of 64 sites took it: 1.29x / 1.24x glibc profiled, 1.28x
+ * / 1.23x with +read sites alone, 15 runs interleaved).  One class
+ * alone keeps read_back's rule: a fixed size predicts every branch.
+ * Only from a profile: by_size, in every module's start-up, has no
+ * bytes to spare (bench/footprint.sh).
  */
-static int read_range(const struct repstos_family *f,
-		      const struct repstos_site *e, int module,
-		      const unsigned long long *hist)
+static int spread_16_63(const struct repstos_family *f, int module,
+			const unsigned long long *hist)
 {
-	return repstos_site_use(e) & REPSTOS_USE_READ &&
-	       first_class(hist) == 5 && last_class(hist) == 6 &&
-	       (f->read_with >> module & 1);
+	return first_class(hist) == 5 && last_class(hist) == 6 &&
+	       (f->range_with >> module & 1);
 }
 
 /* By what the compiler knew of the size (policy.h).  A site whose
@@ -255,8 +259,8 @@ int repstos_policy_form(const struct repstos_tuning *t,
 	/* the forms the table has only when there is a profile to weigh:
 	 * this runs for every site at start-up (10,000 sites took 0.7 ms
 	 * more when it counted them first) */
-	if (!forced && any_calls(hist) && read_range(f, e, module, hist))
-		v = f->read_form;
+	if (!forced && any_calls(hist) && spread_16_63(f, module, hist))
+		v = f->range_form;
 	else if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
 		v = by_size(ft, f, module, forced, e);
 	else

@@ -58,9 +58,9 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.wide = 1u << REPSTOS_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_VARIANT_LIBC |
 			       1u << REPSTOS_VARIANT_AVX512_PLAIN,
-		.read_form = REPSTOS_VARIANT_AVX512_PLAIN,
-		.read_with = 1u << REPSTOS_VARIANT_AVX512 |
-			     1u << REPSTOS_VARIANT_AVX512_SPLIT,
+		.range_form = REPSTOS_VARIANT_AVX512_PLAIN,
+		.range_with = 1u << REPSTOS_VARIANT_AVX512 |
+			      1u << REPSTOS_VARIANT_AVX512_SPLIT,
 		.no_forward = 1u << REPSTOS_VARIANT_INLINE |
 			      1u << REPSTOS_VARIANT_REP_GOOD |
 			      1u << REPSTOS_VARIANT_STOSB_AVX2 |
@@ -86,7 +86,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
 		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC,
-		.read_form = -1,
+		.range_form = -1,
 		.no_forward = 1u << REPSTOS_COPY_VARIANT_INLINE |
 			      1u << REPSTOS_COPY_VARIANT_AVX512,
 		.ops = OP(COPY) | OP(MOVE) | OP(MOVE_FWD),

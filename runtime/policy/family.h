@@ -41,11 +41,11 @@ struct repstos_family {
 				 * library's): never for a narrow entry */
 	unsigned forced_only;	/* bit v: no cost table measures v, and
 				 * only a forced choice (REPSTOS_VARIANT,
-				 * --cpu) gives it, or read_form's rule */
-	int read_form;		/* what a site gets that reads back what
-				 * it set, its sizes varying inside 16..63
-				 * (choose.c, read_range) ... */
-	unsigned read_with;	/* ... where bit v, v the module routine,
+				 * --cpu) gives it, or range_form's rule */
+	int range_form;		/* what a site gets whose profiled sizes
+				 * vary inside 16..63 (choose.c,
+				 * spread_16_63) ... */
+	unsigned range_with;	/* ... where bit v, v the module routine,
 				 * is set: none where 0 */
 	unsigned no_forward;	/* bit v: variant v stores some sizes below
 				 * 64 bytes with a masked or a string store,

@@ -145,9 +145,9 @@ END(__repstos_vec)
 
 /*
  * "avx512_plain": "avx512_split" with plain stores below 64 bytes, for
- * a site that reads back what it set and whose sizes vary inside
- * 16..63 (choose.c gives it no other).  A load of a masked store's
- * bytes waits for the store to commit; a plain store's are forwarded.
+ * a site whose sizes vary inside 16..63 (choose.c gives it no other).
+ * A load of a masked store's bytes waits for the store to commit; a
+ * plain store's are forwarded.
  *   0..15: "avx2"'s;
  *   16..63: four 16-byte stores, no size branch, none outside [S, E):
  *     also "avx512"'s and "avx512_split"'s path near a page end;

@@ -11,9 +11,9 @@
 # as if not marked; and a marked site is not answered from the choice
 # of an unmarked one of the same sizes (the start-up asks each range
 # once).  The same with a size profile, by where the calls fell; and
-# there a marked site whose calls spread over 16..63 takes avx512_plain,
-# plain stores with no size branch, where the module routine is an
-# AVX-512 one (not under avx2).
+# there a site whose calls spread over 16..63, marked or not, takes
+# avx512_plain, plain stores with no size branch, where the module
+# routine is an AVX-512 one (not under avx2).
 . "$(dirname "$0")/../lib.sh"
 bin=$BUILT/readback
 need $bin $TOOL
@@ -29,17 +29,17 @@ done
 # 40 bytes read back and not), the range 0..63 spread over classes.
 expect() {
 	if [ "${1:-}" = profile ]; then
-		unknown=avx2 var_read=vec read_16_63=avx512_plain
+		unknown=avx2 var_read=vec spread=avx512_plain
 	else
-		unknown=avx512_split var_read=avx512_split read_16_63=avx512_split
+		unknown=avx512_split var_read=avx512_split spread=avx512_split
 	fi
 	cat <<END
 set 5 5 read vec
 set 5 5 left avx512_split
 set 32 63 read vec
 set 0 63 read avx512_split
-set 16 63 read $read_16_63
-set 16 63 left avx512_split
+set 16 63 read $spread
+set 16 63 left $spread
 set 100 100 read avx2
 set 0 4294967295 read $unknown
 set 0 4294967295 read $var_read
@@ -77,9 +77,9 @@ $TOOL patch --cpu=native --profile=$W/prof $bin -o $W/profiled >/dev/null ||
 forms "patch --cpu=native --profile" profile env REPSTOS_PATCH=0 $W/profiled
 
 # avx512_plain goes with the AVX-512 routines alone: under a module
-# routine of avx2 the same profile gives the site read back over 16..63
-# what it gives the one left alone, the module routine (the calls
-# spread over two classes, and the table has no change costs).
+# routine of avx2 the same profile gives the sites over 16..63 the
+# module routine (their calls spread over two classes, and the table
+# has no change costs).
 $bin tuning $W/tuning-avx2 avx2 || fail "writing the avx2 tuning file"
 got=$(REPSTOS_TUNING=$W/tuning-avx2 REPSTOS_PROFILE_USE=$W/prof $bin forms |
 	grep '^set 16 63 ')
