@@ -348,9 +348,31 @@ static int patch_no_table(struct plan *p)
 	return RS_EXIT_OK;
 }
 
+/*
+ * A linked file from before a routine the policy now gives (a profiled
+ * site over 16..63 gets avx512_plain, which an older librepstos.a has
+ * not): the site keeps its family's module routine, as the file's own
+ * start-up would give it, unless the routine was forced.  1 when it
+ * does.
+ */
+static int older_file(const struct plan *p, const struct rs_site *s, int *r)
+{
+	const struct repstos_family *f = repstos_family_of(s->e.op);
+	int v = rs_choice_module(&p->choice, s->e.op);
+
+	if (p->f->rel || p->routine[*r].have ||
+	    p->choice.mods.fam[f->id].forced)
+		return 0;
+	if (repstos_version_narrow(s->e.version))
+		v = repstos_family_narrow(f, v);
+	*r = rs_routine_of(s->e.op, v);
+	return 1;
+}
+
 static int plan_sites(struct plan *p, const struct rs_table *t)
 {
-	size_t i;
+	const char *missing = NULL, *sym;
+	size_t i, older = 0;
 
 	for (i = 0; i < t->n; i++) {
 		const struct rs_site *s = &t->site[i];
@@ -362,9 +384,20 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;
 		}
+		sym = rs_routines[r].sym;
+		if (!inl && older_file(p, s, &r)) {
+			older++;
+			missing = sym;
+		}
 		if (patch_site(p, s, inl, r))
 			return -1;
 	}
+	if (older)
+		fprintf(p->o->dry_run ? p->out : stderr, "%s: note: %zu site%s "
+			"get%s the module routine: %s is not in this file "
+			"(linked with an older librepstos.a)\n", p->f->path,
+			older, older == 1 ? "" : "s", older == 1 ? "s" : "",
+			missing);
 	return 0;
 }
 

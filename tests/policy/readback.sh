@@ -13,7 +13,8 @@
 # once).  The same with a size profile, by where the calls fell; and
 # there a site whose calls spread over 16..63, marked or not, takes
 # avx512_plain, plain stores with no size branch, where the module
-# routine is an AVX-512 one (not under avx2).
+# routine is an AVX-512 one (not under avx2); patch --profile gives a
+# file linked before avx512_plain was the module routine there.
 . "$(dirname "$0")/../lib.sh"
 bin=$BUILT/readback
 need $bin $TOOL
@@ -75,6 +76,23 @@ forms "runtime with the profile" profile env REPSTOS_PROFILE_USE=$W/prof $bin
 $TOOL patch --cpu=native --profile=$W/prof $bin -o $W/profiled >/dev/null ||
 	fail "patch --cpu=native --profile"
 forms "patch --cpu=native --profile" profile env REPSTOS_PATCH=0 $W/profiled
+
+# A file linked with a runtime from before avx512_plain (here: its
+# symbol taken out, which is all the tool goes by): patch --profile
+# gives those sites the module routine, and says so in one note.
+objcopy --strip-symbol=__repstos_avx512_plain $bin $W/older ||
+	fail "objcopy --strip-symbol"
+if $TOOL patch --cpu=native --profile=$W/prof $W/older -o $W/older-p \
+		>/dev/null 2>$W/note; then
+	grep -q "note: 2 sites get the module routine: __repstos_avx512_plain is not in this file" $W/note &&
+		ok "older file: one note" || { fail "older file: no note"; cat $W/note; }
+	got=$(REPSTOS_PATCH=0 $W/older-p forms)
+	[ "$got" = "$(expect profile | sed 's/avx512_plain/avx512_split/')" ] &&
+		ok "older file: the module routine for the sites over 16..63" ||
+		{ fail "older file:"; echo "$got"; }
+else
+	fail "patch --profile of an older file"; cat $W/note
+fi
 
 # avx512_plain goes with the AVX-512 routines alone: under a module
 # routine of avx2 the same profile gives the sites over 16..63 the
