@@ -343,7 +343,7 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(AVX512, "avx512", __repstos_avx512, REPSTOS_NEEDS_AVX512)	\
 	X(AVX512_SPLIT, "avx512_split", __repstos_avx512_split, REPSTOS_NEEDS_AVX512) \
 	X(STOSB_AVX2, "stosb_avx2", __repstos_stosb_avx2, REPSTOS_CPU_AVX2 | REPSTOS_CPU_ERMS) \
-	X(LIBC, "libc", __repstos_libc_memset, 0)				\
+	X(LIBC, "libc", __repstos_libc_memset, 0)			\
 	X(AVX512_PLAIN, "avx512_plain", __repstos_avx512_plain, REPSTOS_NEEDS_AVX512)
 
 /*

@@ -7,9 +7,10 @@
 #   copy     plugin/repstos-cc -O2 -fplugin-arg-repstos-copy: set and
 #            copy sites
 #
-# and, for the site-call count only, copy relinked with the full runtime
-# (REPSTOS_RUNTIME=full: it records REPSTOS_PROFILE) as PROG-count.  The
-# same objects as copy, so the counts are those of the binary timed.
+# and copy relinked with the full runtime (REPSTOS_RUNTIME=full: it
+# records REPSTOS_PROFILE and reads REPSTOS_PROFILE_USE) as PROG-count,
+# for the site-call counts and the profiled configuration.  The same
+# objects as copy, so the counts are those of the binary timed.
 # A binary already there is kept: delete $BIN to rebuild.
 #
 # Sh has no local variables: these functions set k, d, cc, fl, src,

@@ -5,7 +5,9 @@
 # routine: the repstos builds under REPSTOS_VARIANT=auto, each set
 # routine, libc (the set build) and auto, each copy routine, libc (the
 # set+copy build; a copy routine's name forces the set sites too where
-# the set family has a routine of that name).  `make bench-real`.
+# the set family has a routine of that name); and the set+copy build
+# linked with the full runtime, as it is and from a size profile of its
+# own run.  `make bench-real`.
 #
 #   bench/real/real.sh            ROUNDS=15 PROGS='sqlite zstd jq lua' CPU=1
 #
@@ -108,14 +110,28 @@ out_jq() { "$BIN/jq-$1" -c "$JQ_FILTER" "$WORK/jq.in" | md5sum; }
 out_lua() { "$BIN/lua-$1" "$top/bench/real/alloc.lua" $LUA_ARGS | md5sum; }
 bin_of() { case $1 in sqlite) echo speedtest1 ;; zstd) echo zstd ;; jq) echo jq ;; lua) echo lua ;; esac; }
 
-# The configurations: "KIND VARIANT" (plain has no variant).
+# The configurations: "KIND VARIANT" (plain has no variant).  The
+# count build (set+copy with the full runtime, which reads size
+# profiles) runs as it is and from the profile of its counting run
+# below: the profile of the very run it is timed on, which is the best
+# a profile can know.
 CONFIGS="plain:-"
 for v in auto $(variants); do CONFIGS="$CONFIGS repstos:$v"; done
 for v in auto $(variants copy); do CONFIGS="$CONFIGS copy:$v"; done
-label() { case $1 in plain:-) echo plain ;; repstos:*) echo "set/${1#*:}" ;; copy:*) echo "set+copy/${1#*:}" ;; esac; }
+CONFIGS="$CONFIGS count:auto count:profiled"
+label() {
+	case $1 in
+	plain:-) echo plain ;;
+	repstos:*) echo "set/${1#*:}" ;;
+	copy:*) echo "set+copy/${1#*:}" ;;
+	count:auto) echo "set+copy/full" ;;
+	count:profiled) echo "set+copy/profiled" ;;
+	esac
+}
 run_config() {	# PROG CONFIG
 	k=${2%%:*} v=${2#*:}
 	if [ "$k" = plain ]; then run_$1 plain
+	elif [ "$v" = profiled ]; then REPSTOS_PROFILE_USE=$WORK/$1.prof run_$1 $k
 	else REPSTOS_VARIANT=$v run_$1 $k
 	fi
 }
