@@ -152,10 +152,9 @@ END(__repstos_vec)
  *   16..63: four 16-byte stores, no size branch, none outside [S, E):
  *     also "avx512"'s and "avx512_split"'s path near a page end;
  *   64 and up: "avx512_split", past its REQUIRE.
- * Zen 4, sizes uniform in 16..63 and 17..40, three runs side by side:
- * use after write 1.21-1.26x glibc where "avx512_split" is 1.00-1.12x;
- * back to back 1.10-1.53x against 1.13-1.66x (bench/plain.S's same
- * stores behind a plain entry: 1.05-1.49x).  On an 8-byte boundary
+ * Zen 4, sizes uniform in 16..63, 17..40 and 24..48, side by side:
+ * use after write 1.21-1.30x glibc where "avx512_split" is 1.00-1.01x;
+ * back to back 0.98-1.19x against 1.08-1.23x.  On an 8-byte boundary
  * after "vec", with "avx512"'s copy of those stores gone, the routines
  * take the 64-byte lines they took before.  Needs what "avx512" needs.
  */
@@ -165,10 +164,10 @@ ENTRY_ALIGN(__repstos_avx512_plain, 8)
 	ja	1f
 	path_mark avx512_plain_0_63
 	vpbroadcastb %eax, %xmm0		/* EVEX.128: ymm0's upper half zero */
-.Lavx512_0_63_plain:			/* xmm0 the fill, rax as on entry */
 	cmp	$16, %rcx
 	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
-	path_mark avx512_16_63_plain
+	path_mark avx512_plain_16_63
+.Lavx512_16_63_plain:			/* xmm0 the fill, rcx 16..63 */
 	set_four16 vmovdqu, %xmm0, .Lminus32, .Lminus16
 1:	path_mark avx512_plain_64_up
 	jmp	.Lavx512_split_any
@@ -263,7 +262,10 @@ ENTRY_ALIGN(__repstos_avx512, 64)
 	vmovd	%xmm16, %eax		/* the fill byte back in rax */
 	movzbl	%al, %eax
 	vmovdqa64 %xmm16, %xmm0		/* EVEX.128: ymm0's upper half zero */
-	jmp	.Lavx512_0_63_plain
+	cmp	$16, %rcx
+	jb	.Lavx2_0_15		/* avx2's tail: xmm0 and al ready */
+	path_mark avx512_16_63_page_end
+	jmp	.Lavx512_16_63_plain
 .Lavx512_256_512:
 	path_mark avx512_256_512
 	cmp	$512, %rcx
