@@ -352,26 +352,28 @@ static int patch_no_table(struct plan *p)
  * A linked file from before a routine the policy now gives (a profiled
  * site over 16..63 gets avx512_plain, which an older librepstos.a has
  * not): the site keeps its family's module routine, as the file's own
- * start-up would give it, unless the routine was forced.  1 when it
- * does.
+ * start-up would give it, unless the routine was forced.  The routine
+ * the file lacks when it does, else NULL.
  */
-static int older_file(const struct plan *p, const struct rs_site *s, int *r)
+static const char *older_file(const struct plan *p, const struct rs_site *s,
+			      int *r)
 {
 	const struct repstos_family *f = repstos_family_of(s->e.op);
+	const char *gone = rs_routines[*r].sym;
 	int v = rs_choice_module(&p->choice, s->e.op);
 
 	if (p->f->rel || p->routine[*r].have ||
 	    p->choice.mods.fam[f->id].forced)
-		return 0;
+		return NULL;
 	if (repstos_version_narrow(s->e.version))
 		v = repstos_family_narrow(f, v);
 	*r = rs_routine_of(s->e.op, v);
-	return 1;
+	return gone;
 }
 
 static int plan_sites(struct plan *p, const struct rs_table *t)
 {
-	const char *missing = NULL, *sym;
+	const char *missing = NULL, *gone;
 	size_t i, older = 0;
 
 	for (i = 0; i < t->n; i++) {
@@ -384,10 +386,9 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;
 		}
-		sym = rs_routines[r].sym;
-		if (!inl && older_file(p, s, &r)) {
+		if (!inl && (gone = older_file(p, s, &r))) {
 			older++;
-			missing = sym;
+			missing = gone;
 		}
 		if (patch_site(p, s, inl, r))
 			return -1;

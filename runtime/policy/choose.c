@@ -76,23 +76,15 @@ static int any_calls(const unsigned long long *hist)
 	return 0;
 }
 
-/* The lowest and the highest class with calls (some has). */
-static unsigned first_class(const unsigned long long *hist)
+/* Do the calls fall in classes lo..hi alone, and in lo and in hi? */
+static int spans(const unsigned long long *hist, unsigned lo, unsigned hi)
 {
-	unsigned c = 0;
+	unsigned c;
 
-	while (!hist[c])
-		c++;
-	return c;
-}
-
-static unsigned last_class(const unsigned long long *hist)
-{
-	unsigned c = REPSTOS_NCLASS - 1;
-
-	while (!hist[c])
-		c--;
-	return c;
+	for (c = 0; c < REPSTOS_NCLASS; c++)
+		if (hist[c] && (c < lo || c > hi))
+			return 0;
+	return hist[lo] && hist[hi];
 }
 
 /* The size class that holds at least 95% of the calls, or -1. */
@@ -167,27 +159,21 @@ static unsigned forms(const struct repstos_family_tuning *ft,
  * and none outside takes f's range_form, plain stores with no size
  * branch there, where the module routine is one it goes with (so this
  * CPU runs it, and the policy wants that width here).  The back-to-back
- * table cannot see this: the masked store of the module routine makes
- * a load of its bytes wait for it to commit, and the forms that
- * forward (avx2, vec) branch at 32, mispredicted where the sizes vary
- * across it.  Zen 4, sizes uniform in 16..63, 17..40 and 24..48, side
- * by side: avx512_plain 0.98-1.19x glibc back to back and 1.21-1.30x
- * with use after write; avx512_split 1.08-1.23x and 1.00-1.01x; avx2
- * 0.60-1.00x and 1.21-1.40x.  Whatever the site's use: the plugin's
- * +read says the site's own function reads the bytes, its absence
- * nothing (a caller may), and an unknown use is weighed toward use
- * after write (in the many-site program, whose reads are all the
- * caller's, 5 of 64 sites took it: 1.29x / 1.24x glibc profiled, 1.28x
- * / 1.23x with +read sites alone, 15 runs interleaved).  One class
- * alone keeps read_back's rule: a fixed size predicts every branch.
- * Only from a profile: by_size, in every module's start-up, has no
- * bytes to spare (bench/footprint.sh).
+ * table sees neither what the module routine's masked store costs the
+ * loads of its bytes, which wait for it to commit, nor what the forms
+ * that forward (avx2, vec) lose to their branch at 32 where the sizes
+ * vary across it: __repstos_avx512_plain's comment has the figures.
+ * Whatever the site's use: the plugin's +read says the site's own
+ * function reads the bytes, its absence nothing (a caller may), and an
+ * unknown use is weighed toward use after write.  One class alone
+ * keeps read_back's rule: a fixed size predicts every branch.  Only
+ * from a profile: by_size, in every module's start-up, has no bytes to
+ * spare (bench/footprint.sh).
  */
 static int spread_16_63(const struct repstos_family *f, int module,
 			const unsigned long long *hist)
 {
-	return first_class(hist) == 5 && last_class(hist) == 6 &&
-	       (f->range_with >> module & 1);
+	return (f->range_with >> module & 1) && spans(hist, 5, 6);
 }
 
 /* By what the compiler knew of the size (policy.h).  A site whose
@@ -259,7 +245,7 @@ int repstos_policy_form(const struct repstos_tuning *t,
 	/* the forms the table has only when there is a profile to weigh:
 	 * this runs for every site at start-up (10,000 sites took 0.7 ms
 	 * more when it counted them first) */
-	if (!forced && any_calls(hist) && spread_16_63(f, module, hist))
+	if (!forced && hist && spread_16_63(f, module, hist))
 		v = f->range_form;
 	else if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
 		v = by_size(ft, f, module, forced, e);
