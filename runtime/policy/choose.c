@@ -155,8 +155,8 @@ static unsigned forms(const struct repstos_family_tuning *ft,
 }
 
 /*
- * A site whose profile has calls in both classes of 16..63 (5 and 6)
- * and none outside takes f's range_form, plain stores with no size
+ * A site whose profile has calls in both classes of 16..63 (16..31
+ * and 32..63) and none outside takes f's range_form, plain stores with no size
  * branch there, where the module routine is one it goes with (so this
  * CPU runs it, and the policy wants that width here).  The back-to-back
  * table sees neither what the module routine's masked store costs the
@@ -173,7 +173,8 @@ static unsigned forms(const struct repstos_family_tuning *ft,
 static int spread_16_63(const struct repstos_family *f, int module,
 			const unsigned long long *hist)
 {
-	return (f->range_with >> module & 1) && spans(hist, 5, 6);
+	return (f->range_with >> module & 1) &&
+	       spans(hist, repstos_size_class(16), repstos_size_class(63));
 }
 
 /* By what the compiler knew of the size (policy.h).  A site whose
