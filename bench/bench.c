@@ -53,6 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
+RUN(__bench_plain_redir)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -89,6 +90,7 @@ static const struct bench_cand all_cands[] = {
 	{ "site-plain_four", "site: call __bench_plain_four (avx512_split, 0..63 plain stores, a branch at 16)", bench_run___bench_plain_four, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-plain_mask16", "site: call __bench_plain_mask16 (avx512_split, 16..63 plain stores, 0..15 masked)", bench_run___bench_plain_mask16, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-plain_over", "site: call __bench_plain_over (avx512_split's masked store, then plain stores over 16..63)", bench_run___bench_plain_over, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-plain_redir", "site: call __bench_plain_redir (avx512_split, 16..63 plain, 0..15 masked, no branch at 16)", bench_run___bench_plain_redir, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },
 	{ "inline", "site: rep stosb in place (the inline form)", bench_run_inline, -1 },
 	{ "gcc-libcall", "GCC -mstringop-strategy=libcall", bench_run_gcc_libcall, -1 },
@@ -546,18 +548,32 @@ static void goals(FILE *f, unsigned c, unsigned shape, unsigned off,
 	fputc('\n', f);
 }
 
-/* The column heads: candidates' names without "site-" and "gcc-". */
+/* A candidate's column head: its name without "site-" and "gcc-". */
+static const char *head_name(unsigned c)
+{
+	const char *n = cands[c]->name;
+
+	return !strncmp(n, "site-", 5) ? n + 5 :
+	       !strncmp(n, "gcc-", 4) ? n + 4 : n;
+}
+
+/* Its column's width: the whole head, at least 7, so that two names
+ * that share their first seven characters (avx512_split, avx512_plain)
+ * stay two names. */
+static int col_width(unsigned c)
+{
+	int w = (int)strlen(head_name(c));
+
+	return w > 7 ? w : 7;
+}
+
 static void heads(FILE *f, int w, const char *first)
 {
 	unsigned c;
 
 	fprintf(f, "%*s", w, first);
-	for (c = 0; c < ncand; c++) {
-		const char *n = cands[c]->name;
-
-		fprintf(f, " %7.7s", !strncmp(n, "site-", 5) ? n + 5 :
-			!strncmp(n, "gcc-", 4) ? n + 4 : n);
-	}
+	for (c = 0; c < ncand; c++)
+		fprintf(f, " %*s", col_width(c), head_name(c));
 }
 
 /* ns per call of every candidate, fill 0x5a: back to back, as the
@@ -578,7 +594,7 @@ static void ns_table(FILE *f, unsigned shape, unsigned off, int ac,
 
 		fprintf(f, "%8s", size_name(sizes[s], b));
 		for (c = 0; c < ncand; c++)
-			fprintf(f, " %7.2f", med_ns(k, c));
+			fprintf(f, " %*.2f", col_width(c), med_ns(k, c));
 		if (ac >= 0)
 			fprintf(f, "  %6.2fx", speedup(k, (unsigned)ac));
 		fputc('\n', f);
@@ -601,9 +617,10 @@ static void ratio_table(FILE *f, unsigned shape, unsigned off)
 	for (s = 0; s < nsizes; s++) {
 		struct config *k = find(sizes[s], shape, off, 0x5a);
 
-		fprintf(f, "%8s %7.2f", size_name(sizes[s], b), med_ns(k, 0));
+		fprintf(f, "%8s %*.2f", size_name(sizes[s], b), col_width(0),
+			med_ns(k, 0));
 		for (c = 1; c < ncand; c++)
-			fprintf(f, " %7.2f", speedup(k, c));
+			fprintf(f, " %*.2f", col_width(c), speedup(k, c));
 		fputc('\n', f);
 	}
 }
@@ -639,7 +656,7 @@ static void geomeans(FILE *f)
 					if (IS_DIST(sizes[s]))
 						l += log(c ? speedup(k, c) : med_ns(k, 0));
 				}
-				fprintf(f, " %7.2f", exp(l / nd));
+				fprintf(f, " %*.2f", col_width(c), exp(l / nd));
 			}
 			fputc('\n', f);
 		}
