@@ -24,6 +24,10 @@
  *                         the ladder's pairs of 16 and 32 over it: no
  *                         branch, and every byte of 16..63 also in a
  *                         younger plain store a load can forward from.
+ *   __bench_plain_redir   0..63: one masked 16-byte store, at S where
+ *                         n < 16, else below rsp; four 16-byte stores
+ *                         (plain_four's) where n >= 16, else below rsp:
+ *                         plain stores from 16 up with no branch at 16.
  * Same contract as the routines (runtime/routines/set.S); needs what
  * "avx512" needs, and is only run where that is there.
  */
@@ -171,5 +175,48 @@ ENTRY_ALIGN(__bench_plain_over, 64)
 	jmp	__repstos_avx512_split
 	leave_to plain_over_64_up, __repstos_avx512_split
 END(__bench_plain_over)
+
+ENTRY_ALIGN(__bench_plain_redir, 64)
+	cmp	$64, %rcx
+	leave_if ae, plain_redir_64_up, __repstos_avx512_split
+	vpbroadcastb %eax, %xmm16
+	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 64), %eax
+	ja	1f			/* [S, S+16) may cross a page */
+	path_mark plain_redir_0_63
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	lea	-64(%rsp), %rax
+	cmp	$16, %rcx
+	cmovb	%rdi, %rax		/* the masked store: S below 16 */
+	vmovdqu8 %xmm16, (%rax){%k1}
+	lea	(%rdi,%rcx), %rdi	/* not add: the flags are cmp $16's */
+	vmovq	%rdi, %xmm17		/* E, the way out */
+	lea	-48(%rsp), %rax
+	cmovb	%rax, %rdi		/* below 16 the four land in [rsp-64, rsp-32) */
+	mov	%rcx, %rax
+	neg	%rax
+	vmovdqu64 %xmm16, (%rdi,%rax)
+	vmovdqu64 %xmm16, -16(%rdi)
+	cmp	$-32, %rax
+	cmovl	.Lm32(%rip), %rax
+	vmovdqu64 %xmm16, (%rdi,%rax)
+	sub	$16, %rcx
+	neg	%rcx
+	cmp	$-16, %rcx
+	cmovg	.Lm16(%rip), %rcx
+	vmovdqu64 %xmm16, (%rdi,%rcx)
+	vmovq	%xmm17, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+1:	path_mark plain_redir_0_63_page_end
+	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
+	movzbl	%al, %eax
+	jmp	__repstos_avx512_split
+	leave_to plain_redir_64_up, __repstos_avx512_split
+END(__bench_plain_redir)
 
 	OBJECT_NOTES

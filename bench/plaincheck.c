@@ -43,6 +43,7 @@ ROUTINE(__bench_plain_ladder)
 ROUTINE(__bench_plain_four)
 ROUTINE(__bench_plain_mask16)
 ROUTINE(__bench_plain_over)
+ROUTINE(__bench_plain_redir)
 
 static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
 {
@@ -64,6 +65,7 @@ static const struct {
 	{ "plain_four", call___bench_plain_four },
 	{ "plain_mask16", call___bench_plain_mask16 },
 	{ "plain_over", call___bench_plain_over },
+	{ "plain_redir", call___bench_plain_redir },
 };
 
 /* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
