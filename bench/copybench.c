@@ -3,7 +3,7 @@
  * copybench.c - the copy routines (copy.S) against glibc's memcpy and
  * memmove called through the PLT, interleaved in one run.
  *
- *   copybench [-r REPS] [-c NAME,..] [-z SIZE|dist-X,..] [-s SHAPE,..]
+ *   copybench [-r REPS] [-c NAME,..] [-z SIZE|LO..HI|dist-X,..] [-s SHAPE,..]
  *             [-a OFFSET,..] [-n MAXCALLS]
  *
  * Each candidate runs one timed batch of calls per configuration, shape
@@ -15,7 +15,9 @@
  * Configurations: fixed sizes with source and destination 64-byte
  * aligned ("al"), at offsets 5 and 3 ("mis") or each at 0..63 drawn per
  * call ("rnd"; -a 0,3,rand), and moves with the destination 64 bytes
- * above the source ("ov+64", through memmove, aligned); the published
+ * above the source ("ov+64", through memmove, aligned); sizes uniform
+ * in LO..HI at the same offsets, as a site that varies inside one range
+ * sees them (-z 16..63); the published
  * memcpy distributions (bench/dists/memcpy_dists.h, made from
  * bench/dists/data/memcpy-sizes by bench/dists/mkdists.sh) at the same
  * offsets, sizes drawn at random into a ring of bench.h's size, so
@@ -264,6 +266,43 @@ static void dist(unsigned k, unsigned reps)
 	}
 }
 
+/* Sizes drawn uniformly from lo..hi into the ring, as a site whose
+ * sizes vary inside one range sees them (the fixed seed of dist's). */
+static void range(unsigned long lo, unsigned long hi, unsigned reps)
+{
+	char label[32];
+	unsigned i, o;
+
+	srand(1);
+	for (i = 0; i < RING; i++)
+		ring[i] = (uint32_t)(lo + (unsigned long)rand() % (hi - lo + 1));
+	for (o = 0; o < BENCH_NOFF; o++) {
+		if (!(offsets >> o & 1))
+			continue;
+		snprintf(label, sizeof(label), "%lu..%lu %s", lo, hi,
+			 off_label(o));
+		config(label, calls_for((lo + hi) / 2), o, 0, 0, reps);
+	}
+}
+
+/* One -z entry that is neither dist-X nor a plain size: LO..HI. */
+static int range_arg(const char *t, unsigned reps)
+{
+	char *end;
+	unsigned long lo = strtoul(t, &end, 0), hi;
+
+	if (strncmp(end, "..", 2))
+		return 0;
+	hi = strtoul(end + 2, &end, 0);
+	if (*end || hi < lo || hi > (1ul << 20)) {
+		fprintf(stderr, "copybench: %s: not a size range LO..HI "
+			"(HI at most 1 MiB)\n", t);
+		exit(2);
+	}
+	range(lo, hi, reps);
+	return 1;
+}
+
 #define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
 
 static void pick(const char *list)
@@ -355,7 +394,7 @@ static void report(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: copybench [-r REPS] [-c NAME,..] "
-		"[-z SIZE|dist-X,..] [-s b2b,use,read] [-a 0,3,rand] "
+		"[-z SIZE|LO..HI|dist-X,..] [-s b2b,use,read] [-a 0,3,rand] "
 		"[-n MAXCALLS]\n");
 	return 2;
 }
@@ -423,7 +462,7 @@ static void run_sizes(const char *zs, unsigned reps)
 			for (k = 0; k < NDISTS; k++)
 				if (!strcmp(t + 5, repstos_copy_dists[k].name))
 					dist(k, reps);
-		} else
+		} else if (!range_arg(t, reps))
 			fixed(strtoull(t, NULL, 0), reps);
 	free(z);
 }
