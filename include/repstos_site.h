@@ -361,7 +361,8 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(VEC, "vec", __repstos_copy_vec, 0)				\
 	X(AVX2, "avx2", __repstos_copy_avx2, REPSTOS_CPU_AVX2)		\
 	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512) \
-	X(LIBC, "libc", __repstos_libc_memmove, 0)
+	X(LIBC, "libc", __repstos_libc_memmove, 0)			\
+	X(AVX512_PLAIN, "avx512_plain", __repstos_copy_avx512_plain, REPSTOS_NEEDS_AVX512)
 
 /*
  * The ops, in the same shape, for C, assembler and shell alike (the

@@ -85,8 +85,10 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.inline_name = "rep movsb in place",
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
 		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
-		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC,
-		.range_form = -1,
+		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC |
+			       1u << REPSTOS_COPY_VARIANT_AVX512_PLAIN,
+		.range_form = REPSTOS_COPY_VARIANT_AVX512_PLAIN,
+		.range_with = 1u << REPSTOS_COPY_VARIANT_AVX512,
 		.no_forward = 1u << REPSTOS_COPY_VARIANT_INLINE |
 			      1u << REPSTOS_COPY_VARIANT_AVX512,
 		.ops = OP(COPY) | OP(MOVE) | OP(MOVE_FWD),

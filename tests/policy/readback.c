@@ -3,14 +3,14 @@
  * readback.c - sites whose bytes their function reads back (the
  * plugin marks them REPSTOS_USE_READ) beside the same sites left alone,
  * for tests/policy/readback.sh:
- *   readback tuning FILE [SET]
+ *   readback tuning FILE [SET [COPY]]
  *                          write a tuning file for this CPU whose set
  *                          table makes the masked "avx512_split"
  *                          cheapest below 64 bytes, and the copy table
  *                          rep movsb in place (a string store), then
  *                          "avx512", both "vec" next, "avx2" from 64;
  *                          SET the set sites' module routine (default
- *                          avx512_split)
+ *                          avx512_split), COPY the copy sites' (avx512)
  *   readback forms         each site's op, sizes, use and form now, one
  *                          line a site, in table order
  *   readback run           call every site and check what it stored
@@ -95,6 +95,18 @@ __attribute__((noinline)) int copy_24_read(void)
 
 __attribute__((noinline)) void copy_24_left(void) { memcpy(buf, from, 24); }
 
+/* 16..63 bytes copied: both classes of 16..63, read back and not */
+__attribute__((noinline)) int copy_16_63_read(unsigned n)
+{
+	memcpy(buf, from, 16 + n % 48);
+	return buf[0];
+}
+
+__attribute__((noinline)) void copy_16_63_left(unsigned n)
+{
+	memcpy(buf, from, 16 + n % 48);
+}
+
 /* Row v of k: `small` centi-ns below 64 bytes, `large` from 64. */
 static void row(struct repstos_costs *k, int v, unsigned small, unsigned large)
 {
@@ -117,7 +129,19 @@ static void slow(struct repstos_costs *k, const struct repstos_family *f)
 			row(k, v, 9000, 9000);
 }
 
-static int write_tuning(const char *path, const char *set)
+/* Family id's module routine in t by name, or -1 with a message. */
+static int module_named(struct repstos_tuning *t, unsigned id, const char *name)
+{
+	const struct repstos_family *f = &repstos_families[id];
+
+	t->fam[id].variant = repstos_family_by_name(f, name);
+	if (t->fam[id].variant >= 0)
+		return 0;
+	fprintf(stderr, "readback: no %s routine '%s'\n", f->name, name);
+	return -1;
+}
+
+static int write_tuning(const char *path, const char *set, const char *copy)
 {
 	const struct repstos_family *f = &repstos_families[REPSTOS_FAMILY_SET];
 	struct repstos_tuning t;
@@ -126,12 +150,9 @@ static int write_tuning(const char *path, const char *set)
 
 	repstos_cpu_detect(&cpu);
 	repstos_policy_tuning(&cpu, &t);
-	t.fam[REPSTOS_FAMILY_SET].variant = repstos_family_by_name(f, set);
-	if (t.fam[REPSTOS_FAMILY_SET].variant < 0) {
-		fprintf(stderr, "readback: no set routine '%s'\n", set);
+	if (module_named(&t, REPSTOS_FAMILY_SET, set) ||
+	    module_named(&t, REPSTOS_FAMILY_COPY, copy))
 		return 2;
-	}
-	t.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_AVX512;
 	k = &t.fam[REPSTOS_FAMILY_SET].costs;
 	slow(k, f);
 	row(k, REPSTOS_VARIANT_AVX512_SPLIT, 100, 500);
@@ -196,18 +217,23 @@ static int run(void)
 	for (n = 0; n < 24; n++)	/* by hand: no site */
 		((volatile unsigned char *)buf)[n] = 0;
 	copy_24_left(), bad |= check(from, 24, 0);
+	for (n = 0; n < 64; n++) {
+		bad |= copy_16_63_read(n) != from[0] || check(from, 16 + n % 48, 0);
+		copy_16_63_left(n), bad |= check(from, 16 + n % 48, 0);
+	}
 	puts(bad ? "run: wrong bytes" : "run: every site stored what it should");
 	return bad;
 }
 
 int main(int argc, char **argv)
 {
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "tuning"))
-		return write_tuning(argv[2], argc == 4 ? argv[3] : "avx512_split");
+	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "tuning"))
+		return write_tuning(argv[2], argc >= 4 ? argv[3] : "avx512_split",
+				    argc == 5 ? argv[4] : "avx512");
 	if (argc == 2 && !strcmp(argv[1], "forms"))
 		return print_forms();
 	if (argc == 2 && !strcmp(argv[1], "run"))
 		return run();
-	fprintf(stderr, "usage: readback tuning FILE [SET] | forms | run\n");
+	fprintf(stderr, "usage: readback tuning FILE [SET [COPY]] | forms | run\n");
 	return 2;
 }

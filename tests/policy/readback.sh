@@ -13,8 +13,9 @@
 # once).  The same with a size profile, by where the calls fell; and
 # there a site whose calls spread over 16..63, marked or not, takes
 # avx512_plain, plain stores with no size branch, where the module
-# routine is an AVX-512 one (not under avx2); patch --profile gives a
-# file linked before avx512_plain was the module routine there.
+# routine is an AVX-512 one (not under avx2), copy sites as set sites;
+# patch --profile gives a file linked before avx512_plain was the
+# module routine there.
 . "$(dirname "$0")/../lib.sh"
 bin=$BUILT/readback
 need $bin $TOOL
@@ -31,8 +32,10 @@ done
 expect() {
 	if [ "${1:-}" = profile ]; then
 		unknown=avx2 var_read=vec spread=avx512_plain
+		copy_spread=avx512_plain
 	else
 		unknown=avx512_split var_read=avx512_split spread=avx512_split
+		copy_spread=inline
 	fi
 	cat <<END
 set 5 5 read vec
@@ -47,6 +50,8 @@ set 0 4294967295 read $var_read
 set 0 4294967295 left avx512_split
 copy 24 24 read vec
 copy 24 24 left inline
+copy 16 63 read $copy_spread
+copy 16 63 left $copy_spread
 END
 }
 
@@ -87,7 +92,7 @@ if $TOOL patch --cpu=native --profile=$W/prof $W/older -o $W/older-p \
 	grep -q "note: 2 sites get the module routine: __repstos_avx512_plain is not in this file" $W/note &&
 		ok "older file: one note" || { fail "older file: no note"; cat $W/note; }
 	got=$(REPSTOS_PATCH=0 $W/older-p forms)
-	[ "$got" = "$(expect profile | sed 's/avx512_plain/avx512_split/')" ] &&
+	[ "$got" = "$(expect profile | sed '/^set/s/avx512_plain/avx512_split/')" ] &&
 		ok "older file: the module routine for the sites over 16..63" ||
 		{ fail "older file:"; echo "$got"; }
 else
@@ -105,5 +110,17 @@ want="set 16 63 read avx2
 set 16 63 left avx2"
 [ "$got" = "$want" ] && ok "avx2 module: no avx512_plain" ||
 	{ fail "avx2 module:"; echo "$got"; }
+
+# The copy family's: under a copy module routine of avx2 the copy
+# sites over 16..63 take what the table makes cheapest of it and rep
+# movsb in place, as before avx512_plain.
+$bin tuning $W/tuning-copy-avx2 avx512_split avx2 ||
+	fail "writing the copy avx2 tuning file"
+got=$(REPSTOS_TUNING=$W/tuning-copy-avx2 REPSTOS_PROFILE_USE=$W/prof $bin forms |
+	grep '^copy 16 63 ')
+want="copy 16 63 read inline
+copy 16 63 left inline"
+[ "$got" = "$want" ] && ok "copy avx2 module: no avx512_plain" ||
+	{ fail "copy avx2 module:"; echo "$got"; }
 
 finish
