@@ -490,6 +490,11 @@ static void gain_text(const struct rs_choice *c, unsigned op, int v,
 	double m = mean_ns(c, op, module, h, calls);
 	double x = mean_ns(c, op, v, h, calls);
 
+	if (x < 0 && v == repstos_family_of(op)->range_form) {
+		snprintf(buf, len, "gain ? (%s: sizes over 16..63, which no "
+			 "cost table times)", rs_variant_text(op, v));
+		return;
+	}
 	if (m < 0 || x < 0) {
 		snprintf(buf, len, "gain ? (no cost for %s)",
 			 rs_variant_text(op, m < 0 ? module : v));

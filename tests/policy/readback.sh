@@ -81,6 +81,10 @@ forms "runtime with the profile" profile env REPSTOS_PROFILE_USE=$W/prof $bin
 $TOOL patch --cpu=native --profile=$W/prof $bin -o $W/profiled >/dev/null ||
 	fail "patch --cpu=native --profile"
 forms "patch --cpu=native --profile" profile env REPSTOS_PATCH=0 $W/profiled
+n=$($TOOL dump --cpu=native --profile=$W/prof $bin |
+	grep -c 'chosen avx512_plain  gain ? (avx512_plain: sizes over 16..63, which no cost table times)')
+[ "$n" = 4 ] && ok "dump --profile: the four sites over 16..63 say why" ||
+	fail "dump --profile: $n sites over 16..63 say why, not 4"
 
 # A file linked with a runtime from before avx512_plain (here: its
 # symbol taken out, which is all the tool goes by): patch --profile
