@@ -186,7 +186,7 @@ END(__repstos_copy_avx512)
 
 /*
  * "avx512_plain": "avx512" with plain moves for 16..64 bytes, for a
- * site whose sizes vary inside 16..63 (choose.c gives it no other):
+ * site whose sizes vary inside 16..63 (choose.c, spread_16_63):
  * four 16-byte loads at S, min(16, n-16), max(n-32, 0) and n-16, then
  * four stores there.  No size branch and no byte outside [S, S+n), so no
  * page test; every load before any store, so a move.  A load of bytes a

@@ -145,7 +145,7 @@ END(__repstos_vec)
 
 /*
  * "avx512_plain": "avx512_split" with plain stores below 64 bytes, for
- * a site whose sizes vary inside 16..63 (choose.c gives it no other).
+ * a site whose sizes vary inside 16..63 (choose.c, spread_16_63).
  * A load of a masked store's bytes waits for the store to commit; a
  * plain store's are forwarded.
  *   0..15: "avx2"'s;
