@@ -90,6 +90,22 @@
 	ret
 .endm
 
+/* To `to` where [S, S+w) may cross a page; rax is scratch. */
+.macro near_page_end w, to
+	mov	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - \w), %eax
+	ja	\to
+.endm
+
+/* Near a page end: the fill byte back in rax, and avx512_split's own
+ * page-end path. */
+.macro to_split
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	jmp	__repstos_avx512_split
+.endm
+
 /* 0..15 (rdi S, rcx n, xmm16 the fill): the ladder from 8 down. */
 .macro below16
 	sub	%rsp, %rdi
@@ -137,10 +153,7 @@ ENTRY_ALIGN(__bench_plain_mask16, 64)
 	jb	1f
 	path_mark plain_mask16_16_63
 	set_four16 vmovdqu64, %xmm16, .Lm32, .Lm16
-1:	mov	%edi, %eax
-	and	$4095, %eax
-	cmp	$(4096 - 16), %eax
-	ja	2f			/* [S, S+16) may cross a page */
+1:	near_page_end 16, 2f
 	path_mark plain_mask16_0_15_masked
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
@@ -157,10 +170,7 @@ ENTRY_ALIGN(__bench_plain_over, 64)
 	cmp	$64, %rcx
 	leave_if ae, plain_over_64_up, __repstos_avx512_split
 	vpbroadcastb %eax, %ymm16
-	mov	%edi, %eax
-	and	$4095, %eax
-	cmp	$(4096 - 64), %eax
-	ja	1f			/* [S, S+64) may cross a page */
+	near_page_end 64, 1f
 	path_mark plain_over_0_63
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
@@ -170,9 +180,7 @@ ENTRY_ALIGN(__bench_plain_over, 64)
 	pair	32
 	ladder_out
 1:	path_mark plain_over_0_63_page_end
-	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
-	movzbl	%al, %eax
-	jmp	__repstos_avx512_split
+	to_split
 	leave_to plain_over_64_up, __repstos_avx512_split
 END(__bench_plain_over)
 
@@ -180,10 +188,7 @@ ENTRY_ALIGN(__bench_plain_redir, 64)
 	cmp	$64, %rcx
 	leave_if ae, plain_redir_64_up, __repstos_avx512_split
 	vpbroadcastb %eax, %xmm16
-	mov	%edi, %eax
-	and	$4095, %eax
-	cmp	$(4096 - 64), %eax
-	ja	1f			/* [S, S+16) may cross a page */
+	near_page_end 64, 1f
 	path_mark plain_redir_0_63
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
@@ -213,9 +218,7 @@ ENTRY_ALIGN(__bench_plain_redir, 64)
 	movzbl	%al, %eax
 	ret
 1:	path_mark plain_redir_0_63_page_end
-	vmovd	%xmm16, %eax		/* the fill byte back for avx512_split */
-	movzbl	%al, %eax
-	jmp	__repstos_avx512_split
+	to_split
 	leave_to plain_redir_64_up, __repstos_avx512_split
 END(__bench_plain_redir)
 

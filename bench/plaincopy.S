@@ -24,38 +24,13 @@
 
 	.text
 
-/* rax = min(16, n - 16), rcx = n (16..64) */
-.macro second
-	lea	-16(%rcx), %rax
-	cmp	$16, %rax
-	cmova	.Lsixteen(%rip), %rax
-.endm
-
-/* rax = max(n - 32, 0) */
-.macro third
-	lea	-32(%rcx), %rax
-	cmp	$32, %rcx
-	cmovb	.Lzero(%rip), %rax
-.endm
-
 ENTRY_ALIGN(__bench_copy_mask16, 64)
 	cmp	$64, %rcx
 	leave_if a, copy_mask16_65_up, __repstos_copy_avx512
 	cmp	$16, %rcx
 	jb	1f
 	path_mark copy_mask16_16_64
-	vmovdqu	(%rsi), %xmm0
-	vmovdqu	-16(%rsi,%rcx), %xmm3
-	second
-	vmovdqu	(%rsi,%rax), %xmm1
-	third
-	vmovdqu	(%rsi,%rax), %xmm2
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm2, (%rdi,%rax)
-	second
-	vmovdqu	%xmm1, (%rdi,%rax)
-	vmovdqu	%xmm3, -16(%rdi,%rcx)
-	copy_finish
+	copy_four16 .Lsixteen, .Lzero
 1:	mov	%esi, %eax
 	or	%edi, %eax
 	and	$4095, %eax

@@ -20,20 +20,6 @@
 
 	.text
 
-/* rax = min(16, n - 16), rcx = n (16..64): avx512_plain's second move */
-.macro copy_second16
-	lea	-16(%rcx), %rax
-	cmp	$16, %rax
-	cmova	.Lcopy_sixteen(%rip), %rax
-.endm
-
-/* rax = max(n - 32, 0): its third */
-.macro copy_third16
-	lea	-32(%rcx), %rax
-	cmp	$32, %rcx
-	cmovb	.Lcopy_zero(%rip), %rax
-.endm
-
 /*
  * The size-dispatched routines start on a cache line and their ladder's
  * steps on 16 bytes (copy_body.h): small copies are a handful of
@@ -186,10 +172,9 @@ END(__repstos_copy_avx512)
 
 /*
  * "avx512_plain": "avx512" with plain moves for 16..64 bytes, for a
- * site whose sizes vary inside 16..63 (choose.c, spread_16_63):
- * four 16-byte loads at S, min(16, n-16), max(n-32, 0) and n-16, then
- * four stores there.  No size branch and no byte outside [S, S+n), so no
- * page test; every load before any store, so a move.  A load of bytes a
+ * site whose sizes vary inside 16..63 (choose.c, spread_16_63): four
+ * 16-byte loads, then four stores (copy_four16), with no size branch and
+ * no byte outside [S, S+n), so no page test.  A load of bytes a
  * masked store wrote waits for it to commit, a plain store's are
  * forwarded.  Zen 4, sizes uniform in 16..63, 17..40, 24..48 and 32..63,
  * side by side: use after write 1.13-1.28x glibc where "avx512" is
@@ -203,18 +188,7 @@ ENTRY_ALIGN(__repstos_copy_avx512_plain, 16)
 	cmp	$16, %rcx
 	jb	.Lcopy_avx512_0_15
 	path_mark copy_avx512_plain_16_64
-	vmovdqu	(%rsi), %xmm0
-	vmovdqu	-16(%rsi,%rcx), %xmm3
-	copy_second16
-	vmovdqu	(%rsi,%rax), %xmm1
-	copy_third16
-	vmovdqu	(%rsi,%rax), %xmm2
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm2, (%rdi,%rax)
-	copy_second16
-	vmovdqu	%xmm1, (%rdi,%rax)
-	vmovdqu	%xmm3, -16(%rdi,%rcx)
-	copy_finish
+	copy_four16 .Lcopy_sixteen, .Lcopy_zero
 .Lcopy_avx512_0_15:
 	path_mark copy_avx512_plain_0_15
 	jmp	.Lcopy_avx512_0_64_any

@@ -71,6 +71,34 @@
 	ret
 .endm
 
+/*
+ * 16..64 bytes (rcx n) as four 16-byte loads, at S, min(16, n-16),
+ * max(n-32, 0) and n-16, then four stores there, with no branch: every
+ * load before any store, so a move; no byte outside [S, S+n).  Then the
+ * exit.  sixteen and zero name constants 16 and 0.  The copy
+ * "avx512_plain"'s, and bench/plaincopy.S's mask16.
+ */
+.macro copy_four16 sixteen, zero
+	vmovdqu	(%rsi), %xmm0
+	vmovdqu	-16(%rsi,%rcx), %xmm3
+	lea	-16(%rcx), %rax
+	cmp	$16, %rax
+	cmova	\sixteen(%rip), %rax	/* min(16, n - 16) */
+	vmovdqu	(%rsi,%rax), %xmm1
+	lea	-32(%rcx), %rax
+	cmp	$32, %rcx
+	cmovb	\zero(%rip), %rax	/* max(n - 32, 0) */
+	vmovdqu	(%rsi,%rax), %xmm2
+	vmovdqu	%xmm0, (%rdi)
+	vmovdqu	%xmm2, (%rdi,%rax)
+	lea	-16(%rcx), %rax
+	cmp	$16, %rax
+	cmova	\sixteen(%rip), %rax
+	vmovdqu	%xmm1, (%rdi,%rax)
+	vmovdqu	%xmm3, -16(%rdi,%rcx)
+	copy_finish
+.endm
+
 /* End the dirty upper state a width's registers began: w 32's ymm0..7.
  * (w 64's live in zmm20..27, which the state does not cover.) */
 .macro copy_clean w
