@@ -505,13 +505,32 @@ static void gain_text(const struct rs_choice *c, unsigned op, int v,
 		 rs_variant_text(op, module), m, rs_variant_text(op, v), x);
 }
 
+/* The variant s gets in a linked file whose routines are rt (NULL: an
+ * object, which links its routines later): the choice, or in a file from
+ * before it the module routine (*older: the symbol it lacks). */
+static int site_variant(const struct rs_choice *c, const struct rs_routine *rt,
+			const struct rs_site *s, const char **older)
+{
+	const struct repstos_family *f = repstos_family_of(s->e.op);
+	int r, v = rs_choice_site(c, s);
+
+	*older = NULL;
+	if (!rt || rs_choice_form(c, s, &r) || r < 0 || r >= RS_NROUTINES ||
+	    !(*older = rs_choice_older(c, rt, s, &r)))
+		return v;
+	return repstos_version_narrow(s->e.version) ?
+	       repstos_family_narrow(f, rs_choice_module(c, s->e.op)) :
+	       rs_choice_module(c, s->e.op);
+}
+
 static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 			 const struct site_text *st, const struct rs_choice *c,
-			 double *saved)
+			 const struct rs_routine *rt, double *saved)
 {
 	const unsigned long long *h = c->hist[s->entry];
 	unsigned long long calls = repstos_profile_calls(h);
-	int v = rs_choice_site(c, s);
+	const char *older;
+	int v = site_variant(c, rt, s, &older);
 	char sizes[128], gain[128], src[300] = "-";
 
 	if (st->file)
@@ -533,6 +552,9 @@ static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		gain_text(c, s->e.op, v, h, calls, saved, gain, sizeof(gain));
 	else
 		snprintf(gain, sizeof(gain), "gain ? (no cost table)");
+	if (older)
+		snprintf(gain, sizeof(gain), "(%s is not in this file: linked "
+			 "with an older librepstos.a)", older);
 	fprintf(out, "  %s  now %s  chosen %s  %s\n", sizes, form_text(s),
 		rs_variant_text(s->e.op, v), gain);
 }
@@ -594,7 +616,8 @@ int rs_dump_profile(struct rs_elf *f, FILE *out, const char *cpu,
 			continue;
 		}
 		describe(f, l, s, &st);
-		profile_site(f, out, s, &st, &c, &saved);
+		profile_site(f, out, s, &st, &c, f->rel ? NULL : t.routine,
+			     &saved);
 	}
 	if (rs_choice_costs(&c, REPSTOS_OP_MEMSET) ||
 	    rs_choice_costs(&c, REPSTOS_OP_COPY))

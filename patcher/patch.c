@@ -348,29 +348,6 @@ static int patch_no_table(struct plan *p)
 	return RS_EXIT_OK;
 }
 
-/*
- * A linked file from before a routine the policy now gives (a profiled
- * site over 16..63 gets avx512_plain, which an older librepstos.a has
- * not): the site keeps its family's module routine, as the file's own
- * start-up would give it, unless the routine was forced.  The routine
- * the file lacks when it does, else NULL.
- */
-static const char *older_file(const struct plan *p, const struct rs_site *s,
-			      int *r)
-{
-	const struct repstos_family *f = repstos_family_of(s->e.op);
-	const char *gone = rs_routines[*r].sym;
-	int v = rs_choice_module(&p->choice, s->e.op);
-
-	if (p->f->rel || p->routine[*r].have ||
-	    p->choice.mods.fam[f->id].forced)
-		return NULL;
-	if (repstos_version_narrow(s->e.version))
-		v = repstos_family_narrow(f, v);
-	*r = rs_routine_of(s->e.op, v);
-	return gone;
-}
-
 static int plan_sites(struct plan *p, const struct rs_table *t)
 {
 	const char *missing = NULL, *gone;
@@ -386,7 +363,8 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;
 		}
-		if (!inl && (gone = older_file(p, s, &r))) {
+		if (!inl && !p->f->rel &&
+		    (gone = rs_choice_older(&p->choice, p->routine, s, &r))) {
 			older++;
 			missing = gone;
 		}

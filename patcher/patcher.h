@@ -327,6 +327,17 @@ bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s);
  * form, else false and *routine, the routine to call (rs_routines[]). */
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 		    int *routine);
+/*
+ * A linked file from before a routine the policy now gives (a profiled
+ * site over 16..63 gets avx512_plain, which an older librepstos.a has
+ * not), rt its routines: the site keeps its family's module routine, as
+ * the file's own start-up would give it, unless the routine was forced.
+ * The symbol of routine *r when the file lacks it (and *r the module
+ * routine's), else NULL.  patch and dump --profile alike.
+ */
+const char *rs_choice_older(const struct rs_choice *c,
+			    const struct rs_routine *rt,
+			    const struct rs_site *s, int *r);
 void rs_choice_free(struct rs_choice *c);
 /* What the runtime's repstos_table_hash gives for this table. */
 uint64_t rs_table_hash(const struct rs_table *t);

@@ -90,7 +90,8 @@ n=$($TOOL dump --cpu=native --profile=$W/prof $bin |
 
 # A file linked with a runtime from before avx512_plain (here: its
 # symbol taken out, which is all the tool goes by): patch --profile
-# gives those sites the module routine, and says so in one note.
+# gives those sites the module routine, and says so in one note;
+# dump --profile shows that routine, and why.
 objcopy --strip-symbol=__repstos_avx512_plain $bin $W/older ||
 	fail "objcopy --strip-symbol"
 if $TOOL patch --cpu=native --profile=$W/prof $W/older -o $W/older-p \
@@ -101,6 +102,10 @@ if $TOOL patch --cpu=native --profile=$W/prof $W/older -o $W/older-p \
 	[ "$got" = "$(expect profile | sed '/^set/s/avx512_plain/avx512_split/')" ] &&
 		ok "older file: the module routine for the sites over 16..63" ||
 		{ fail "older file:"; echo "$got"; }
+	n=$($TOOL dump --cpu=native --profile=$W/prof $W/older |
+		grep -c 'chosen avx512_split  (__repstos_avx512_plain is not in this file')
+	[ "$n" = 2 ] && ok "older file: dump --profile names the module routine too" ||
+		fail "older file: dump --profile: $n sites name the module routine, not 2"
 else
 	fail "patch --profile of an older file"; cat $W/note
 fi
