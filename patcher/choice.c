@@ -234,19 +234,24 @@ bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 	return v == f->inline_form && repstos_family_inline_ok(f, s->e.op);
 }
 
+int rs_choice_module_for(const struct rs_choice *c, const struct rs_site *s)
+{
+	int v = rs_choice_module(c, s->e.op);
+
+	return repstos_version_narrow(s->e.version) ?
+	       repstos_family_narrow(repstos_family_of(s->e.op), v) : v;
+}
+
 const char *rs_choice_older(const struct rs_choice *c,
 			    const struct rs_routine *rt,
 			    const struct rs_site *s, int *r)
 {
 	const struct repstos_family *f = repstos_family_of(s->e.op);
 	const char *gone = rs_routines[*r].sym;
-	int v = rs_choice_module(c, s->e.op);
 
 	if (rt[*r].have || c->mods.fam[f->id].forced)
 		return NULL;
-	if (repstos_version_narrow(s->e.version))
-		v = repstos_family_narrow(f, v);
-	*r = rs_routine_of(s->e.op, v);
+	*r = rs_routine_of(s->e.op, rs_choice_module_for(c, s));
 	return gone;
 }
 

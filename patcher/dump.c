@@ -511,16 +511,13 @@ static void gain_text(const struct rs_choice *c, unsigned op, int v,
 static int site_variant(const struct rs_choice *c, const struct rs_routine *rt,
 			const struct rs_site *s, const char **older)
 {
-	const struct repstos_family *f = repstos_family_of(s->e.op);
 	int r, v = rs_choice_site(c, s);
 
 	*older = NULL;
 	if (!rt || rs_choice_form(c, s, &r) || r < 0 || r >= RS_NROUTINES ||
 	    !(*older = rs_choice_older(c, rt, s, &r)))
 		return v;
-	return repstos_version_narrow(s->e.version) ?
-	       repstos_family_narrow(f, rs_choice_module(c, s->e.op)) :
-	       rs_choice_module(c, s->e.op);
+	return rs_choice_module_for(c, s);
 }
 
 static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,

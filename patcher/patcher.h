@@ -327,6 +327,9 @@ bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s);
  * form, else false and *routine, the routine to call (rs_routines[]). */
 bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
 		    int *routine);
+/* The module routine of s's family, as s's entry may call it (narrow
+ * entries: the family's SSE-only one). */
+int rs_choice_module_for(const struct rs_choice *c, const struct rs_site *s);
 /*
  * A linked file from before a routine the policy now gives (a profiled
  * site over 16..63 gets avx512_plain, which an older librepstos.a has

@@ -166,11 +166,11 @@ static unsigned forms(const struct repstos_family_tuning *ft,
  * with no size branch there, where the module routine is one it goes
  * with (so this CPU runs it, and the policy wants that width here).  The
  * few calls outside take the module routine's paths behind one more
- * branch.  The back-to-back
- * table sees neither what the module routine's masked store costs the
- * loads of its bytes, which wait for it to commit, nor what the forms
- * that forward (avx2, vec) lose to their branch at 32 where the sizes
- * vary across it: __repstos_avx512_plain's comment has the figures.
+ * branch.  The back-to-back table sees neither what the module
+ * routine's masked store costs the loads of its bytes, which wait for it
+ * to commit, nor what the forms that forward (avx2, vec) lose to their
+ * branch at 32 where the sizes vary across it: __repstos_avx512_plain's
+ * comment has the figures.
  * Whatever the site's use: the plugin's +read says the site's own
  * function reads the bytes, its absence nothing (a caller may), and an
  * unknown use is weighed toward use after write.  One class alone
