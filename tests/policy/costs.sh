@@ -51,7 +51,7 @@ done
 # A measured row of the policy: patch --cpu=PROFILE and the runtime under
 # REPSTOS_CPU=PROFILE agree, where this CPU has what the profile has (the
 # runtime keeps only the features both have; the tool takes the profile's).
-for cpu in zen4-noavx512 zen4 zen5; do
+for cpu in zen3 zen4-noavx512 zen4 zen5; do
 	out=$(REPSTOS_CPU=$cpu REPSTOS_TUNING= REPSTOS_DEBUG=1 $bin forms 2>&1)
 	want=$(echo "$out" | grep -v '^repstos:')
 	have=$(echo "$out" | sed -n 's/.*\[\(.*\)\].*/\1/p')
@@ -59,7 +59,7 @@ for cpu in zen4-noavx512 zen4 zen5; do
 		{ fail "patch --cpu=$cpu"; continue; }
 	got=$(REPSTOS_PATCH=0 $W/$cpu forms)
 	case $cpu in
-	zen4-noavx512) need="avx2 bmi2" ;;
+	zen3|zen4-noavx512) need="avx2 bmi2" ;;
 	*) need="avx512f avx512bw bmi2" ;;
 	esac
 	missing=""
@@ -78,7 +78,7 @@ done
 
 # The conservative rule, for CPUs no row describes: the routine a site of
 # unknown size gets (conservative()): avx2 with AVX2 on AMD
-# from Zen and on Intel, vec elsewhere.
+# from Zen and on Intel, vec elsewhere; and Zen 3's measured row: avx2.
 for pair in generic:vec zen2:avx2 zen3:avx2 skylake:avx2 icelake:avx2; do
 	cpu=${pair%%:*} want=${pair#*:}
 	$TOOL patch --cpu=$cpu $bin -o $W/rule-$cpu >/dev/null 2>&1 ||
