@@ -95,8 +95,8 @@ done
 # bytes (3.0 ns against avx2's 3.7), avx2 at 300, never inline (the
 # conservative rule sent 100000 inline).
 $TOOL patch --cpu=zen3 $bin -o $W/row-zen3 >/dev/null 2>&1 || fail "patch --cpu=zen3"
-got=$(REPSTOS_PATCH=0 $W/row-zen3 forms | awk '$1 == "set" { print $2 "/" $3 "=" $NF }' | paste -sd' ')
-want="const/16=vec const/300=avx2 const/3000=avx2 const/100000=avx2 bounded/0=avx2 bounded/4000=avx2 unknown/0=avx2"
+got=$(REPSTOS_PATCH=0 $W/row-zen3 forms | awk '$1 == "set" { print $2 ":" $3 "=" $NF }' | paste -sd' ')
+want="const:16=vec const:300=avx2 const:3000=avx2 const:100000=avx2 bounded:0=avx2 bounded:4000=avx2 unknown:0=avx2"
 [ "$got" = "$want" ] && ok "zen3's row: unknown avx2, known sizes by its table ($got)" ||
 	fail "zen3's row: $got, not $want"
 
