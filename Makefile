@@ -62,8 +62,12 @@ build-all: $(ALL)
 
 # `make test` may run on a machine with nothing installed: install first,
 # then build and run in a second make, so that compiler and pkg-config
-# queries see the installed packages.
+# queries see the installed packages.  The build takes every CPU
+# (tests/build/deps.sh proves `make -j2 build-tests` from clean), the
+# tests then run TEST_JOBS at a time (tests/run-tests).
+NPROC	:= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 test: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) build-tests
 	@$(MAKE) --no-print-directory run-tests
 
 # Everything the tests run, built (tests/build/deps.sh builds this too).
