@@ -45,13 +45,22 @@
  * stosb (glibc's choice from 2 KiB) up to 256 KiB; rep stosb wins
  * again from 512 KiB (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So
  * rep stosb from 512 KiB, and a site goes inline only when proven that
- * large.  "vec" loses to rep stosb from 2 KiB.  Copies stay "avx2":
- * "avx512" is 1.72-3.76x glibc over the memcpy distributions back to
- * back and 1.13-1.44x with use after write, where "avx2" is 0.84-1.12x,
- * but with use after write it is 0.31-0.76x at fixed sizes of 0..7
- * bytes (avx2 0.86-1.50x), and both are 0.6-0.7x at 32..48 and, with
- * rep movsb from 2 KiB, at 2 KiB: one run, copies opt-in, so no change
- * on it.  No cost table was measured there.
+ * large.  "vec" loses to rep stosb from 2 KiB.  Copies: "avx512", as
+ * `repstos tune` chose in 10 of 10 runs on two days: over the memcpy
+ * distributions 2.58-2.74x glibc back to back and 1.23-1.28x with use
+ * after write (no distribution below 1.09x at aligned, +5/+3 or random
+ * offsets), where "avx2", this row's copy routine before, was 0.84-1.15x
+ * (copyshapes.txt).  What it gives up: fixed sizes of 1..15 bytes,
+ * where glibc's branches predict perfectly, 0.51-0.93x back to back and
+ * 0.52-0.97x with use after write (avx2 0.73-1.38x, 0.88-1.36x;
+ * copyfixed.txt); the cost table sends a site of such a known size to
+ * the cheaper form.  rep movsb from 24 KiB, not 2: the loop is
+ * 1.0-2.1x glibc from 1 to 24 KiB where rep movsb is 0.47-0.74x at 1-2
+ * KiB and level above, and falls off as source and destination outgrow
+ * the 48 KiB L1D (0.89x misaligned at 25 KiB, 0.52-0.84x at 28-512 KiB)
+ * where rep movsb stays 0.97-1.05x (copyrep.txt).  The cost tables are
+ * what `repstos tune` measured there with these thresholds
+ * (rows/amd-1a-02.costs).
  *
  * AMD family 0x19 models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf (Zen 4):
  * measured on an AMD EPYC family 0x19 model 0x11 (KVM, 2 cores, glibc
@@ -124,7 +133,8 @@ struct measured {
  * AVX-512, "avx2".  The avx2 loop beats rep movsb at every size from
  * 2 KiB to 1 MiB (1.02-1.16x glibc, against 0.75-1.0x with rep movsb
  * from 2 KiB, glibc's own threshold there), so no rep movsb below the
- * non-temporal threshold.  Zen 5's copies: its row says why "avx2".
+ * non-temporal threshold.  Zen 5's copies: its row says why "avx512", with
+ * rep movsb from 24 KiB.
  */
 #define F(x) REPSTOS_CPU_##x
 #define ZEN4_MODELS { { 0x10, 0x1f }, { 0x60, 0x7f }, { 0xa0, 0xaf } }
@@ -149,7 +159,8 @@ static const struct measured table[] = {
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 512 * KIB, 512 * KIB,
-	  REPSTOS_COPY_VARIANT_AVX2, 2 * KIB, NULL, NULL,
+	  REPSTOS_COPY_VARIANT_AVX512, 24 * KIB, &amd_1a_02_costs,
+	  &amd_1a_02_copy_costs,
 	  "measured: AMD family 0x1a (EPYC model 2)" },
 };
 #undef F

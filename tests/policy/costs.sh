@@ -100,6 +100,18 @@ want="const:16=vec const:300=avx2 const:3000=avx2 const:100000=avx2 bounded:0=av
 [ "$got" = "$want" ] && ok "zen3's row: unknown avx2, known sizes by its table ($got)" ||
 	fail "zen3's row: $got, not $want"
 
+# Zen 5's row (rows/amd-1a-02.costs): avx512_split for a set site of
+# unknown size and avx512 for a copy site, and its tables for sizes they
+# know: avx512 for a set of 300 bytes (2.7 ns against avx512_split's
+# 3.0), avx2 for a copy of 300 (7.0 against avx512's 8.1).  Before the
+# table every site took the module routines, and copies avx2.
+$TOOL patch --cpu=zen5 $bin -o $W/row-zen5 >/dev/null 2>&1 || fail "patch --cpu=zen5"
+got=$(REPSTOS_PATCH=0 $W/row-zen5 forms | awk '{ print $1 ":" $2 ":" $3 "=" $NF }' |
+	grep -E '^(set:unknown:0|set:const:300|copy:unknown:0|copy:const:300)=' | paste -sd' ')
+want="set:const:300=avx512 set:unknown:0=avx512_split copy:const:300=avx2 copy:unknown:0=avx512"
+[ "$got" = "$want" ] && ok "zen5's row: unknown by its routines, known sizes by its tables ($got)" ||
+	fail "zen5's row: $got, not $want"
+
 # The measured rows' tables are generated from what tune wrote: rows.h
 # must be what mkrows.sh makes of runtime/policy/rows/*.costs today.
 runtime/policy/mkrows.sh | cmp -s - runtime/policy/rows.h &&
