@@ -22,7 +22,11 @@
  *     the distributions (the goals say 3%; the margin keeps noise from
  *     flipping the choice); when none qualifies, the one safest at fixed
  *     sizes among those level with glibc or better on the distributions
- *     taken together (geometric mean >= 1).
+ *     taken together (geometric mean >= 1) (pick.c).  As in step 1, the
+ *     policy's routine stays unless another wins with the policy's
+ *     figures raised by 5%: on Zen 5, where neither avx512_split nor
+ *     avx512 qualifies and avx512_split's worst fixed size is bimodal
+ *     (0.71x or 0.85-1.00x), 6 of 30 runs chose avx512 without it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tune.h"
+#include "pick.h"
 #include "routines/routines.h"
 #include "dists/memset_dists.h"
 #include "dists/memcpy_dists.h"
@@ -615,18 +620,14 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 
 /* ---- step 3: the module routine --------------------------------------- */
 
-struct verdict {
-	double worst;		/* glibc/form at fixed sizes, worst class */
-	unsigned worst_class;
-	double dist[NDIST];	/* glibc/form per distribution */
-	double dist_min, geo;
-};
+/* pick.h's verdicts: a slot for each published distribution */
+_Static_assert(NDIST <= REPSTOS_PICK_NDIST, "pick.h: REPSTOS_PICK_NDIST");
 
 /* The least, over the classes, of the median of the class's four
  * ratios (both ends, aligned and not): a single low point is usually
  * noise (glibc's time at a small fixed size is bimodal from run to
  * run), a real weakness spans a class. */
-static void judge_fixed(const struct table *tb, unsigned f, struct verdict *v)
+static void judge_fixed(const struct table *tb, unsigned f, struct repstos_verdict *v)
 {
 	double r[4];
 	unsigned c, i;
@@ -659,7 +660,7 @@ static double root(double x, unsigned n)
 
 /* v[i] for each routine rt->f[i], on every published distribution: the
  * worse of aligned and +3, their least and their geometric mean. */
-static int judge_dists(const struct forms *rt, struct verdict *v)
+static int judge_dists(const struct forms *rt, struct repstos_verdict *v)
 {
 	double m[NFORM], x[2][NFORM];
 	struct forms s;
@@ -688,44 +689,8 @@ static int judge_dists(const struct forms *rt, struct verdict *v)
 	return 0;
 }
 
-static int qualifies(const struct verdict *v)
-{
-	return v->worst >= 0.95 && v->dist_min >= 0.95;
-}
-
-/* Which of the n routines; see the head of this file. */
-static unsigned choose(const struct verdict *v, unsigned n)
-{
-	double top = 0, safest = 0;
-	unsigned i, pick = 0;
-	int any = 0;
-
-	for (i = 0; i < n; i++)
-		if (qualifies(&v[i]) && v[i].geo > top)
-			top = v[i].geo, any = 1;
-	if (any) {
-		/* within 2% of the best mean, the one safest at fixed sizes */
-		for (i = 0; i < n; i++)
-			if (qualifies(&v[i]) && v[i].geo >= top * 0.98 &&
-			    v[i].worst > safest)
-				safest = v[i].worst, pick = i;
-		return pick;
-	}
-	/* None: the safest at fixed sizes of those not slower than glibc on
-	 * the distributions taken together; failing that, the fastest there. */
-	for (i = 0; i < n; i++)
-		if (v[i].geo >= 1 && v[i].worst > safest)
-			safest = v[i].worst, pick = i, any = 1;
-	if (any)
-		return pick;
-	for (i = 0; i < n; i++)
-		if (v[i].geo > top)
-			top = v[i].geo, pick = i;
-	return pick;
-}
-
 static void report_verdicts(FILE *rep, const struct forms *rt,
-			    const struct verdict *v, unsigned pick)
+			    const struct repstos_verdict *v, unsigned pick)
 {
 	unsigned i, d, nd;
 	const struct repstos_dist *ds = dists(rt->copy, &nd);
@@ -740,7 +705,7 @@ static void report_verdicts(FILE *rep, const struct forms *rt,
 		for (d = 0; d < nd; d++)
 			fprintf(rep, " %s %.2fx", ds[d].name, v[i].dist[d]);
 		fprintf(rep, "; geomean %.2fx%s\n", v[i].geo,
-			qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
+			repstos_pick_qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
 	}
 }
 
@@ -769,7 +734,7 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 		if (add_form(rt, f))
 			return -1;
 	}
-	return rt->n ? 0 : -1;		/* choose() needs one */
+	return rt->n ? 0 : -1;		/* repstos_pick() needs one */
 }
 
 /* Step 3, from the fixed sizes in *tb and the distributions measured
@@ -777,20 +742,31 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
-	struct verdict v[NFORM];
+	struct repstos_verdict v[NFORM];
 	struct forms rt;
 	unsigned i, pick;
+	int held = -1;
 
 	if (routine_forms(cpu, copy, &rt))
 		return -1;
-	for (i = 0; i < rt.n; i++)
+	for (i = 0; i < rt.n; i++) {
 		judge_fixed(tb, rt.f[i], &v[i]);
+		if ((int)rt.f[i] == out->fam[FAM(copy)->id].variant)
+			held = (int)i;
+	}
 	if (judge_dists(&rt, v))
 		return -1;
-	pick = choose(v, rt.n);
+	pick = repstos_pick_keep(v, rt.n, held);
 	out->fam[FAM(copy)->id].variant = (int)rt.f[pick];
-	if (rep)
+	if (rep) {
 		report_verdicts(rep, &rt, v, pick);
+		if ((int)pick == held && repstos_pick(v, rt.n) != pick)
+			fprintf(rep, "  (%s: the policy's, kept: the rule "
+				"picks %s only by less than 5%%)\n",
+				repstos_family_name(FAM(copy), (int)rt.f[pick]),
+				repstos_family_name(FAM(copy),
+						    (int)rt.f[repstos_pick(v, rt.n)]));
+	}
 	return 0;
 }
 
@@ -807,7 +783,7 @@ static struct repstos_costs use_costs[REPSTOS_NFAMILY];
 static int tune_use(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		    struct table *tb, const struct repstos_tuning *out)
 {
-	struct verdict v[NFORM];
+	struct repstos_verdict v[NFORM];
 	struct forms sites, s, rt;
 	unsigned i, pick = 0;
 	int r;

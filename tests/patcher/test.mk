@@ -30,3 +30,10 @@ tests/patcher/tune.sh: $(PATCHER_BIN) $(RTT)/sites $(RTT)/sites-full
 TESTS += tests/patcher/tunerun.sh
 tests/patcher/tunerun.sh: $(PATCHER_BIN) $(RT_LIB) $(RT_FULL_LIB) $(RT_SHARED_DEPS) \
 	$(PLUGIN_SO)
+
+# tune's rule for the module routine, on crafted figures (patcher/pick.c).
+TESTS += $(B)/tests/patcher/pick
+DEPS += $(B)/tests/patcher/pick.d
+$(B)/tests/patcher/pick: tests/patcher/pick.c $(B)/patcher/pick.o
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O2 -g $(WARN) -Ipatcher $(DEPFLAGS) -o $@ tests/patcher/pick.c $(B)/patcher/pick.o
