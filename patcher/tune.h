@@ -34,7 +34,8 @@ extern "C" {
  * every site of unknown size gets: among the routines no more than 5%
  * slower than glibc's memset at any fixed size and on any published
  * distribution (bench/dists/memset_dists.h), the best geometric mean over
- * the distributions; then the same for the copy routines and rep movsb
+ * the distributions, the policy's routine kept within 5% (pick.h); then
+ * the same for the copy routines and rep movsb
  * in place (the copy table), and the copy routine for copy sites of
  * unknown size, against glibc's memcpy and the published memcpy
  * distributions (bench/dists/memcpy_dists.h).  The copy routines' rep movsb
