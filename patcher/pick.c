@@ -8,6 +8,10 @@
 /* The margin the policy's routine keeps its place by, as step 1 of
  * repstos_tune keeps the policy's rep stosb thresholds. */
 #define HOLD 1.05
+/* Level with glibc over the distributions taken together: the goals'
+ * bar for "not slower" (bench/results/README.md), not 1: one run's
+ * distributions move by 5% (Zen 5: avx512_split's mean 0.95-1.05). */
+#define LEVEL 0.97
 
 int repstos_pick_qualifies(const struct repstos_verdict *v)
 {
@@ -34,7 +38,7 @@ unsigned repstos_pick(const struct repstos_verdict *v, unsigned n)
 	/* None: the safest at fixed sizes of those not slower than glibc on
 	 * the distributions taken together; failing that, the fastest there. */
 	for (i = 0; i < n; i++)
-		if (v[i].geo >= 1 && v[i].worst > safest)
+		if (v[i].geo >= LEVEL && v[i].worst > safest)
 			safest = v[i].worst, pick = i, any = 1;
 	if (any)
 		return pick;

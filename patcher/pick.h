@@ -31,7 +31,8 @@ int repstos_pick_qualifies(const struct repstos_verdict *v);
  * geometric mean over the distributions, and within 2% of it the one
  * safest at fixed sizes; when none qualifies, the safest at fixed sizes
  * of those level with glibc or better on the distributions taken
- * together (geometric mean >= 1); failing that, the best mean.
+ * together (geometric mean >= 0.97, the goals' bar); failing that, the
+ * best mean.
  */
 unsigned repstos_pick(const struct repstos_verdict *v, unsigned n);
 

@@ -22,11 +22,12 @@
  *     the distributions (the goals say 3%; the margin keeps noise from
  *     flipping the choice); when none qualifies, the one safest at fixed
  *     sizes among those level with glibc or better on the distributions
- *     taken together (geometric mean >= 1) (pick.c).  As in step 1, the
+ *     taken together (geometric mean >= 0.97) (pick.c).  As in step 1, the
  *     policy's routine stays unless another wins with the policy's
  *     figures raised by 5%: on Zen 5, where neither avx512_split nor
  *     avx512 qualifies and avx512_split's worst fixed size is bimodal
- *     (0.71x or 0.85-1.00x), 6 of 30 runs chose avx512 without it.
+ *     (0.71x or 0.85-1.00x) and its distribution mean 0.95-1.05, 6 of 30
+ *     runs chose avx512 without it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

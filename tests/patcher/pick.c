@@ -38,6 +38,9 @@ int main(void)
 	struct repstos_verdict zen5[3] = {
 		v(0.72, 0.90, 0.99), v(0.73, 0.86, 1.23), v(0.60, 0.35, 0.63),
 	};
+	/* a later run: avx512_split level at every fixed size, its
+	 * distributions 0.88-1.02x (mean 0.95) */
+	struct repstos_verdict zen5b[2] = { v(1.00, 0.88, 0.95), v(0.65, 0.96, 1.28) };
 	struct repstos_verdict far[2] = { v(0.60, 0.90, 0.99), v(0.80, 0.86, 1.23) };
 	struct repstos_verdict near_q[2] = { v(0.99, 0.99, 1.14), v(0.97, 0.97, 1.20) };
 	struct repstos_verdict far_q[2] = { v(0.99, 0.99, 1.10), v(0.97, 0.97, 1.20) };
@@ -52,6 +55,10 @@ int main(void)
 	expect("the same, a held index past the routines: the rule's",
 	       repstos_pick_keep(zen5, 3, 7), 1);
 	expect("avx2 held, 0.63x against 1.23x: not kept", repstos_pick_keep(zen5, 3, 2), 1);
+	expect("distributions' mean 0.95, the rule alone: avx512 (below 0.97)",
+	       repstos_pick(zen5b, 2), 1);
+	expect("the same, avx512_split held: kept (0.95 within 5% of the bar)",
+	       repstos_pick_keep(zen5b, 2, 0), 0);
 	expect("held 0.60x at a fixed size against 0.80x: not kept",
 	       repstos_pick_keep(far, 2, 0), 1);
 	expect("both qualify, held mean 1.14 against 1.20: kept",
