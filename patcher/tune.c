@@ -745,7 +745,7 @@ static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 {
 	struct repstos_verdict v[NFORM];
 	struct forms rt;
-	unsigned i, pick;
+	unsigned i, pick, rule;
 	int held = -1;
 
 	if (routine_forms(cpu, copy, &rt))
@@ -757,16 +757,16 @@ static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 	}
 	if (judge_dists(&rt, v))
 		return -1;
+	rule = repstos_pick(v, rt.n);
 	pick = repstos_pick_keep(v, rt.n, held);
 	out->fam[FAM(copy)->id].variant = (int)rt.f[pick];
 	if (rep) {
 		report_verdicts(rep, &rt, v, pick);
-		if ((int)pick == held && repstos_pick(v, rt.n) != pick)
+		if (pick != rule)
 			fprintf(rep, "  (%s: the policy's, kept: the rule "
 				"picks %s only by less than 5%%)\n",
 				repstos_family_name(FAM(copy), (int)rt.f[pick]),
-				repstos_family_name(FAM(copy),
-						    (int)rt.f[repstos_pick(v, rt.n)]));
+				repstos_family_name(FAM(copy), (int)rt.f[rule]));
 	}
 	return 0;
 }

@@ -46,18 +46,20 @@
  * again from 512 KiB (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So
  * rep stosb from 512 KiB, and a site goes inline only when proven that
  * large.  "vec" loses to rep stosb from 2 KiB.  Copies: "avx512", as
- * `repstos tune` chose in 10 of 10 runs on two days: over the memcpy
- * distributions 2.58-2.74x glibc back to back and 1.23-1.28x with use
- * after write (no distribution below 1.09x at aligned, +5/+3 or random
- * offsets), where "avx2", this row's copy routine before, was 0.84-1.15x
- * (copyshapes.txt).  What it gives up: fixed sizes of 1..15 bytes,
- * where glibc's branches predict perfectly, 0.51-0.93x back to back and
- * 0.52-0.97x with use after write (avx2 0.73-1.38x, 0.88-1.36x;
- * copyfixed.txt); the cost table sends a site of such a known size to
- * the cheaper form.  rep movsb from 24 KiB, not 2: the loop is
- * 1.0-2.1x glibc from 1 to 24 KiB where rep movsb is 0.47-0.74x at 1-2
- * KiB and level above, and falls off as source and destination outgrow
- * the 48 KiB L1D (0.89x misaligned at 25 KiB, 0.52-0.84x at 28-512 KiB)
+ * `repstos tune` chose in every run on two days: over the memcpy
+ * distributions 2.61-2.75x glibc back to back and 1.31-1.44x with use
+ * after write (no distribution below 1.79x and 1.10x at aligned, +5/+3
+ * or random offsets), where "avx2", this row's copy routine before, was
+ * 0.92-0.95x (copyshapes.txt).  What it gives up: 0..3 bytes with use
+ * after write, 0.32-0.70x, 0 bytes the worst (its masked pair, even all
+ * masked off: the next load waits for the store to commit; avx2
+ * 0.98-1.31x; copyfixed.txt); back to back the
+ * same sizes measured 0.51-0.93x in one process and 1.16-1.67x in the
+ * next.  The cost table sends a site of a known size to the cheaper
+ * form.  rep movsb from 24 KiB, not 2: the loop is 0.92-2.1x glibc from
+ * 1 to 24 KiB where rep movsb is 0.47-0.74x at 1-2 KiB and level above,
+ * and falls off as source and destination outgrow the 48 KiB L1D
+ * (0.89-0.91x misaligned at 25 KiB, 0.52-0.88x from 28 to 512 KiB)
  * where rep movsb stays 0.97-1.05x (copyrep.txt).  The cost tables are
  * what `repstos tune` measured there with these thresholds
  * (rows/amd-1a-02.costs).
