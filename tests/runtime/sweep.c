@@ -5,7 +5,7 @@
  * counted (runtime/routines/asm.h, path_mark: this program links routines
  * assembled with -DREPSTOS_PATHS).
  *
- *	sweep [-f] [-m MAX] [-p FILE]
+ *	sweep [-f] [-j N] [-m MAX] [-p FILE]
  *
  * What it varies, for each set routine (REPSTOS_VARIANTS) and each copy
  * routine (REPSTOS_COPY_VARIANTS, as copies and as moves):
@@ -35,7 +35,8 @@
  * Then every path of every routine this CPU can run must have been
  * taken.  Prints "paths reached N of N", and with -p each path's count
  * to FILE.  -m MAX stops at sizes up to MAX (the test of the path check
- * itself: some paths are then left).  Exits 0, 1 on a wrong byte or
+ * itself: some paths are then left).  -j N deals the routines to N
+ * processes (sweep_jobs).  Exits 0, 1 on a wrong byte or
  * register, 3 when only paths were left untaken.
  */
 #include <signal.h>
@@ -45,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "repstos.h"
@@ -546,6 +548,22 @@ static unsigned long clear_256(const char *name, void *fn)
 	return failures - before;
 }
 
+/*
+ * -j N: the routines are dealt round-robin to N processes (the full
+ * sweep is some 200 s of one core, and CI has two), set routines first,
+ * then copy routines; the last process sweeps the fallback too.  Each
+ * sends its path counts and totals back to the parent (sweep_jobs).
+ */
+#define MAX_JOBS 64
+static int jobs = 1, job;
+
+static int mine(int copy, int v)
+{
+	int i = copy ? REPSTOS_VARIANT_COUNT + v : v;
+
+	return i % jobs == job;
+}
+
 static int set_supported(int v)
 {
 	return repstos_policy_supported(&cpu, v);
@@ -562,6 +580,8 @@ static void sweep_family(int copy)
 	unsigned c;
 
 	for (v = 0; v < nv; v++) {
+		if (!mine(copy, v))
+			continue;
 		const char *name = copy ? repstos_copy_variant_name(v) :
 					  repstos_variant_name(v);
 		void *fn = copy ? repstos_copy_variant_routine(v) :
@@ -678,9 +698,103 @@ static int check_paths(const char *file)
 	return reached == total;
 }
 
+static void sweep_work(void)
+{
+	sweep_family(0);
+	sweep_family(1);
+	if (job == jobs - 1)
+		sweep_fallback();
+}
+
+static size_t path_count(void)
+{
+	return __start_repstos_paths ?
+	       (size_t)(__stop_repstos_paths - __start_repstos_paths) : 0;
+}
+
+/* A child's report: cases, failures, then each path record's count. */
+static size_t report_len(void)
+{
+	return (2 + path_count()) * sizeof(unsigned long);
+}
+
+static void send_counts(int fd)
+{
+	size_t i, n = path_count();
+	unsigned long *buf = malloc(report_len());
+
+	if (!buf)
+		_exit(2);
+	buf[0] = cases;
+	buf[1] = failures;
+	for (i = 0; i < n; i++)
+		buf[2 + i] = __start_repstos_paths[i].count;
+	if (write(fd, buf, report_len()) != (ssize_t)report_len())
+		_exit(2);
+	free(buf);
+}
+
+/* Adds a child's report to this process's; 0 when it sent less. */
+static int add_counts(int fd)
+{
+	size_t i, n = path_count(), got = 0, len = report_len();
+	unsigned long *buf = malloc(len);
+	ssize_t r;
+
+	if (!buf)
+		return 0;
+	while (got < len && (r = read(fd, (char *)buf + got, len - got)) > 0)
+		got += (size_t)r;
+	if (got == len) {
+		cases += buf[0];
+		failures += buf[1];
+		for (i = 0; i < n; i++)
+			__start_repstos_paths[i].count += buf[2 + i];
+	}
+	free(buf);
+	return got == len;
+}
+
+/* One child per job; 0 when each reported and ended well.  A child that
+ * faulted has said which case on stderr (on_segv). */
+static int sweep_jobs(void)
+{
+	pid_t pid[MAX_JOBS];
+	int fd[MAX_JOBS], ok = 1, st, p[2];
+
+	fflush(stdout);
+	for (job = 0; job < jobs; job++) {
+		if (pipe(p) || (pid[job] = fork()) < 0) {
+			perror("sweep: fork");
+			exit(2);
+		}
+		if (!pid[job]) {
+			close(p[0]);
+			sweep_work();
+			fflush(stdout);
+			send_counts(p[1]);
+			_exit(0);
+		}
+		close(p[1]);
+		fd[job] = p[0];
+	}
+	for (job = 0; job < jobs; job++) {
+		int sent = add_counts(fd[job]);
+
+		close(fd[job]);
+		if (waitpid(pid[job], &st, 0) < 0 || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) || !sent) {
+			printf("sweep: job %d of %d ended without its report\n",
+			       job + 1, jobs);
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: sweep [-f] [-m MAX] [-p FILE]\n");
+	fprintf(stderr, "usage: sweep [-f] [-j N] [-m MAX] [-p FILE]\n");
 	exit(2);
 }
 
@@ -690,9 +804,11 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	int opt, all;
 
-	while ((opt = getopt(argc, argv, "fm:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "fj:m:p:")) != -1) {
 		if (opt == 'f')
 			full = 1;
+		else if (opt == 'j')
+			jobs = atoi(optarg);
 		else if (opt == 'm')
 			max_size = strtoul(optarg, NULL, 0);
 		else if (opt == 'p')
@@ -700,7 +816,7 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (optind != argc)
+	if (optind != argc || jobs < 1 || jobs > MAX_JOBS)
 		usage();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	signal(SIGSEGV, on_segv);
@@ -716,9 +832,10 @@ int main(int argc, char **argv)
 	repstos_cpu_detect(&cpu);
 	repstos_routines_enable(&cpu, &__repstos_can_avx2,
 				&__repstos_can_avx512);
-	sweep_family(0);
-	sweep_family(1);
-	sweep_fallback();
+	if (jobs == 1)
+		sweep_work();
+	else if (!sweep_jobs())
+		failures++;
 	all = check_paths(paths);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%lu cases, %lu failures, %.1f s (%s)\n", cases, failures,

@@ -254,9 +254,10 @@ tests/runtime/sweep.sh: $(RTT)/sweep
 # `make sweep-routines`: the full sweep (every end distance 0..4159,
 # every move distance -300..300, sizes to 16 MiB); CI runs it after
 # `make test`.  Each path's count lands in build/tests/runtime/paths.txt.
+# One process per CPU, the routines dealt among them (sweep.c, -j).
 .PHONY: sweep-routines
 sweep-routines: $(RTT)/sweep
-	$(RTT)/sweep -f -p $(RTT)/paths.txt
+	$(RTT)/sweep -f -j $(NPROC) -p $(RTT)/paths.txt
 
 # Differential fuzzing of every routine against a byte loop
 # (fuzz_routines.c), through regs_harness.S's call.  The standalone
