@@ -44,10 +44,10 @@
 # libsqlite3.so, and the shell's .recover, which recover.test runs,
 # needs the sqlite_dbpage table upstream compiles into the shell only).
 #
-# The builds and suites run one after the other, never two suites at
-# once: two at once on this 2-core machine gave "database or disk is
-# full" in wal-20, wal2-8 and wal64k (and a Tcl error that stopped one
-# suite) in plain builds that pass alone.
+# The suites run one after the other, never two at once: two at once on
+# this 2-core machine gave "database or disk is full" in wal-20, wal2-8
+# and wal64k (and a Tcl error that stopped one suite) in plain builds
+# that pass alone.  The next build runs while a suite does.
 #
 # The suite runs as an unprivileged user (nobody): as root, permissions
 # do not stop a write, and the tests that count on them fail.  The
@@ -167,20 +167,30 @@ patched() {
 	echo "$dbg" | sed 's/^repstos: [^ ]*: cpu [^;]*; /testfixture: /'
 }
 
-# run MODE DIR CC CFLAGS: configure, build, quicktest.
-run() {
+# compile MODE DIR CC CFLAGS: configure and build in a fresh DIR, the
+# logs there; DIR/compiled is left when both went well.  It may run in
+# the background (suites below), so it says what failed on its output
+# and leaves the verdict to suite.
+compile() {
 	mode=$1 b=$2 cc=$3 cflags=$4 t=$(now)
-	rm -rf "$b" && mkdir -p "$b" || { fail "sqlite ($mode): mkdir $b"; return; }
+	rm -rf "$b" && mkdir -p "$b" || { echo "sqlite ($mode): mkdir $b failed"; return; }
 	if ! (cd "$b" && CC=$cc CFLAGS=$cflags CPPFLAGS=-D_FORTIFY_SOURCE=2 \
 			"$src/configure" --with-tcl="$TCL") >"$b/configure.log" 2>&1; then
-		fail "sqlite ($mode): configure"; tail_log "$b/configure.log"; return
+		echo "sqlite ($mode): configure failed"; tail_log "$b/configure.log"; return
 	fi
 	# testfixture for the suite; the shell, which recover.test and the
 	# shell*.test scripts run (with it missing they pass untried).
 	if ! make -C "$b" -j2 sqlite3 testfixture >"$b/build.log" 2>&1; then
-		fail "sqlite ($mode): make sqlite3 testfixture"; tail_log "$b/build.log"; return
+		echo "sqlite ($mode): make sqlite3 testfixture failed"; tail_log "$b/build.log"; return
 	fi
 	echo "sqlite ($mode): CC=${cc##*/} CFLAGS='$cflags' configure + make: $(($(now) - t)) s"
+	touch "$b/compiled"
+}
+
+# suite MODE DIR: the sites compile built, then the quicktest.
+suite() {
+	mode=$1 b=$2
+	[ -e "$b/compiled" ] || { fail "sqlite ($mode): configure + make"; return; }
 	[ $mode = plain ] || { show_sites; check_sites; }
 	chown -R "$TUSER:$(id -g "$TUSER")" "$b" 2>/dev/null || [ "$(id -u)" -ne 0 ] ||
 		{ fail "sqlite ($mode): chown $b to $TUSER"; return; }
@@ -220,12 +230,26 @@ run() {
 # Configure's own -g -O2, as a user building sqlite would get it, and
 # the two defines above.
 BASE="-g -O2 -DSQLITE_MAX_DEFAULT_PAGE_SIZE=8192 -DSQLITE_ENABLE_DBPAGE_VTAB"
-for m in $MODES; do
-	case $m in
-	memset)	run memset "$W/build-sqlite" "$RCC" "$BASE" ;;
-	copy)	run copy "$W/build-sqlite-copy" "$RCC" "$BASE $COPY_OPT" ;;
-	plain)	run plain "$W/build-sqlite-plain" gcc "$BASE" ;;
+dir_of() { case $1 in memset) echo "$W/build-sqlite" ;; *) echo "$W/build-sqlite-$1" ;; esac; }
+compile_mode() {
+	case $1 in
+	memset)	compile memset "$(dir_of memset)" "$RCC" "$BASE" ;;
+	copy)	compile copy "$(dir_of copy)" "$RCC" "$BASE $COPY_OPT" ;;
+	plain)	compile plain "$(dir_of plain)" gcc "$BASE" ;;
 	esac
+}
+
+# The suites run one after the other (never two at once: above), but
+# the next mode compiles while a suite runs: a suite keeps one core
+# busy, and a build alone some 100 s of two.
+set -- $MODES
+compile_mode "$1"
+while [ $# -gt 0 ]; do
+	m=$1
+	shift
+	[ $# -eq 0 ] || { compile_mode "$1" & next=$!; }
+	suite "$m" "$(dir_of "$m")"
+	[ $# -eq 0 ] || wait $next
 done
 
 echo "total: $(($(now) - t0)) s"
