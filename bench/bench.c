@@ -154,6 +154,9 @@ struct config {
 
 static struct config *cfgs;
 static unsigned ncfg, reps = 21;
+/* -P N: every repetition with the loops in placement N; -1: repetition r
+ * in placement r mod BENCH_NPHASE */
+static int placement = -1;
 static double batch_ns = 100e3;
 static char outdir_buf[4096];
 static const char *outdir;
@@ -244,7 +247,9 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static double time_batch(const struct bench_cand *c, struct config *k)
+/* One batch of c in placement phase (bench.h). */
+static double time_batch(const struct bench_cand *c, struct config *k,
+			 unsigned phase)
 {
 	struct bench_batch b = {
 		.dst = buf, .c = k->fill, .sizes = k->ring,
@@ -252,7 +257,7 @@ static double time_batch(const struct bench_cand *c, struct config *k)
 	};
 	double t0 = now();
 
-	c->run[k->shape](&b);
+	bench_loop(c->run, phase, k->shape)(&b);
 	return (now() - t0) / (double)k->iters;
 }
 
@@ -262,8 +267,8 @@ static void calibrate(struct config *k)
 	double per;
 
 	k->iters = 64;
-	time_batch(g, k);
-	per = time_batch(g, k);
+	time_batch(g, k, 0);
+	per = time_batch(g, k, 0);
 	if (per < 0.5)
 		per = 0.5;
 	k->iters = (size_t)(batch_ns / per);
@@ -355,7 +360,10 @@ static void describe_machine(void)
 static void print_machine(FILE *f, const char *pfx)
 {
 	const struct repstos_cpu *cpu = repstos_cpu();
-	char feats[160];
+	char feats[160], where[64] = "placement r mod N (repetition r)";
+
+	if (placement >= 0)
+		snprintf(where, sizeof(where), "placement %d alone", placement);
 
 	repstos_feature_names(cpu->features, feats, sizeof(feats));
 	fprintf(f, "%sdate: %s\n", pfx, date);
@@ -374,8 +382,10 @@ static void print_machine(FILE *f, const char *pfx)
 		getenv("REPSTOS_VARIANT") ? getenv("REPSTOS_VARIANT") : "auto",
 		__repstos_vec_rep_min, __repstos_wide_rep_min);
 	fprintf(f, "%smethod: %u repetitions x %.0f us batches, interleaved, "
+		"the loops in %s of %u placements %u bytes apart (bench.h), "
 		"medians; hot cache; mix mean %.1f bytes\n", pfx, reps,
-		batch_ns / 1e3, mix_mean);
+		batch_ns / 1e3, where, BENCH_NPHASE, BENCH_PHASE_BYTES,
+		mix_mean);
 	fprintf(f, "%sdistributions (bench/dists/data/memset-sizes): ", pfx);
 	for (unsigned k = 0; k < NDIST; k++)
 		fprintf(f, "%s mean %.0f; ", repstos_dists[k].name, dist_mean(k));
@@ -846,7 +856,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] [-c CAND,..] "
 		"[-z SIZE,..|LO..HI,..|mix|dist-A..|dists] [-s b2b,use,read] "
-		"[-a 0,3,rand] [-o DIR] [-p]\n");
+		"[-a 0,3,rand] [-P PLACEMENT] [-o DIR] [-p]\n");
 	return 2;
 }
 
@@ -857,7 +867,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	outdir = default_outdir();
-	while ((opt = getopt(argc, argv, "r:t:c:z:s:a:o:pV:W:")) != -1)
+	while ((opt = getopt(argc, argv, "r:t:c:z:s:a:o:pP:V:W:")) != -1)
 		switch (opt) {
 		case 'V': __repstos_vec_rep_min = strtoull(optarg, NULL, 0); break;
 		case 'W': __repstos_wide_rep_min = strtoull(optarg, NULL, 0); break;
@@ -869,6 +879,7 @@ int main(int argc, char **argv)
 		case 'a': alist = optarg; break;
 		case 'o': outdir = optarg; break;
 		case 'p': puts(outdir); return 0;
+		case 'P': placement = atoi(optarg); break;
 		default: return usage();
 		}
 	shapes = bench_mask(slist, bench_shape_name, BENCH_NSHAPE);
@@ -877,6 +888,8 @@ int main(int argc, char **argv)
 		return usage();
 	if (reps < 1)
 		reps = 1;
+	if (placement >= BENCH_NPHASE)
+		return usage();
 	pick(clist);
 	pick_sizes(zlist);
 	pin();
@@ -900,7 +913,8 @@ int main(int argc, char **argv)
 			for (c = 0; c < ncand; c++) {
 				unsigned cc = (c + r + i) % ncand;
 
-				NS(k, cc, r) = time_batch(cands[cc], k);
+				NS(k, cc, r) = time_batch(cands[cc], k,
+						placement < 0 ? r : (unsigned)placement);
 			}
 		}
 		fprintf(stderr, "\rbench: repetition %u/%u", r + 1, reps);

@@ -56,9 +56,31 @@ struct bench_batch {
 
 typedef void bench_loop_fn(const struct bench_batch *b);
 
-/* A candidate's loops, one per enum bench_shape: cand.c defines, for
- * each candidate, bench_run_NAME (memset) or bench_copy_NAME (copies). */
-#define BENCH_LOOPS(sym) bench_loop_fn *const sym[BENCH_NSHAPE]
+/*
+ * Where a loop lies in its cache lines changes what a call costs: on
+ * Zen 5, moving every candidate's loop 16 bytes further moved glibc's
+ * memset at small sizes between 1.3 and 1.7 ns a call and avx512_split's
+ * between 1.3 and 1.6, not together, so that one placement said 1.20x
+ * and the next 1.03x over the same distributions (bench/results/README.md,
+ * "Where the loop lies").  A program's call sites lie anywhere, so each
+ * candidate has its loops in BENCH_NPHASE placements, BENCH_PHASE_BYTES
+ * apart in a 64-byte line, and the harnesses time repetition r in
+ * placement r mod BENCH_NPHASE: a median is over all of them.
+ */
+#define BENCH_NPHASE 4
+#define BENCH_PHASE_BYTES 16
+
+/* A candidate's loops, one per placement and enum bench_shape, at
+ * [phase * BENCH_NSHAPE + shape]: cand.c defines, for each candidate,
+ * bench_run_NAME (memset) or bench_copy_NAME (copies). */
+#define BENCH_LOOPS(sym) bench_loop_fn *const sym[BENCH_NPHASE * BENCH_NSHAPE]
+
+/* The loop of a shape in a placement. */
+static inline bench_loop_fn *bench_loop(bench_loop_fn *const *loops,
+					unsigned phase, unsigned shape)
+{
+	return loops[phase % BENCH_NPHASE * BENCH_NSHAPE + shape];
+}
 
 struct bench_cand {
 	const char *name;	/* column name in the CSV */

@@ -147,23 +147,33 @@ void loop(const struct bench_batch *b, const int shape)
 	}
 }
 
-static void loop_b2b(const struct bench_batch *b)
-{
-	loop(b, BENCH_B2B);
+/*
+ * The loops in BENCH_NPHASE placements (bench.h): each function starts
+ * on a 64-byte boundary and runs PHASE * BENCH_PHASE_BYTES bytes of NOPs,
+ * once a batch, before its loop, so that the same loop code lies that
+ * much further into its lines.
+ */
+#define SLED(p) __asm__ __volatile__(".fill " #p " * %c0, 1, 0x90"	\
+				     : : "i"(BENCH_PHASE_BYTES))
+#define PLACED(p, shape, fn)						\
+static __attribute__((aligned(64), noinline))				\
+void fn##_##p(const struct bench_batch *b)				\
+{									\
+	SLED(p);							\
+	loop(b, shape);							\
 }
-
-static void loop_use(const struct bench_batch *b)
-{
-	loop(b, BENCH_USE);
-}
-
-static void loop_read(const struct bench_batch *b)
-{
-	loop(b, BENCH_READ);
-}
+#define PHASE(p)							\
+	PLACED(p, BENCH_B2B, loop_b2b)					\
+	PLACED(p, BENCH_USE, loop_use)					\
+	PLACED(p, BENCH_READ, loop_read)
+PHASE(0) PHASE(1) PHASE(2) PHASE(3)
+_Static_assert(BENCH_NPHASE == 4, "a PHASE() and an initializer line each");
+_Static_assert(BENCH_NSHAPE == 3 && BENCH_B2B == 0 && BENCH_USE == 1 &&
+	       BENCH_READ == 2, "the initializer's order");
 
 BENCH_LOOPS(CAT(RUN, CAND)) = {
-	[BENCH_B2B] = loop_b2b,
-	[BENCH_USE] = loop_use,
-	[BENCH_READ] = loop_read,
+	loop_b2b_0, loop_use_0, loop_read_0,
+	loop_b2b_1, loop_use_1, loop_read_1,
+	loop_b2b_2, loop_use_2, loop_read_2,
+	loop_b2b_3, loop_use_3, loop_read_3,
 };

@@ -135,8 +135,9 @@ static void add(const char *name, bench_loop_fn *const *run,
 	cands[ncands++] = (struct cand){ name, run, move, rep, nt };
 }
 
+/* One batch of c in placement phase (bench.h). */
 static double batch(const struct cand *c, unsigned shape, uint8_t *d,
-		    unsigned off, unsigned calls, int move)
+		    unsigned off, unsigned calls, int move, unsigned phase)
 {
 	unsigned long long rep = __repstos_copy_rep_min, nt = __repstos_copy_nt_min;
 	struct bench_batch b = { .dst = d, .src = src, .sizes = ring,
@@ -149,7 +150,7 @@ static double batch(const struct cand *c, unsigned shape, uint8_t *d,
 	if (c->nt_min)
 		__repstos_copy_nt_min = c->nt_min;
 	t0 = now();
-	(move ? c->move : c->run)[shape](&b);
+	bench_loop(move ? c->move : c->run, phase, shape)(&b);
 	t1 = now();
 	__repstos_copy_rep_min = rep;
 	__repstos_copy_nt_min = nt;
@@ -199,7 +200,7 @@ static void config(const char *label, unsigned calls, unsigned off,
 
 				t[sh][j][r] = move && !cands[j].move ? 0 :
 					batch(&cands[j], sh, move ? src + 64 : dst,
-					      off, calls, move);
+					      off, calls, move, r);
 			}
 	for (sh = 0; sh < BENCH_NSHAPE; sh++)
 		for (k = 0; k < ncands && shapes >> sh & 1; k++) {
@@ -531,8 +532,10 @@ int main(int argc, char **argv)
 	if (only)
 		pick(only);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");
-	printf("# rep_min %llu nt_min %llu; %u reps, medians\n",
-	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps);
+	printf("# rep_min %llu nt_min %llu; %u reps, rep r with the loops in "
+	       "placement r mod %u (bench.h), medians\n",
+	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps,
+	       BENCH_NPHASE);
 	printf("# routines enabled: avx2 %s, avx512 %s\n",
 	       __repstos_can_avx2 ? "yes" : "no",
 	       __repstos_can_avx512 ? "yes" : "no");
