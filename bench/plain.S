@@ -28,6 +28,20 @@
  *                         n < 16, else below rsp; four 16-byte stores
  *                         (plain_four's) where n >= 16, else below rsp:
  *                         plain stores from 16 up with no branch at 16.
+ * And three that ask what 64-byte stores cost (Zen 5):
+ *   __bench_wide          64..256: four plain 64-byte stores, at S,
+ *                         S + min(n - 64, 64), S + max(n - 128, 0) and
+ *                         E - 64: "avx512"'s stores unmasked, as every
+ *                         mask is full there, and no size branch inside
+ *                         the range; elsewhere avx512_split.
+ *   __bench_wide_y        __bench_wide, then a 32-byte store at E - 32:
+ *                         the youngest store of the last byte a plain
+ *                         32-byte one.
+ *   __bench_rz            0..255: "avx512" with only its first store
+ *                         masked; its other three plain, and below rsp
+ *                         where n < 64 (where "avx512" masks them to
+ *                         nothing): no size branch and no masked-off
+ *                         store.  From 256 "avx512".
  * Same contract as the routines (runtime/routines/set.S); needs what
  * "avx512" needs, and is only run where that is there.
  */
@@ -40,6 +54,8 @@
 .Lm32:	.quad	-32
 .Lm16:	.quad	-16
 .Lones:	.quad	-1
+.L64:	.quad	64
+.L0:	.quad	0
 
 	.text
 
@@ -104,6 +120,14 @@
 	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	jmp	__repstos_avx512_split
+.endm
+
+/* Near a page end: the fill byte back in rax, and avx512's own
+ * page-end path. */
+.macro to_avx512
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	jmp	__repstos_avx512
 .endm
 
 /* 0..15 (rdi S, rcx n, xmm16 the fill): the ladder from 8 down. */
@@ -221,5 +245,87 @@ ENTRY_ALIGN(__bench_plain_redir, 64)
 	to_split
 	leave_to plain_redir_64_up, __repstos_avx512_split
 END(__bench_plain_redir)
+
+ENTRY_ALIGN(__bench_wide, 64)
+	cmp	$64, %rcx
+	leave_if b, wide_0_63, __repstos_avx512_split
+	cmp	$256, %rcx
+	leave_if a, wide_257_up, __repstos_avx512_split
+	path_mark wide_64_256
+	vpbroadcastb %eax, %zmm16
+	vmovdqu64 %zmm16, (%rdi)
+	lea	-64(%rcx), %rax
+	cmp	$64, %rax
+	cmova	.L64(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + min(n - 64, 64) */
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + max(n - 128, 0) */
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)	/* the last byte's, youngest */
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	FINISH
+	leave_to wide_0_63, __repstos_avx512_split
+	leave_to wide_257_up, __repstos_avx512_split
+END(__bench_wide)
+
+ENTRY_ALIGN(__bench_wide_y, 64)
+	cmp	$64, %rcx
+	leave_if b, wide_y_0_63, __repstos_avx512_split
+	cmp	$256, %rcx
+	leave_if a, wide_y_257_up, __repstos_avx512_split
+	path_mark wide_y_64_256
+	vpbroadcastb %eax, %zmm16
+	vmovdqu64 %zmm16, (%rdi)
+	lea	-64(%rcx), %rax
+	cmp	$64, %rax
+	cmova	.L64(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* youngest: a load can forward */
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	FINISH
+	leave_to wide_y_0_63, __repstos_avx512_split
+	leave_to wide_y_257_up, __repstos_avx512_split
+END(__bench_wide_y)
+
+ENTRY_ALIGN(__bench_rz, 64)
+	cmp	$255, %rcx
+	leave_if a, rz_256_up, __repstos_avx512
+	vpbroadcastb %eax, %zmm16
+	near_page_end 64, 1f
+	path_mark rz_0_255
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	sub	%rsp, %rdi		/* S - rsp */
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax
+	lea	(%rdi,%rax), %rax	/* S + max(n - 128, 0) */
+	cmp	$64, %rcx
+	cmovb	.Lm64(%rip), %rax
+	vmovdqu64 %zmm16, (%rsp,%rax)
+	lea	-64(%rcx), %rax
+	cmp	$128, %rcx
+	cmovae	.L64(%rip), %rax
+	lea	(%rdi,%rax), %rax	/* S + min(n - 64, 64) */
+	cmp	$64, %rcx
+	cmovb	.Lm64(%rip), %rax
+	vmovdqu64 %zmm16, (%rsp,%rax)
+	lea	-64(%rdi,%rcx), %rax	/* E - 64, youngest */
+	cmovb	.Lm64(%rip), %rax
+	vmovdqu64 %zmm16, (%rsp,%rax)
+	ladder_out
+1:	path_mark rz_0_255_page_end
+	to_avx512
+	leave_to rz_256_up, __repstos_avx512
+END(__bench_rz)
 
 	OBJECT_NOTES

@@ -44,6 +44,9 @@ ROUTINE(__bench_plain_four)
 ROUTINE(__bench_plain_mask16)
 ROUTINE(__bench_plain_over)
 ROUTINE(__bench_plain_redir)
+ROUTINE(__bench_wide)
+ROUTINE(__bench_wide_y)
+ROUTINE(__bench_rz)
 
 static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
 {
@@ -66,6 +69,9 @@ static const struct {
 	{ "plain_mask16", call___bench_plain_mask16 },
 	{ "plain_over", call___bench_plain_over },
 	{ "plain_redir", call___bench_plain_redir },
+	{ "wide", call___bench_wide },
+	{ "wide_y", call___bench_wide_y },
+	{ "rz", call___bench_rz },
 };
 
 /* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
