@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 echo "# bench/placement.sh $reps $cands"
 echo "# taskset -c $cpu $dir/bench -r $reps -c $cands -z 8,32,100,256,dists -s b2b,use -a 0 -t 200 [-P N]"
 # a run first, unreported, so that the CPU's clock has settled
-taskset -c $cpu $dir/bench -o "$out" -r "$reps" -c "$cands" -z dists \
+taskset -c $cpu $dir/bench -o "$out" -r 500 -c "$cands" -z dists \
 	-s b2b -a 0 -t 200 >/dev/null 2>&1 || exit 1
 for p in 0 1 2 3 all; do
 	case $p in
