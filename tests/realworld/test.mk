@@ -22,7 +22,7 @@ realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 # `make realworld-sqlite`, `make realworld-coreutils`: two bigger code
-# bases through their own suites, some 10 minutes each, not in `make
+# bases through their own suites, 10 and 16 minutes, not in `make
 # test`: Debian's sqlite3 and its `make quicktest` with memset sites and
 # with copy sites too, 0 errors (tests/realworld/sqlite.sh); Debian's
 # coreutils with -D_FORTIFY_SOURCE=2 and its `make check`, failing no
