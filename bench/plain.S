@@ -42,6 +42,15 @@
  *                         where n < 64 (where "avx512" masks them to
  *                         nothing): no size branch and no masked-off
  *                         store.  From 256 "avx512".
+ * And two for avx512_split's aligned 257..512, whose last store is masked
+ * to the bytes of its 64-byte block, so that a load of them waits:
+ *   __bench_tail_plain    that last store a plain 64-byte one at E - 64,
+ *                         which never leaves [S, E) as n > 256: aligned
+ *                         (and so forwarded) where 64 divides n, across a
+ *                         line where it does not;
+ *   __bench_tail_branch   the plain one where 64 divides n, else the
+ *                         masked one: one branch more.
+ *   Elsewhere both jump to avx512_split.
  * Same contract as the routines (runtime/routines/set.S); needs what
  * "avx512" needs, and is only run where that is there.
  */
@@ -327,5 +336,78 @@ ENTRY_ALIGN(__bench_rz, 64)
 	to_avx512
 	leave_to rz_256_up, __repstos_avx512
 END(__bench_rz)
+
+/* S 64-byte aligned and 257..512 bytes, else avx512_split: rcx, rdi
+ * kept for it; rax is scratch. */
+.macro tail_entry id
+	cmp	$256, %rcx
+	leave_if be, \id\()_other, __repstos_avx512_split
+	cmp	$512, %rcx
+	leave_if a, \id\()_other2, __repstos_avx512_split
+	test	$63, %dil
+	leave_if nz, \id\()_other3, __repstos_avx512_split
+.endm
+.macro tail_exits id
+	leave_to \id\()_other, __repstos_avx512_split
+	leave_to \id\()_other2, __repstos_avx512_split
+	leave_to \id\()_other3, __repstos_avx512_split
+.endm
+
+ENTRY_ALIGN(__bench_tail_plain, 64)
+	tail_entry tail_plain
+	path_mark tail_plain_257_512_aligned
+	vpbroadcastb %eax, %zmm16
+	vmovdqa64 %zmm16, (%rdi)
+	vmovdqa64 %zmm16, 64(%rdi)
+	vmovdqa64 %zmm16, 128(%rdi)
+	vmovdqa64 %zmm16, 192(%rdi)
+	lea	-1(%rcx), %rax
+	and	$-64, %rax
+	vmovdqa64 %zmm16, -64(%rdi,%rax)
+	vmovdqa64 %zmm16, -128(%rdi,%rax)
+	vmovdqa64 %zmm16, -192(%rdi,%rax)
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)	/* E - 64: plain */
+	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+	tail_exits tail_plain
+END(__bench_tail_plain)
+
+ENTRY_ALIGN(__bench_tail_branch, 64)
+	tail_entry tail_branch
+	vpbroadcastb %eax, %zmm16
+	vmovdqa64 %zmm16, (%rdi)
+	vmovdqa64 %zmm16, 64(%rdi)
+	vmovdqa64 %zmm16, 128(%rdi)
+	vmovdqa64 %zmm16, 192(%rdi)
+	lea	-1(%rcx), %rax
+	and	$-64, %rax
+	vmovdqa64 %zmm16, -64(%rdi,%rax)
+	vmovdqa64 %zmm16, -128(%rdi,%rax)
+	vmovdqa64 %zmm16, -192(%rdi,%rax)
+	test	$63, %cl
+	jnz	1f
+	path_mark tail_branch_multiple
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)	/* E - 64, aligned */
+	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+1:	path_mark tail_branch_masked
+	sub	%rax, %rcx		/* n - P: 1..63 */
+	add	%rax, %rdi
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+	tail_exits tail_branch
+END(__bench_tail_branch)
 
 	OBJECT_NOTES

@@ -3,7 +3,7 @@
  * plaincheck.c - the benchmark-only routines of plain.S and plaincopy.S
  * against a byte loop, so that what bench and copybench time of them is
  * a correct memset or memmove.  The memsets: sizes
- * 0..300, the destination at each offset 0..63 after a page start and
+ * 0..520 (past 512, where the last of them leave for a routine), the destination at each offset 0..63 after a page start and
  * with its end at each distance 0..70 before a PROT_NONE page (a store
  * past the end faults), fills 0, 0x5a and 0xff; every byte of the
  * destination and 64 on each side, and rdi, rcx and rax as the contract
@@ -27,6 +27,7 @@
 
 #define PAGE 4096ul
 #define SIDE 64ul
+#define SET_MAX 520ul	/* the memsets' largest size */
 
 #define ROUTINE(sym)							\
 static int call_##sym(unsigned char *d, int c, unsigned long n)	\
@@ -47,6 +48,8 @@ ROUTINE(__bench_plain_redir)
 ROUTINE(__bench_wide)
 ROUTINE(__bench_wide_y)
 ROUTINE(__bench_rz)
+ROUTINE(__bench_tail_plain)
+ROUTINE(__bench_tail_branch)
 
 static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
 {
@@ -72,6 +75,8 @@ static const struct {
 	{ "wide", call___bench_wide },
 	{ "wide_y", call___bench_wide_y },
 	{ "rz", call___bench_rz },
+	{ "tail_plain", call___bench_tail_plain },
+	{ "tail_branch", call___bench_tail_branch },
 };
 
 /* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
@@ -197,7 +202,7 @@ int main(void)
 		return 1;
 	for (r = 0; r < sizeof(routines) / sizeof(routines[0]); r++)
 		for (f = 0; f < 3; f++)
-			for (n = 0; n <= 300; n++) {
+			for (n = 0; n <= SET_MAX; n++) {
 				for (o = 0; o < 64; o++, cases++)
 					if (one(r, map + PAGE + o, fills[f], n, SIDE))
 						return 1;
