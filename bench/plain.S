@@ -105,14 +105,19 @@
 	vpextrb	$0, %xmm16, (%rsp,%rax)
 .endm
 
-/* rdi = S - rsp on the way in; S + n, rcx 0, rax the fill byte out. */
-.macro ladder_out
-	add	%rsp, %rdi
+/* rdi += n, rcx 0, rax the fill byte: the way out. */
+.macro fill_out
 	add	%rcx, %rdi
 	xor	%ecx, %ecx
 	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	ret
+.endm
+
+/* rdi = S - rsp on the way in; S + n, rcx 0, rax the fill byte out. */
+.macro ladder_out
+	add	%rsp, %rdi
+	fill_out
 .endm
 
 /* To `to` where [S, S+w) may cross a page; rax is scratch. */
@@ -353,9 +358,9 @@ END(__bench_rz)
 	leave_to \id\()_other3, __repstos_avx512_split
 .endm
 
-ENTRY_ALIGN(__bench_tail_plain, 64)
-	tail_entry tail_plain
-	path_mark tail_plain_257_512_aligned
+/* avx512_split's aligned 257..512 but its last store: the first 256
+ * bytes and the three blocks below P = (n - 1) & -64, which is in rax. */
+.macro tail_blocks
 	vpbroadcastb %eax, %zmm16
 	vmovdqa64 %zmm16, (%rdi)
 	vmovdqa64 %zmm16, 64(%rdi)
@@ -366,47 +371,32 @@ ENTRY_ALIGN(__bench_tail_plain, 64)
 	vmovdqa64 %zmm16, -64(%rdi,%rax)
 	vmovdqa64 %zmm16, -128(%rdi,%rax)
 	vmovdqa64 %zmm16, -192(%rdi,%rax)
+.endm
+
+ENTRY_ALIGN(__bench_tail_plain, 64)
+	tail_entry tail_plain
+	path_mark tail_plain_257_512_aligned
+	tail_blocks
 	vmovdqu64 %zmm16, -64(%rdi,%rcx)	/* E - 64: plain */
-	add	%rcx, %rdi
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
+	fill_out
 	tail_exits tail_plain
 END(__bench_tail_plain)
 
 ENTRY_ALIGN(__bench_tail_branch, 64)
 	tail_entry tail_branch
-	vpbroadcastb %eax, %zmm16
-	vmovdqa64 %zmm16, (%rdi)
-	vmovdqa64 %zmm16, 64(%rdi)
-	vmovdqa64 %zmm16, 128(%rdi)
-	vmovdqa64 %zmm16, 192(%rdi)
-	lea	-1(%rcx), %rax
-	and	$-64, %rax
-	vmovdqa64 %zmm16, -64(%rdi,%rax)
-	vmovdqa64 %zmm16, -128(%rdi,%rax)
-	vmovdqa64 %zmm16, -192(%rdi,%rax)
+	tail_blocks
 	test	$63, %cl
 	jnz	1f
 	path_mark tail_branch_multiple
 	vmovdqu64 %zmm16, -64(%rdi,%rcx)	/* E - 64, aligned */
-	add	%rcx, %rdi
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
+	fill_out
 1:	path_mark tail_branch_masked
 	sub	%rax, %rcx		/* n - P: 1..63 */
 	add	%rax, %rdi
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
-	add	%rcx, %rdi
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
+	fill_out
 	tail_exits tail_branch
 END(__bench_tail_branch)
 
