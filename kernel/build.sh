@@ -2,11 +2,9 @@
 # build.sh VARIANT - build the test kernel of kernel/config.frag, its
 # test module and initramfs, in build/kernel/VARIANT:
 #   plain    no plugin: the baseline (objtool warnings, .text size)
-#   plugin   -fplugin-arg-repstos-kernel
-#   inline   the same, the inline form keyed on ERMS instead of FSRM:
-#            QEMU's TCG refuses +fsrm, so only this build runs inline
-#            sites under QEMU (test only: ERMS alone is no reason to
-#            inline)
+#   plugin   -fplugin-arg-repstos-kernel (its inline form runs under
+#            QEMU when booted with repstos_fsrm: the test's early
+#            parameter forces FSRM, which TCG refuses)
 # The test (kernel/test/repstos_ktest.c) is added to the source's lib/
 # as a built-in object; the same file is built as a module.  Prints
 # the build's objtool warning count on its last line.
@@ -23,7 +21,6 @@ jobs=${KERNEL_JOBS:-2}
 case $variant in
 plain)	kcflags= ;;
 plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel" ;;
-inline)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-inline-bit=297" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 

@@ -1,7 +1,7 @@
 # kernel/kernel.mk - `make test-kernel`: Debian 12's Linux 6.1 built
 # plain and with -fplugin-arg-repstos-kernel, booted under QEMU TCG with
 # three CPU models, our KTAP test built in and as a module (tests/kernel/,
-# kernel/README.md).  Not part of `make test`: it builds three kernels.
+# kernel/README.md).  Not part of `make test`: it builds two kernels.
 # Included by the top Makefile.
 
 KERNEL_TESTS	:= tests/kernel/boot.sh

@@ -6,7 +6,8 @@
 # calls clean; none in the stac/clac function or .head.text; routines in
 # .noinstr.text only in the unit defining start_kernel (global) or in a
 # module unit (local); nothing at all under -mcmodel=small (the vDSO)
-# nor under KASAN or KCSAN;
+# nor under KASAN or KCSAN; the inline form keyed on another bit on
+# request;
 # and a GCC error naming the supported versions for 6.3's alt_instr.
 . "$(dirname "$0")/lib.sh"
 scratch
@@ -60,6 +61,25 @@ build other $KP -mharden-sls=all
 	! nm "$W/other.o" | grep -q ' [Tt] __repstos_k_' &&
 	ok "a unit without start_kernel only calls the routines" ||
 	fail "other unit: $(nm "$W/other.o" | grep __repstos_k_ | head -3)"
+
+# -fplugin-arg-repstos-kernel-inline-bit=N keys the inline form on
+# another feature bit: ERMS (9 * 32 + 9) puts it in dump's erms column.
+# The kernel test boots the default (FSRM) build only, so this is the
+# option's one test.
+build bit $KP -fplugin-arg-repstos-kernel-inline-bit=297 -DVMLINUX
+$TOOL dump "$W/bit.o" >"$W/bit.dump" 2>&1
+n=$(awk '$5 ~ /^rep_(stos|movs)b$/' "$W/bit.dump" | wc -l)
+[ "$n" = 4 ] && grep -q '^move+.*move_erms  *move_erms' "$W/bit.dump" &&
+	ok "inline-bit=297: 4 sites inline under ERMS, the move calls" ||
+	fail "inline-bit=297: $n inline under ERMS: $(head -4 "$W/bit.dump")"
+for v in 32768 x ''; do
+	if build badbit $KP -fplugin-arg-repstos-kernel-inline-bit=$v; then
+		fail "inline-bit='$v' compiled"
+	else
+		grep -q "bad value.*kernel-inline-bit" "$W/badbit.err" &&
+			ok "inline-bit='$v': an error" || fail "inline-bit='$v': $(head -2 "$W/badbit.err")"
+	fi
+done
 
 # A module unit, SLS: local routines ending ret; int3.
 build mod $KP -mharden-sls=all -DMODULE
