@@ -42,6 +42,9 @@
  *                         where n < 64 (where "avx512" masks them to
  *                         nothing): no size branch and no masked-off
  *                         store.  From 256 "avx512".
+ *   __bench_rza           __bench_rz with its stores under 64 bytes in a
+ *                         64-byte aligned line of the red zone: rz's at
+ *                         rsp - 64 cross a line, as rsp is 8 mod 16.
  * And two for avx512_split's aligned 257..512, whose last store is masked
  * to the bytes of its 64-byte block, so that a load of them waits:
  *   __bench_tail_plain    that last store a plain 64-byte one at E - 64,
@@ -341,6 +344,44 @@ ENTRY_ALIGN(__bench_rz, 64)
 	to_avx512
 	leave_to rz_256_up, __repstos_avx512
 END(__bench_rz)
+
+/* rdx is saved in xmm17 (xmm16-31 are scratch at every site); it holds
+ * the aligned red-zone line's offset from S, which the stores a size
+ * does not need take instead of their place in [S, E). */
+ENTRY_ALIGN(__bench_rza, 64)
+	cmp	$255, %rcx
+	leave_if a, rza_256_up, __repstos_avx512
+	vpbroadcastb %eax, %zmm16
+	near_page_end 64, 1f
+	path_mark rza_0_255
+	vmovq	%rdx, %xmm17
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	lea	-64(%rsp), %rdx
+	and	$-64, %rdx		/* in [rsp - 120, rsp - 72] */
+	sub	%rdi, %rdx		/* that line - S */
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax		/* max(n - 128, 0) */
+	cmp	$64, %rcx
+	cmovb	%rdx, %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)
+	lea	-64(%rcx), %rax
+	cmp	$128, %rcx
+	cmovae	.L64(%rip), %rax	/* min(n - 64, 64) */
+	cmp	$64, %rcx
+	cmovb	%rdx, %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)
+	lea	-64(%rcx), %rax		/* E - 64, youngest */
+	cmovb	%rdx, %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)
+	vmovq	%xmm17, %rdx
+	fill_out
+1:	path_mark rza_0_255_page_end
+	to_avx512
+	leave_to rza_256_up, __repstos_avx512
+END(__bench_rza)
 
 /* S 64-byte aligned and 257..512 bytes, else avx512_split: rcx, rdi
  * kept for it; rax is scratch. */

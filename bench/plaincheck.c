@@ -48,6 +48,7 @@ ROUTINE(__bench_plain_redir)
 ROUTINE(__bench_wide)
 ROUTINE(__bench_wide_y)
 ROUTINE(__bench_rz)
+ROUTINE(__bench_rza)
 ROUTINE(__bench_tail_plain)
 ROUTINE(__bench_tail_branch)
 
@@ -75,6 +76,7 @@ static const struct {
 	{ "wide", call___bench_wide },
 	{ "wide_y", call___bench_wide_y },
 	{ "rz", call___bench_rz },
+	{ "rza", call___bench_rza },
 	{ "tail_plain", call___bench_tail_plain },
 	{ "tail_branch", call___bench_tail_branch },
 };
