@@ -2,7 +2,7 @@
 /*
  * bench.c - memset candidates side by side, interleaved in one run.
  *
- *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR]
+ *   bench [-r REPS] [-t BATCH_US] [-c NAME,NAME..] [-z SIZE,SIZE..] [-o DIR] [-l]
  *         [-s SHAPE,..] [-a OFFSET,..] [-p] [-V VEC_REP_MIN] [-W WIDE_REP_MIN]
  * (-z takes sizes, ranges LO..HI drawn uniformly, "mix", "dist-A".."dist-M"
  * or "dists"; -s shapes b2b, use, read; -a destination offsets 0, 3,
@@ -159,7 +159,7 @@ struct config {
 };
 
 static struct config *cfgs;
-static unsigned ncfg, reps = 21;
+static unsigned ncfg, reps = 24;	/* a multiple of BENCH_NPHASE */
 /* -P N: every repetition with the loops in placement N; -1: repetition r
  * in placement r mod BENCH_NPHASE */
 static int placement = -1;
@@ -743,6 +743,20 @@ static long size_arg(const char *tok)
 	return RANGE(lo, hi);
 }
 
+static const char *cand_name(unsigned c)
+{
+	return all_cands[c].name;
+}
+
+/* -l: every candidate, with what it is. */
+static void list_cands(void)
+{
+	unsigned c;
+
+	for (c = 0; c < NALL; c++)
+		printf("%-20s %s\n", all_cands[c].name, all_cands[c].what);
+}
+
 static void pick(const char *list)
 {
 	unsigned c;
@@ -862,18 +876,19 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] [-c CAND,..] "
 		"[-z SIZE,..|LO..HI,..|mix|dist-A..|dists] [-s b2b,use,read] "
-		"[-a 0,3,rand] [-P PLACEMENT] [-o DIR] [-p]\n");
+		"[-a 0,3,rand] [-P PLACEMENT] [-o DIR] [-p] [-l]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	const char *clist = NULL, *zlist = NULL, *slist = NULL, *alist = NULL;
+	char bad[64];
 	unsigned i, r, c, o;
 	int opt;
 
 	outdir = default_outdir();
-	while ((opt = getopt(argc, argv, "r:t:c:z:s:a:o:pP:V:W:")) != -1)
+	while ((opt = getopt(argc, argv, "r:t:c:z:s:a:o:plP:V:W:")) != -1)
 		switch (opt) {
 		case 'V': __repstos_vec_rep_min = strtoull(optarg, NULL, 0); break;
 		case 'W': __repstos_wide_rep_min = strtoull(optarg, NULL, 0); break;
@@ -885,6 +900,7 @@ int main(int argc, char **argv)
 		case 'a': alist = optarg; break;
 		case 'o': outdir = optarg; break;
 		case 'p': puts(outdir); return 0;
+		case 'l': list_cands(); return 0;
 		case 'P': placement = atoi(optarg); break;
 		default: return usage();
 		}
@@ -892,6 +908,11 @@ int main(int argc, char **argv)
 	offsets = bench_mask(alist, bench_off_name, BENCH_NOFF);
 	if (!shapes || !offsets)
 		return usage();
+	if (bench_unknown(clist, cand_name, NALL, bad, sizeof(bad))) {
+		fprintf(stderr, "bench: no candidate %s (bench -l lists them)\n",
+			bad);
+		return 2;
+	}
 	if (reps < 1)
 		reps = 1;
 	if (placement >= BENCH_NPHASE)

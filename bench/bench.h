@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Sizes are read from a ring of this many entries, so the compiler
@@ -141,6 +142,34 @@ static inline unsigned bench_mask(const char *list,
 		p += l + !!p[l];
 	}
 	return m;
+}
+
+/*
+ * The first entry of the comma-separated list that is none of name(i)
+ * for i < n, as "NAME" in out (cut to outsz - 1 bytes), or 0 when every
+ * entry is known: an unknown candidate is an error, not a silent run of
+ * the rest into the committed results folder.
+ */
+static inline int bench_unknown(const char *list,
+				const char *(*name)(unsigned), unsigned n,
+				char *out, size_t outsz)
+{
+	const char *p = list;
+	unsigned i;
+
+	while (p && *p) {
+		size_t l = strcspn(p, ",");
+
+		for (i = 0; i < n; i++)
+			if (strlen(name(i)) == l && !strncmp(p, name(i), l))
+				break;
+		if (i == n) {
+			snprintf(out, outsz, "%.*s", (int)l, p);
+			return 1;
+		}
+		p += l + !!p[l];
+	}
+	return 0;
 }
 
 /* Offsets kind o into ring r: all `fixed` for BENCH_OFF_3, zero for

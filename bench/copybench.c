@@ -4,7 +4,7 @@
  * memmove called through the PLT, interleaved in one run.
  *
  *   copybench [-r REPS] [-c NAME,..] [-z SIZE|LO..HI|dist-X,..] [-s SHAPE,..]
- *             [-a OFFSET,..] [-n MAXCALLS]
+ *             [-a OFFSET,..] [-n MAXCALLS] [-l]
  *
  * Each candidate runs one timed batch of calls per configuration, shape
  * and repetition, in an order rotated each repetition; figures are
@@ -306,6 +306,11 @@ static int range_arg(const char *t, unsigned reps)
 
 #define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
 
+static const char *cand_name(unsigned k)
+{
+	return cands[k].name;
+}
+
 static void pick(const char *list)
 {
 	struct cand keep[MAXCANDS];
@@ -396,7 +401,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: copybench [-r REPS] [-c NAME,..] "
 		"[-z SIZE|LO..HI|dist-X,..] [-s b2b,use,read] [-a 0,3,rand] "
-		"[-n MAXCALLS]\n");
+		"[-n MAXCALLS] [-l]\n");
 	return 2;
 }
 
@@ -494,10 +499,11 @@ static void enable_routines(void)
 int main(int argc, char **argv)
 {
 	const char *only = NULL, *zs = NULL, *sl = NULL, *al = NULL;
-	unsigned reps = 9, o;
-	int opt;
+	unsigned reps = 12, o;	/* a multiple of BENCH_NPHASE */
+	int opt, list = 0;
+	char bad[64];
 
-	while ((opt = getopt(argc, argv, "r:c:z:s:a:n:")) != -1)
+	while ((opt = getopt(argc, argv, "r:c:z:s:a:n:l")) != -1)
 		switch (opt) {
 		case 'r': reps = (unsigned)atoi(optarg); break;
 		case 'c': only = optarg; break;
@@ -505,14 +511,18 @@ int main(int argc, char **argv)
 		case 's': sl = optarg; break;
 		case 'a': al = optarg; break;
 		case 'n': maxcalls = (unsigned)atoi(optarg); break;
+		case 'l': list = 1; break;
 		default: return usage();
 		}
 	shapes = bench_mask(sl, bench_shape_name, BENCH_NSHAPE);
 	offsets = bench_mask(al, bench_off_name, BENCH_NOFF);
 	if (!shapes || !offsets)
 		return usage();
-	if (reps < 1 || reps > MAXREPS)
-		reps = 9;
+	if (reps < 1 || reps > MAXREPS) {
+		fprintf(stderr, "copybench: -r takes 1 to %u repetitions\n",
+			MAXREPS);
+		return 2;
+	}
 	if (maxcalls < 1)
 		maxcalls = 1;
 	/* the largest copy, its offsets and what the read shape reads past
@@ -529,6 +539,16 @@ int main(int argc, char **argv)
 	}
 	enable_routines();
 	add_all();
+	if (list) {
+		for (o = 0; o < ncands; o++)
+			puts(cands[o].name);
+		return 0;
+	}
+	if (bench_unknown(only, cand_name, ncands, bad, sizeof(bad))) {
+		fprintf(stderr, "copybench: no candidate %s on this CPU "
+			"(copybench -l lists them)\n", bad);
+		return 2;
+	}
 	if (only)
 		pick(only);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");

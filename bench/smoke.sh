@@ -97,6 +97,20 @@ for bad in 63..16 16.. 16..2000000; do
 		{ fail "bench -z $bad: exit $rc"; echo "$out" | tail -n 3; }
 done
 
+# An unknown candidate is refused before anything runs or is written
+# (it once ran glibc alone into the committed results folder).
+out=$($bin -r 1 -t 2 -c glibc,nosuch -o $t/nosuch 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "no candidate nosuch" && [ ! -e $t/nosuch ] &&
+	ok "bench -c nosuch: refused, nothing written" ||
+	{ fail "bench -c nosuch: exit $rc"; echo "$out" | tail -n 3; }
+out=$($copybench -r 1 -c glibc,nosuch 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "no candidate nosuch" &&
+	ok "copybench -c nosuch: refused" ||
+	{ fail "copybench -c nosuch: exit $rc"; echo "$out" | tail -n 3; }
+$bin -l | grep -q '^site-avx512_split ' && [ "$($copybench -l | head -n 1)" = glibc ] &&
+	ok "bench -l and copybench -l list the candidates" ||
+	fail "bench -l / copybench -l"
+
 for op in "" -c; do
 	what="many-site program${op:+ for copies}"
 	out=$(REPSTOS_CPU=generic bench/manysite.sh $op 1 2>&1); rc=$?
