@@ -53,7 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
-RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_tail_plain) RUN(__bench_tail_branch)
+RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_tail_plain) RUN(__bench_tail_branch)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -95,6 +95,8 @@ static const struct bench_cand all_cands[] = {
 	{ "site-wide_y", "site: call __bench_wide_y (wide, and a last 32-byte store at E - 32)", bench_run___bench_wide_y, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-rz", "site: call __bench_rz (avx512, its last three stores plain, below rsp under 64 bytes)", bench_run___bench_rz, REPSTOS_VARIANT_AVX512 },
 	{ "site-rza", "site: call __bench_rza (rz, its stores under 64 bytes in an aligned line)", bench_run___bench_rza, REPSTOS_VARIANT_AVX512 },
+	{ "site-split_c", "site: call __bench_split_c (avx512_split to 256 bytes, above through one more jump)", bench_run___bench_split_c, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-split_wy", "site: call __bench_split_wy (split_c, 64..256 four 64-byte stores and one of 32 at E - 32)", bench_run___bench_split_wy, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_plain", "site: call __bench_tail_plain (avx512_split, aligned 257..512 ending in a plain store at E - 64)", bench_run___bench_tail_plain, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_branch", "site: call __bench_tail_branch (avx512_split, aligned 257..512 ending plain where 64 divides n)", bench_run___bench_tail_branch, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },

@@ -45,6 +45,15 @@
  *   __bench_rza           __bench_rz with its stores under 64 bytes in a
  *                         64-byte aligned line of the red zone: rz's at
  *                         rsp - 64 cross a line, as rsp is 8 mod 16.
+ * And two that are avx512_split to 256 bytes, its branches the same,
+ * and reach it through one more jump above (the 64..256 stores are the
+ * only difference between them):
+ *   __bench_split_c       64..256 avx512_split's own 32-byte stores,
+ *                         two from each end to 128, four above: the
+ *                         control;
+ *   __bench_split_wy      64..256 wide_y's stores: four 64-byte ones
+ *                         and a youngest 32-byte one at E - 32, no size
+ *                         branch.
  * And two for avx512_split's aligned 257..512, whose last store is masked
  * to the bytes of its 64-byte block, so that a load of them waits:
  *   __bench_tail_plain    that last store a plain 64-byte one at E - 64,
@@ -440,5 +449,57 @@ ENTRY_ALIGN(__bench_tail_branch, 64)
 	fill_out
 	tail_exits tail_branch
 END(__bench_tail_branch)
+
+/* avx512_split's way to its 64..256 (rdi S, rcx n, rax the fill): the
+ * fill broadcast, above 256 bytes avx512_split itself, below 64 its one
+ * masked store (or its page-end path). */
+.macro split_head name
+	vpbroadcastb %eax, %zmm16
+	cmp	$256, %rcx
+	leave_if a, \name\()_257_up, __repstos_avx512_split
+	cmp	$64, %rcx
+	jae	.L\name\()_64_256
+	near_page_end 64, .L\name\()_page_end
+	path_mark \name\()_0_63
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	fill_out
+.L\name\()_page_end:
+	path_mark \name\()_0_63_page_end
+	to_split
+.endm
+
+ENTRY_ALIGN(__bench_split_c, 64)
+	split_head split_c
+.Lsplit_c_64_256:
+	path_mark split_c_64_256
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	.set	.Lset_evex, 1
+	set_class split_c, 32, 64, 128, 2, 2, 256
+	set_class split_c, 32, 129, 256, 4, 4, last
+	.set	.Lset_evex, 0
+	leave_to split_c_257_up, __repstos_avx512_split
+END(__bench_split_c)
+
+ENTRY_ALIGN(__bench_split_wy, 64)
+	split_head split_wy
+.Lsplit_wy_64_256:
+	path_mark split_wy_64_256
+	vmovdqu64 %zmm16, (%rdi)
+	lea	-64(%rcx), %rax
+	cmp	$64, %rax
+	cmova	.L64(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + min(n - 64, 64) */
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + max(n - 128, 0) */
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* youngest: a load can forward */
+	fill_out
+	leave_to split_wy_257_up, __repstos_avx512_split
+END(__bench_split_wy)
 
 	OBJECT_NOTES

@@ -49,6 +49,8 @@ ROUTINE(__bench_wide)
 ROUTINE(__bench_wide_y)
 ROUTINE(__bench_rz)
 ROUTINE(__bench_rza)
+ROUTINE(__bench_split_c)
+ROUTINE(__bench_split_wy)
 ROUTINE(__bench_tail_plain)
 ROUTINE(__bench_tail_branch)
 
@@ -77,6 +79,8 @@ static const struct {
 	{ "wide_y", call___bench_wide_y },
 	{ "rz", call___bench_rz },
 	{ "rza", call___bench_rza },
+	{ "split_c", call___bench_split_c },
+	{ "split_wy", call___bench_split_wy },
 	{ "tail_plain", call___bench_tail_plain },
 	{ "tail_branch", call___bench_tail_branch },
 };
