@@ -22,9 +22,9 @@ realworld: tests/realworld/realworld.sh
 	@tests/realworld/realworld.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 # `make realworld-sqlite`, `make realworld-coreutils`: two bigger code
-# bases through their own suites, 10 and 16 minutes, not in `make
-# test`: Debian's sqlite3 and its `make quicktest` with memset sites and
-# with copy sites too, 0 errors (tests/realworld/sqlite.sh); Debian's
+# bases through their own suites, 8 and 16 minutes, not in `make test`:
+# Debian's sqlite3 and its `make quicktest` with memset sites (half the
+# suite) and with copy sites too, 0 errors (tests/realworld/sqlite.sh); Debian's
 # coreutils with -D_FORTIFY_SOURCE=2 and its `make check`, failing no
 # test the plain build passes (tests/realworld/coreutils.sh).  Each runs
 # on a fresh machine: it installs what is missing first (deps: tcl-dev
