@@ -53,7 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
-RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_tail_plain) RUN(__bench_tail_branch)
+RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -99,6 +99,10 @@ static const struct bench_cand all_cands[] = {
 	{ "site-split_wy", "site: call __bench_split_wy (split_c, 64..256 four 64-byte stores and one of 32 at E - 32)", bench_run___bench_split_wy, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_plain", "site: call __bench_tail_plain (avx512_split, aligned 257..512 ending in a plain store at E - 64)", bench_run___bench_tail_plain, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_branch", "site: call __bench_tail_branch (avx512_split, aligned 257..512 ending plain where 64 divides n)", bench_run___bench_tail_branch, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-mis16", "site: call __bench_mis16 (avx512_split, not 64-aligned 385..512 in sixteen 32-byte stores, no loop)", bench_run___bench_mis16, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-tail_y", "site: call __bench_tail_y (avx512_split, aligned 257..512 ending masked, then a plain 32-byte store at E - 32)", bench_run___bench_tail_y, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-tail_m", "site: call __bench_tail_m (avx512_split, aligned 257..512 ending masked alone: the control for tail_y)", bench_run___bench_tail_m, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-tail_yc", "site: call __bench_tail_yc (tail_y with its plain store at E - 32 only inside the last line, else at P - 32)", bench_run___bench_tail_yc, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },
 	{ "inline", "site: rep stosb in place (the inline form)", bench_run_inline, -1 },
 	{ "gcc-libcall", "GCC -mstringop-strategy=libcall", bench_run_gcc_libcall, -1 },

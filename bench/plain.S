@@ -62,7 +62,21 @@
  *                         line where it does not;
  *   __bench_tail_branch   the plain one where 64 divides n, else the
  *                         masked one: one branch more.
- *   Elsewhere both jump to avx512_split.
+ *   __bench_tail_y        the masked one, then a plain 32-byte store at
+ *                         E - 32, the youngest store of the last byte, as
+ *                         __bench_wide_y's: no branch.  avx512_split's
+ *                         own since it won;
+ *   __bench_tail_yc       tail_y's plain store only where n - P >= 32,
+ *                         and so inside P's line; else at P - 32, bytes
+ *                         already written: no branch, and no store
+ *                         across a line;
+ *   __bench_tail_m        the masked one alone: avx512_split's before,
+ *                         the control, reached as these are.
+ *   Elsewhere these jump to avx512_split.
+ * And one for its 257..512 where S is not 64-byte aligned:
+ *   __bench_mis16         385..512 in sixteen 32-byte stores, eight
+ *                         from each end, not a loop whose passes depend
+ *                         on S's alignment.
  * Same contract as the routines (runtime/routines/set.S); needs what
  * "avx512" needs, and is only run where that is there.
  */
@@ -431,6 +445,66 @@ ENTRY_ALIGN(__bench_tail_plain, 64)
 	fill_out
 	tail_exits tail_plain
 END(__bench_tail_plain)
+
+ENTRY_ALIGN(__bench_tail_yc, 64)
+	tail_entry tail_yc
+	path_mark tail_yc_257_512_aligned
+	tail_blocks
+	sub	%rax, %rcx		/* n - P: 1..64 */
+	add	%rax, %rdi
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	lea	-32(%rcx), %rax
+	cmp	$32, %rcx
+	cmovb	.Lm32(%rip), %rax	/* E - 32, or P - 32 where it crosses P */
+	vmovdqu64 %ymm16, (%rdi,%rax)
+	fill_out
+	tail_exits tail_yc
+END(__bench_tail_yc)
+
+ENTRY_ALIGN(__bench_tail_m, 64)
+	tail_entry tail_m
+	path_mark tail_m_257_512_aligned
+	tail_blocks
+	sub	%rax, %rcx		/* n - P: 1..64 */
+	add	%rax, %rdi
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	fill_out
+	tail_exits tail_m
+END(__bench_tail_m)
+
+ENTRY_ALIGN(__bench_tail_y, 64)
+	tail_entry tail_y
+	path_mark tail_y_257_512_aligned
+	tail_blocks
+	sub	%rax, %rcx		/* n - P: 1..64 */
+	add	%rax, %rdi
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* E - 32: plain, the youngest */
+	fill_out
+	tail_exits tail_y
+END(__bench_tail_y)
+
+/* Not 64-byte aligned and 257..512 bytes: avx512_split's own 32-byte
+ * stores with no loop to 512 (set_big's top 16w); else avx512_split. */
+ENTRY_ALIGN(__bench_mis16, 64)
+	cmp	$256, %rcx
+	leave_if be, mis16_other, __repstos_avx512_split
+	test	$63, %dil
+	leave_if z, mis16_other2, __repstos_avx512_split
+	path_mark mis16_257_up
+	vpbroadcastb %eax, %zmm16
+	.set	.Lset_evex, 1
+	set_big mis16, 32, 512, __repstos_wide_rep_min
+	.set	.Lset_evex, 0
+	leave_to mis16_other, __repstos_avx512_split
+	leave_to mis16_other2, __repstos_avx512_split
+END(__bench_mis16)
 
 ENTRY_ALIGN(__bench_tail_branch, 64)
 	tail_entry tail_branch

@@ -53,6 +53,10 @@ ROUTINE(__bench_split_c)
 ROUTINE(__bench_split_wy)
 ROUTINE(__bench_tail_plain)
 ROUTINE(__bench_tail_branch)
+ROUTINE(__bench_mis16)
+ROUTINE(__bench_tail_y)
+ROUTINE(__bench_tail_m)
+ROUTINE(__bench_tail_yc)
 
 static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
 {
@@ -83,6 +87,10 @@ static const struct {
 	{ "split_wy", call___bench_split_wy },
 	{ "tail_plain", call___bench_tail_plain },
 	{ "tail_branch", call___bench_tail_branch },
+	{ "mis16", call___bench_mis16 },
+	{ "tail_y", call___bench_tail_y },
+	{ "tail_m", call___bench_tail_m },
+	{ "tail_yc", call___bench_tail_yc },
 };
 
 /* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
@@ -199,6 +207,9 @@ int main(void)
 	/* from 64 bytes they run avx512_split itself, whose REQUIRE
 	 * would otherwise send them to vec */
 	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	/* rep stosb from just below SET_MAX, so that the largest sizes
+	 * take a routine's rep stosb path too (mis16's) */
+	__repstos_wide_rep_min = SET_MAX - 4;
 	map = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED)

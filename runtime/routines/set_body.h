@@ -204,10 +204,17 @@
 .macro set_big name, w, top, rep_min
 	.if \top == 8*\w
 	set_class \name, \w, 4*\w+1, 8*\w, 4, 4, up
-	.else
+	.elseif \top == 12*\w
 	/* 8w+1..12w with no loop: the loop's overlapping last block cost
 	 * 0.3 ns at 300 B in avx2 on Zen 4 */
 	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, up
+	.else
+	/* top 16w: 12w+1..16w with no loop either, eight stores from each
+	 * end.  The loop's passes there depend on where S falls in a
+	 * w-byte unit, so a site whose alignment varies from call to call
+	 * mispredicts them (avx512_split's own copy, below) */
+	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, 16*\w
+	set_class \name, \w, 12*\w+1, 16*\w, 8, 8, up
 	.endif
 
 	size_label \name, \top+1, up
