@@ -73,6 +73,8 @@
  *   __bench_tail_m        the masked one alone: avx512_split's before,
  *                         the control, reached as these are.
  *   Elsewhere these jump to avx512_split.
+ * And __bench_big_m: avx512_split's aligned loop and its last 256 bytes
+ * with no store after them (before tail_yc's store joined them there).
  * And one for its 257..512 where S is not 64-byte aligned:
  *   __bench_mis16         385..512 in sixteen 32-byte stores, eight
  *                         from each end, not a loop whose passes depend
@@ -489,6 +491,41 @@ ENTRY_ALIGN(__bench_tail_y, 64)
 	fill_out
 	tail_exits tail_y
 END(__bench_tail_y)
+
+/* S 64-byte aligned, 513 bytes up to rep stosb: avx512_split's loop and
+ * last 256 bytes as they were before the plain 32-byte store over the
+ * last bytes (tail_yc's) joined them: the control for that. */
+ENTRY_ALIGN(__bench_big_m, 64)
+	cmp	$512, %rcx
+	leave_if be, big_m_other, __repstos_avx512_split
+	test	$63, %dil
+	leave_if nz, big_m_other2, __repstos_avx512_split
+	cmp	__repstos_wide_rep_min(%rip), %rcx
+	leave_if ae, big_m_other3, __repstos_avx512_split
+	path_mark big_m_513_up_aligned
+	vpbroadcastb %eax, %zmm16
+	lea	(%rdi,%rcx), %rax
+	lea	-256(%rax), %rcx
+1:	vmovdqa64 %zmm16, (%rdi)
+	vmovdqa64 %zmm16, 64(%rdi)
+	vmovdqa64 %zmm16, 128(%rdi)
+	vmovdqa64 %zmm16, 192(%rdi)
+	add	$256, %rdi
+	cmp	%rcx, %rdi
+	jb	1b
+	vmovdqu64 %zmm16, (%rcx)
+	vmovdqu64 %zmm16, 64(%rcx)
+	vmovdqu64 %zmm16, 128(%rcx)
+	vmovdqu64 %zmm16, 192(%rcx)
+	mov	%rax, %rdi
+	xor	%ecx, %ecx
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	ret
+	leave_to big_m_other, __repstos_avx512_split
+	leave_to big_m_other2, __repstos_avx512_split
+	leave_to big_m_other3, __repstos_avx512_split
+END(__bench_big_m)
 
 /* Not 64-byte aligned and 257..512 bytes: avx512_split's own 32-byte
  * stores with no loop to 512 (set_big's top 16w); else avx512_split. */
