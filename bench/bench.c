@@ -53,7 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
-RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m)
+RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m) RUN(__bench_a512_m)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -104,6 +104,7 @@ static const struct bench_cand all_cands[] = {
 	{ "site-tail_m", "site: call __bench_tail_m (avx512_split, aligned 257..512 ending masked alone: the control for tail_y)", bench_run___bench_tail_m, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_yc", "site: call __bench_tail_yc (tail_y with its plain store at E - 32 only inside the last line, else at P - 32)", bench_run___bench_tail_yc, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-big_m", "site: call __bench_big_m (avx512_split's aligned 513 bytes up as before the plain 32-byte store after them: the control)", bench_run___bench_big_m, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-a512_m", "site: call __bench_a512_m (avx512's 256..512 as before the plain 32-byte store after them: the control)", bench_run___bench_a512_m, REPSTOS_VARIANT_AVX512 },
 	{ "stub", "site: call __repstos_stub -> the module's choice (unpatched)", bench_run___repstos_stub, -1 },
 	{ "inline", "site: rep stosb in place (the inline form)", bench_run_inline, -1 },
 	{ "gcc-libcall", "GCC -mstringop-strategy=libcall", bench_run_gcc_libcall, -1 },

@@ -73,6 +73,8 @@
  *   __bench_tail_m        the masked one alone: avx512_split's before,
  *                         the control, reached as these are.
  *   Elsewhere these jump to avx512_split.
+ * And __bench_a512_m: "avx512"'s 256..512 with no store after its last
+ * 64-byte one (before end_in_line's store joined it).
  * And __bench_big_m: avx512_split's aligned loop and its last 256 bytes
  * with no store after them (before tail_yc's store joined them there).
  * And one for its 257..512 where S is not 64-byte aligned:
@@ -526,6 +528,33 @@ ENTRY_ALIGN(__bench_big_m, 64)
 	leave_to big_m_other2, __repstos_avx512_split
 	leave_to big_m_other3, __repstos_avx512_split
 END(__bench_big_m)
+
+/* "avx512"'s 256..512 as they were before end_in_line's store joined
+ * them: the control for it; elsewhere "avx512" itself. */
+ENTRY_ALIGN(__bench_a512_m, 64)
+	cmp	$256, %rcx
+	leave_if b, a512_m_other, __repstos_avx512
+	cmp	$512, %rcx
+	leave_if a, a512_m_other2, __repstos_avx512
+	path_mark a512_m_256_512
+	vpbroadcastb %eax, %zmm16
+	vmovdqu64 %zmm16, (%rdi)
+	vmovdqu64 %zmm16, 64(%rdi)
+	vmovdqu64 %zmm16, 128(%rdi)
+	vmovdqu64 %zmm16, 192(%rdi)
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)
+	cmp	$320, %rcx
+	jbe	1f
+	path_mark a512_m_321_512
+	vmovdqu64 %zmm16, -256(%rdi,%rcx)
+	vmovdqu64 %zmm16, -192(%rdi,%rcx)
+	vmovdqu64 %zmm16, -128(%rdi,%rcx)
+1:	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	ret
+	leave_to a512_m_other, __repstos_avx512
+	leave_to a512_m_other2, __repstos_avx512
+END(__bench_a512_m)
 
 /* Not 64-byte aligned and 257..512 bytes: avx512_split's own 32-byte
  * stores with no loop to 512 (set_big's top 16w); else avx512_split. */

@@ -59,6 +59,7 @@ ROUTINE(__bench_tail_y)
 ROUTINE(__bench_tail_m)
 ROUTINE(__bench_tail_yc)
 ROUTINE(__bench_big_m)
+ROUTINE(__bench_a512_m)
 
 static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
 {
@@ -94,6 +95,7 @@ static const struct {
 	{ "tail_m", call___bench_tail_m },
 	{ "tail_yc", call___bench_tail_yc },
 	{ "big_m", call___bench_big_m },
+	{ "a512_m", call___bench_a512_m },
 };
 
 /* One case: d[0..n) must become c, SIDE bytes each side stay ~c. */
