@@ -252,8 +252,8 @@ END(__repstos_avx2)
  *     only the low 8 bits of the count (tests/runtime caught it).
  *   256..320: five stores (the first 256 bytes and the last 64);
  *   321..512: eight; above, 256-byte blocks of aligned 64-byte
- *     stores and a last unaligned 256; from __repstos_wide_rep_min on,
- *     rep stosb.
+ *     stores, a last unaligned 256 and a 32-byte store in E's line
+ *     (end_in_line); from __repstos_wide_rep_min on, rep stosb.
  * The fill lives in zmm16, EVEX-encoded, so the routine leaves the
  * upper state clean with no vzeroupper (which cost 0.1-0.2 ns a call on
  * Zen 4); near a page end it copies the fill to xmm0 for "avx2"'s
@@ -415,12 +415,13 @@ ENTRY_ALIGN(__repstos_avx512_split, 64)
 	ja	.Lavx512_split_513_up
 	path_mark avx512_split_257_512_aligned
 	/* S aligned, 257..512: every store but one aligned, and none
-	 * crossing a line.  The first 256 bytes; the block holding the last byte, at P =
-	 * (n - 1) & -64, masked to its n - P bytes (a masked-off byte
-	 * never leaves that block, so never the page); and, where P > 256,
-	 * the three blocks below P, which with the first four cover [0, P).
-	 * "avx512"'s last four stores, at E - 256, all crossed a line
-	 * where n is not a multiple of 64: 5.2 ns at 511 bytes, glibc 4.6. */
+	 * crossing a line.  The first 256 bytes; the block holding the
+	 * last byte, at P = (n - 1) & -64, masked to its n - P bytes (a
+	 * masked-off byte never leaves that block, so never the page); and,
+	 * where P > 256, the three blocks below P, which with the first
+	 * four cover [0, P).  "avx512"'s last four stores, at E - 256, all
+	 * crossed a line where n is not a multiple of 64: 5.2 ns at 511
+	 * bytes, glibc 4.6. */
 	vmovdqa64 %zmm16, (%rdi)
 	vmovdqa64 %zmm16, 64(%rdi)
 	vmovdqa64 %zmm16, 128(%rdi)

@@ -210,9 +210,11 @@
 	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, up
 	.else
 	/* top 16w: 12w+1..16w with no loop either, eight stores from each
-	 * end.  The loop's passes there depend on where S falls in a
-	 * w-byte unit, so a site whose alignment varies from call to call
-	 * mispredicts them (avx512_split's own copy, below) */
+	 * end, where the loop's passes depend on where S falls in a w-byte
+	 * unit.  Only bench/plain.S's mis16 has it: in avx512_split's own
+	 * copy it lost, 0.74x glibc against the loop's 0.86-0.91x at +3
+	 * and random offsets (Zen 5), as eight of its 32-byte stores cross
+	 * a line where the loop's aligned ones cross none */
 	set_class \name, \w, 8*\w+1, 12*\w, 8, 4, 16*\w
 	set_class \name, \w, 12*\w+1, 16*\w, 8, 8, up
 	.endif
