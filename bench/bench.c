@@ -883,7 +883,7 @@ static void make_configs(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench [-r REPS] [-t BATCH_US] [-c CAND,..] "
-		"[-z SIZE,..|LO..HI,..|mix|dist-A..|dists] [-s b2b,use,read] "
+		"[-z SIZE,..|LO..HI,..|mix|dist-A..|dists] [-s b2b,use,read,first] "
 		"[-a 0,3,rand] [-P PLACEMENT] [-o DIR] [-p] [-l]\n");
 	return 2;
 }
@@ -912,7 +912,8 @@ int main(int argc, char **argv)
 		case 'P': placement = atoi(optarg); break;
 		default: return usage();
 		}
-	shapes = bench_mask(slist, bench_shape_name, BENCH_NSHAPE);
+	shapes = slist ? bench_mask(slist, bench_shape_name, BENCH_NSHAPE) :
+		     BENCH_SHAPES_DEFAULT;
 	offsets = bench_mask(alist, bench_off_name, BENCH_NOFF);
 	if (!shapes || !offsets)
 		return usage();

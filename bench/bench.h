@@ -20,7 +20,11 @@
  *         stores, on some CPUs) waits for that store to commit;
  *   read  the whole destination is read after each call (its 8-byte
  *         words summed) and folded in the same way, as when a program
- *         copies a buffer and then parses it.
+ *         copies a buffer and then parses it;
+ *   first use after write with the first byte loaded, not the last: a
+ *         routine can make one byte's load forwarded with one plain
+ *         store of that byte, so use alone could reward what helps no
+ *         other load.  Run only when named (-s first).
  */
 #ifndef BENCH_H
 #define BENCH_H
@@ -38,7 +42,11 @@
  * read at the same index. */
 #define BENCH_RING 65536u
 
-enum bench_shape { BENCH_B2B, BENCH_USE, BENCH_READ, BENCH_NSHAPE };
+enum bench_shape { BENCH_B2B, BENCH_USE, BENCH_READ, BENCH_FIRST,
+		   BENCH_NSHAPE };
+
+/* The shapes a run measures when -s names none. */
+#define BENCH_SHAPES_DEFAULT	(1u << BENCH_B2B | 1u << BENCH_USE | 1u << BENCH_READ)
 
 /* Where the destination (and a copy's source) lies from a 4 KiB
  * boundary: aligned, at a fixed odd offset, or anywhere in a cache line,
@@ -93,13 +101,15 @@ struct bench_cand {
 
 static inline const char *bench_shape_name(unsigned s)
 {
-	return s == BENCH_USE ? "use" : s == BENCH_READ ? "read" : "b2b";
+	return s == BENCH_USE ? "use" : s == BENCH_READ ? "read" :
+	       s == BENCH_FIRST ? "first" : "b2b";
 }
 
 static inline const char *bench_shape_what(unsigned s)
 {
 	return s == BENCH_USE ? "use after write" :
-	       s == BENCH_READ ? "read after write" : "back to back";
+	       s == BENCH_READ ? "read after write" :
+	       s == BENCH_FIRST ? "first byte used after write" : "back to back";
 }
 
 /* What a shape does, for the reports. */
@@ -109,6 +119,8 @@ static inline const char *bench_shape_how(unsigned s)
 				"last byte each call wrote" :
 	       s == BENCH_READ ? "it depends on the sum of the 8-byte words "
 				 "each call wrote" :
+	       s == BENCH_FIRST ? "it depends on the first byte each call "
+				  "wrote" :
 	       "calls back to back, nothing reads what they wrote";
 }
 

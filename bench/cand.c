@@ -142,6 +142,8 @@ void loop(const struct bench_batch *b, const int shape)
 			x = d[n - (n != 0)];	/* the last byte written */
 		else if (shape == BENCH_READ)
 			x = sum_words(d, n);
+		else if (shape == BENCH_FIRST)
+			x = d[0];
 		if (shape != BENCH_B2B)
 			__asm__("and $0, %0" : "+r"(x) : : "cc");
 	}
@@ -165,15 +167,16 @@ void fn##_##p(const struct bench_batch *b)				\
 #define PHASE(p)							\
 	PLACED(p, BENCH_B2B, loop_b2b)					\
 	PLACED(p, BENCH_USE, loop_use)					\
-	PLACED(p, BENCH_READ, loop_read)
+	PLACED(p, BENCH_READ, loop_read)					\
+	PLACED(p, BENCH_FIRST, loop_first)
 PHASE(0) PHASE(1) PHASE(2) PHASE(3)
 _Static_assert(BENCH_NPHASE == 4, "a PHASE() and an initializer line each");
-_Static_assert(BENCH_NSHAPE == 3 && BENCH_B2B == 0 && BENCH_USE == 1 &&
-	       BENCH_READ == 2, "the initializer's order");
+_Static_assert(BENCH_NSHAPE == 4 && BENCH_B2B == 0 && BENCH_USE == 1 &&
+	       BENCH_READ == 2 && BENCH_FIRST == 3, "the initializer's order");
 
 BENCH_LOOPS(CAT(RUN, CAND)) = {
-	loop_b2b_0, loop_use_0, loop_read_0,
-	loop_b2b_1, loop_use_1, loop_read_1,
-	loop_b2b_2, loop_use_2, loop_read_2,
-	loop_b2b_3, loop_use_3, loop_read_3,
+	loop_b2b_0, loop_use_0, loop_read_0, loop_first_0,
+	loop_b2b_1, loop_use_1, loop_read_1, loop_first_1,
+	loop_b2b_2, loop_use_2, loop_read_2, loop_first_2,
+	loop_b2b_3, loop_use_3, loop_read_3, loop_first_3,
 };

@@ -400,7 +400,7 @@ static void report(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: copybench [-r REPS] [-c NAME,..] "
-		"[-z SIZE|LO..HI|dist-X,..] [-s b2b,use,read] [-a 0,3,rand] "
+		"[-z SIZE|LO..HI|dist-X,..] [-s b2b,use,read,first] [-a 0,3,rand] "
 		"[-n MAXCALLS] [-l]\n");
 	return 2;
 }
@@ -514,7 +514,8 @@ int main(int argc, char **argv)
 		case 'l': list = 1; break;
 		default: return usage();
 		}
-	shapes = bench_mask(sl, bench_shape_name, BENCH_NSHAPE);
+	shapes = sl ? bench_mask(sl, bench_shape_name, BENCH_NSHAPE) :
+		     BENCH_SHAPES_DEFAULT;
 	offsets = bench_mask(al, bench_off_name, BENCH_NOFF);
 	if (!shapes || !offsets)
 		return usage();
