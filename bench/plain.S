@@ -54,6 +54,19 @@
  *   __bench_split_wy      64..256 wide_y's stores: four 64-byte ones
  *                         and a youngest 32-byte one at E - 32, no size
  *                         branch.
+ * And three that are split_c with plain stores over its masked one
+ * below 64 bytes, each aimed below rsp where n is smaller than the store
+ * (no branch), so that a load of the last bytes meets a younger plain
+ * store that holds them, as tail_yc's does from 257 bytes:
+ *   __bench_s0_b          the last byte (a byte store, n >= 1);
+ *   __bench_s0_8b         the last byte, then the last 8 bytes (n >= 8);
+ *   __bench_s0_e          the last 1, 8, 16 and 32 bytes, widest last.
+ *   __bench_s0_c          s0_b's byte store with no cmov: n = 0
+ *                         leaves before it (one branch more).
+ *   __bench_s0_f          s0_c with the first byte stored too;
+ *   __bench_s0_w          s0_f, then the first and last 8 bytes where
+ *                         n >= 8 (else both below rsp).
+ *   A load of other bytes still waits for the masked store to commit.
  * And two for avx512_split's aligned 257..512, whose last store is masked
  * to the bytes of its 64-byte block, so that a load of them waits:
  *   __bench_tail_plain    that last store a plain 64-byte one at E - 64,
@@ -590,10 +603,64 @@ ENTRY_ALIGN(__bench_tail_branch, 64)
 	tail_exits tail_branch
 END(__bench_tail_branch)
 
+/* Where n >= w, a w-byte store at E - w, else at rsp - 64 (rdi holds
+ * S - rsp; rax is scratch): a plain store of the last bytes, younger
+ * than the masked one, so that a load of them may be forwarded. */
+.macro end_st w
+	cmp	$\w, %rcx
+	lea	-\w(%rdi,%rcx), %rax
+	cmovb	.Lm64(%rip), %rax
+	st\w	(%rsp,%rax)
+.endm
+.macro st1 addr:vararg
+	vpextrb	$0, %xmm16, \addr
+.endm
+
+/* Over avx512_split's masked store below 64 bytes: the last byte; the
+ * last byte, then the last 8; the last 1, 8, 16 and 32 (the widest
+ * youngest, so that a load of the last w bytes meets one store that
+ * holds them all). */
+.macro over_b
+	end_st	1
+.endm
+.macro over_8b
+	end_st	1
+	end_st	8
+.endm
+.macro over_e
+	end_st	1
+	end_st	8
+	end_st	16
+	end_st	32
+.endm
+
+/* The same where n >= 1 (rdi S, rcx n, al the fill), ending the call:
+ * the last byte from al; the first and the last; those, then the first
+ * and last 8 where n >= 8 (else below rsp). */
+.macro bytes_c
+	mov	%al, -1(%rdi,%rcx)
+	add	%rcx, %rdi
+	xor	%ecx, %ecx
+	ret
+.endm
+.macro bytes_f
+	mov	%al, (%rdi)
+	bytes_c
+.endm
+.macro bytes_w
+	mov	%al, (%rdi)
+	mov	%al, -1(%rdi,%rcx)
+	sub	%rsp, %rdi
+	pair	8
+	ladder_out
+.endm
+
 /* avx512_split's way to its 64..256 (rdi S, rcx n, rax the fill): the
  * fill broadcast, above 256 bytes avx512_split itself, below 64 its one
- * masked store (or its page-end path). */
-.macro split_head name
+ * masked store (or its page-end path); then the over stores, or where
+ * n >= 1 the bytes ones (n = 0 leaves before them, so that they need
+ * no cmov: a branch seldom taken, 0-2.5% of the distributions' calls). */
+.macro split_head name, over, bytes
 	vpbroadcastb %eax, %zmm16
 	cmp	$256, %rcx
 	leave_if a, \name\()_257_up, __repstos_avx512_split
@@ -604,24 +671,74 @@ END(__bench_tail_branch)
 	bzhi	%rcx, .Lones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 %zmm16, (%rdi){%k1}
+.ifnb \bytes
+	jrcxz	.L\name\()_0
+	path_mark \name\()_1_63
+	vmovd	%xmm16, %eax
+	movzbl	%al, %eax
+	\bytes
+.L\name\()_0:
+	path_mark \name\()_0
+.endif
+.ifnb \over
+	sub	%rsp, %rdi
+	\over
+	add	%rsp, %rdi
+.endif
 	fill_out
 .L\name\()_page_end:
 	path_mark \name\()_0_63_page_end
 	to_split
 .endm
 
-ENTRY_ALIGN(__bench_split_c, 64)
-	split_head split_c
-.Lsplit_c_64_256:
-	path_mark split_c_64_256
+/* avx512_split's own 64..256 after split_head, and above 256 bytes
+ * avx512_split itself. */
+.macro split_tail name
+.L\name\()_64_256:
+	path_mark \name\()_64_256
 	vmovd	%xmm16, %eax
 	movzbl	%al, %eax
 	.set	.Lset_evex, 1
-	set_class split_c, 32, 64, 128, 2, 2, 256
-	set_class split_c, 32, 129, 256, 4, 4, last
+	set_class \name, 32, 64, 128, 2, 2, 256
+	set_class \name, 32, 129, 256, 4, 4, last
 	.set	.Lset_evex, 0
-	leave_to split_c_257_up, __repstos_avx512_split
+	leave_to \name\()_257_up, __repstos_avx512_split
+.endm
+
+ENTRY_ALIGN(__bench_split_c, 64)
+	split_head split_c
+	split_tail split_c
 END(__bench_split_c)
+
+ENTRY_ALIGN(__bench_s0_b, 64)
+	split_head s0_b, over_b
+	split_tail s0_b
+END(__bench_s0_b)
+
+ENTRY_ALIGN(__bench_s0_8b, 64)
+	split_head s0_8b, over_8b
+	split_tail s0_8b
+END(__bench_s0_8b)
+
+ENTRY_ALIGN(__bench_s0_e, 64)
+	split_head s0_e, over_e
+	split_tail s0_e
+END(__bench_s0_e)
+
+ENTRY_ALIGN(__bench_s0_c, 64)
+	split_head s0_c, , bytes_c
+	split_tail s0_c
+END(__bench_s0_c)
+
+ENTRY_ALIGN(__bench_s0_f, 64)
+	split_head s0_f, , bytes_f
+	split_tail s0_f
+END(__bench_s0_f)
+
+ENTRY_ALIGN(__bench_s0_w, 64)
+	split_head s0_w, , bytes_w
+	split_tail s0_w
+END(__bench_s0_w)
 
 ENTRY_ALIGN(__bench_split_wy, 64)
 	split_head split_wy

@@ -52,6 +52,12 @@ ROUTINE(__bench_rz)
 ROUTINE(__bench_rza)
 ROUTINE(__bench_split_c)
 ROUTINE(__bench_split_wy)
+ROUTINE(__bench_s0_b)
+ROUTINE(__bench_s0_8b)
+ROUTINE(__bench_s0_e)
+ROUTINE(__bench_s0_c)
+ROUTINE(__bench_s0_f)
+ROUTINE(__bench_s0_w)
 ROUTINE(__bench_tail_plain)
 ROUTINE(__bench_tail_branch)
 ROUTINE(__bench_mis16)
@@ -88,6 +94,12 @@ static const struct {
 	{ "rza", call___bench_rza },
 	{ "split_c", call___bench_split_c },
 	{ "split_wy", call___bench_split_wy },
+	{ "s0_b", call___bench_s0_b },
+	{ "s0_8b", call___bench_s0_8b },
+	{ "s0_e", call___bench_s0_e },
+	{ "s0_c", call___bench_s0_c },
+	{ "s0_f", call___bench_s0_f },
+	{ "s0_w", call___bench_s0_w },
 	{ "tail_plain", call___bench_tail_plain },
 	{ "tail_branch", call___bench_tail_branch },
 	{ "mis16", call___bench_mis16 },
