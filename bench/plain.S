@@ -90,7 +90,11 @@
  * 64-byte one (before end_in_line's store joined it).
  * And __bench_big_m: avx512_split's aligned loop and its last 256 bytes
  * with no store after them (before tail_yc's store joined them there).
- * And one for its 257..512 where S is not 64-byte aligned:
+ * And three for its 257..512 where S is not 64-byte aligned:
+ *   __bench_mis64_m       "avx512"'s 64-byte stores, crossing lines;
+ *   __bench_mis64         the same, then end_in_line's store in E's
+ *                         line, so that a load of the last bytes is
+ *                         forwarded;
  *   __bench_mis16         385..512 in sixteen 32-byte stores, eight
  *                         from each end, not a loop whose passes depend
  *                         on S's alignment.
@@ -568,6 +572,47 @@ ENTRY_ALIGN(__bench_a512_m, 64)
 	leave_to a512_m_other, __repstos_avx512
 	leave_to a512_m_other2, __repstos_avx512
 END(__bench_a512_m)
+
+/* Not 64-byte aligned and 257..512 bytes: "avx512"'s 64-byte stores,
+ * which cross lines there (mis64_m), then end_in_line's 32-byte store in
+ * E's line (mis64); else avx512_split.  avx512_split takes 32-byte
+ * stores there, because on Zen 4 a 64-byte store that crosses a line
+ * cost twice. */
+.macro mis64_body id
+	cmp	$256, %rcx
+	leave_if be, \id\()_other, __repstos_avx512_split
+	cmp	$512, %rcx
+	leave_if a, \id\()_other2, __repstos_avx512_split
+	test	$63, %dil
+	leave_if z, \id\()_other3, __repstos_avx512_split
+	path_mark \id\()_257_512_mis
+	vpbroadcastb %eax, %zmm16
+	vmovdqu64 %zmm16, (%rdi)
+	vmovdqu64 %zmm16, 64(%rdi)
+	vmovdqu64 %zmm16, 128(%rdi)
+	vmovdqu64 %zmm16, 192(%rdi)
+	vmovdqu64 %zmm16, -64(%rdi,%rcx)
+	cmp	$320, %rcx
+	jbe	1f
+	path_mark \id\()_321_512_mis
+	vmovdqu64 %zmm16, -256(%rdi,%rcx)
+	vmovdqu64 %zmm16, -192(%rdi,%rcx)
+	vmovdqu64 %zmm16, -128(%rdi,%rcx)
+1:
+.endm
+
+ENTRY_ALIGN(__bench_mis64, 64)
+	mis64_body mis64
+	add	%rcx, %rdi
+	end_in_line mis64_end
+	tail_exits mis64
+END(__bench_mis64)
+
+ENTRY_ALIGN(__bench_mis64_m, 64)
+	mis64_body mis64_m
+	fill_out
+	tail_exits mis64_m
+END(__bench_mis64_m)
 
 /* Not 64-byte aligned and 257..512 bytes: avx512_split's own 32-byte
  * stores with no loop to 512 (set_big's top 16w); else avx512_split. */

@@ -61,6 +61,8 @@ ROUTINE(__bench_s0_w)
 ROUTINE(__bench_tail_plain)
 ROUTINE(__bench_tail_branch)
 ROUTINE(__bench_mis16)
+ROUTINE(__bench_mis64)
+ROUTINE(__bench_mis64_m)
 ROUTINE(__bench_tail_y)
 ROUTINE(__bench_tail_m)
 ROUTINE(__bench_tail_yc)
@@ -103,6 +105,8 @@ static const struct {
 	{ "tail_plain", call___bench_tail_plain },
 	{ "tail_branch", call___bench_tail_branch },
 	{ "mis16", call___bench_mis16 },
+	{ "mis64", call___bench_mis64 },
+	{ "mis64_m", call___bench_mis64_m },
 	{ "tail_y", call___bench_tail_y },
 	{ "tail_m", call___bench_tail_m },
 	{ "tail_yc", call___bench_tail_yc },

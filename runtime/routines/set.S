@@ -189,47 +189,6 @@ ENTRY_ALIGN(__repstos_avx2, 64)
 END(__repstos_avx2)
 
 /*
- * end_in_line ID: the way out of "avx512"'s loop (rdi E, the fill in
- * zmm16), whose last store is a 64-byte one at E - 64: where E
- * mod 64 is 32..63, [E - 32, E) again with a plain store in E's line, so
- * that a load of the last bytes is forwarded (the store at E - 64
- * crosses a line, and on Zen 5 a load of bytes such a store wrote waits
- * for it to commit, as for a masked store); where it is 1..31 the same
- * store at (E & -64) - 32, bytes already written (n >= 256), so that
- * the sizes need no branch; none where 64 divides E, whose last store
- * is aligned and forwards (a branch seldom taken where sizes vary).
- * With use after write, 700..1023 bytes aligned went from 1.00x glibc
- * to 1.85-2.06x, back to back the same (Zen 5; bench/plain.S's big_m is
- * the loop's end before).  The sizes 256..512 end without it: there it
- * took "avx512" from 1.50x glibc to 1.37-1.41x back to back at 257..320
- * bytes (1.25-1.29x at random offsets), and from 1.00x to 0.94-0.95x
- * from 330 at random offsets, for its 1.7-2.0x with use after write
- * (bench/plain.S's a512_m, the control).
- */
-.macro end_in_line id
-	test	$63, %dil
-	jz	.L\id\()_aligned
-	path_mark \id\()_in_line
-	lea	-32(%rdi), %rcx		/* E - 32 */
-	mov	%rdi, %rax
-	and	$-64, %rax
-	sub	$32, %rax		/* (E & -64) - 32 */
-	test	$32, %dil
-	cmovnz	%rcx, %rax
-	vmovdqu64 %ymm16, (%rax)
-.L\id\()_out:
-	xor	%ecx, %ecx
-	vmovd	%xmm16, %eax
-	movzbl	%al, %eax
-	ret
-.L\id\()_aligned:			/* one way out for both: 12 bytes less,
-					 * which keeps librepstos.a's text in
-					 * its goal (bench/footprint.sh) */
-	path_mark \id\()_aligned
-	jmp	.L\id\()_out
-.endm
-
-/*
  * "avx512": 64-byte stores of zmm0, and no size test below 256 bytes.
  *   0..255: four masked 64-byte stores whose masks and places come from
  *     the count with no branch: bytes [0, min(n, 64)) at S; and, masked
