@@ -427,15 +427,15 @@ ENTRY_ALIGN(__bench_rza, 64)
 	leave_to rza_256_up, __repstos_avx512
 END(__bench_rza)
 
-/* S 64-byte aligned and 257..512 bytes, else avx512_split: rcx, rdi
- * kept for it; rax is scratch. */
-.macro tail_entry id
+/* S 64-byte aligned (or with mis = z, not) and 257..512 bytes, else
+ * avx512_split: rcx, rdi kept for it; rax is scratch. */
+.macro tail_entry id, mis=nz
 	cmp	$256, %rcx
 	leave_if be, \id\()_other, __repstos_avx512_split
 	cmp	$512, %rcx
 	leave_if a, \id\()_other2, __repstos_avx512_split
 	test	$63, %dil
-	leave_if nz, \id\()_other3, __repstos_avx512_split
+	leave_if \mis, \id\()_other3, __repstos_avx512_split
 .endm
 .macro tail_exits id
 	leave_to \id\()_other, __repstos_avx512_split
@@ -458,6 +458,16 @@ END(__bench_rza)
 	vmovdqa64 %zmm16, -192(%rdi,%rax)
 .endm
 
+/* Then the block at P masked to its n - P bytes; rdi = S + P, rcx = n - P
+ * after it. */
+.macro tail_masked
+	sub	%rax, %rcx		/* n - P: 1..64 */
+	add	%rax, %rdi
+	bzhi	%rcx, .Lones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 %zmm16, (%rdi){%k1}
+.endm
+
 ENTRY_ALIGN(__bench_tail_plain, 64)
 	tail_entry tail_plain
 	path_mark tail_plain_257_512_aligned
@@ -471,11 +481,7 @@ ENTRY_ALIGN(__bench_tail_yc, 64)
 	tail_entry tail_yc
 	path_mark tail_yc_257_512_aligned
 	tail_blocks
-	sub	%rax, %rcx		/* n - P: 1..64 */
-	add	%rax, %rdi
-	bzhi	%rcx, .Lones(%rip), %rax
-	kmovq	%rax, %k1
-	vmovdqu8 %zmm16, (%rdi){%k1}
+	tail_masked
 	lea	-32(%rcx), %rax
 	cmp	$32, %rcx
 	cmovb	.Lm32(%rip), %rax	/* E - 32, or P - 32 where it crosses P */
@@ -488,11 +494,7 @@ ENTRY_ALIGN(__bench_tail_m, 64)
 	tail_entry tail_m
 	path_mark tail_m_257_512_aligned
 	tail_blocks
-	sub	%rax, %rcx		/* n - P: 1..64 */
-	add	%rax, %rdi
-	bzhi	%rcx, .Lones(%rip), %rax
-	kmovq	%rax, %k1
-	vmovdqu8 %zmm16, (%rdi){%k1}
+	tail_masked
 	fill_out
 	tail_exits tail_m
 END(__bench_tail_m)
@@ -501,11 +503,7 @@ ENTRY_ALIGN(__bench_tail_y, 64)
 	tail_entry tail_y
 	path_mark tail_y_257_512_aligned
 	tail_blocks
-	sub	%rax, %rcx		/* n - P: 1..64 */
-	add	%rax, %rdi
-	bzhi	%rcx, .Lones(%rip), %rax
-	kmovq	%rax, %k1
-	vmovdqu8 %zmm16, (%rdi){%k1}
+	tail_masked
 	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* E - 32: plain, the youngest */
 	fill_out
 	tail_exits tail_y
@@ -546,14 +544,9 @@ ENTRY_ALIGN(__bench_big_m, 64)
 	leave_to big_m_other3, __repstos_avx512_split
 END(__bench_big_m)
 
-/* "avx512"'s 256..512 as they were before end_in_line's store joined
- * them: the control for it; elsewhere "avx512" itself. */
-ENTRY_ALIGN(__bench_a512_m, 64)
-	cmp	$256, %rcx
-	leave_if b, a512_m_other, __repstos_avx512
-	cmp	$512, %rcx
-	leave_if a, a512_m_other2, __repstos_avx512
-	path_mark a512_m_256_512
+/* "avx512"'s stores for 256..512 bytes (rdi S, rcx n): the first 256
+ * and the last 64, and from 321 bytes the three 64-byte blocks below. */
+.macro a512_stores id
 	vpbroadcastb %eax, %zmm16
 	vmovdqu64 %zmm16, (%rdi)
 	vmovdqu64 %zmm16, 64(%rdi)
@@ -562,11 +555,23 @@ ENTRY_ALIGN(__bench_a512_m, 64)
 	vmovdqu64 %zmm16, -64(%rdi,%rcx)
 	cmp	$320, %rcx
 	jbe	1f
-	path_mark a512_m_321_512
+	path_mark \id\()_321_512
 	vmovdqu64 %zmm16, -256(%rdi,%rcx)
 	vmovdqu64 %zmm16, -192(%rdi,%rcx)
 	vmovdqu64 %zmm16, -128(%rdi,%rcx)
-1:	add	%rcx, %rdi
+1:
+.endm
+
+/* "avx512"'s 256..512 as they were before end_in_line's store joined
+ * them: the control for it; elsewhere "avx512" itself. */
+ENTRY_ALIGN(__bench_a512_m, 64)
+	cmp	$256, %rcx
+	leave_if b, a512_m_other, __repstos_avx512
+	cmp	$512, %rcx
+	leave_if a, a512_m_other2, __repstos_avx512
+	path_mark a512_m_256_512
+	a512_stores a512_m
+	add	%rcx, %rdi
 	xor	%ecx, %ecx
 	ret
 	leave_to a512_m_other, __repstos_avx512
@@ -579,26 +584,9 @@ END(__bench_a512_m)
  * stores there, because on Zen 4 a 64-byte store that crosses a line
  * cost twice. */
 .macro mis64_body id
-	cmp	$256, %rcx
-	leave_if be, \id\()_other, __repstos_avx512_split
-	cmp	$512, %rcx
-	leave_if a, \id\()_other2, __repstos_avx512_split
-	test	$63, %dil
-	leave_if z, \id\()_other3, __repstos_avx512_split
+	tail_entry \id, z
 	path_mark \id\()_257_512_mis
-	vpbroadcastb %eax, %zmm16
-	vmovdqu64 %zmm16, (%rdi)
-	vmovdqu64 %zmm16, 64(%rdi)
-	vmovdqu64 %zmm16, 128(%rdi)
-	vmovdqu64 %zmm16, 192(%rdi)
-	vmovdqu64 %zmm16, -64(%rdi,%rcx)
-	cmp	$320, %rcx
-	jbe	1f
-	path_mark \id\()_321_512_mis
-	vmovdqu64 %zmm16, -256(%rdi,%rcx)
-	vmovdqu64 %zmm16, -192(%rdi,%rcx)
-	vmovdqu64 %zmm16, -128(%rdi,%rcx)
-1:
+	a512_stores \id
 .endm
 
 ENTRY_ALIGN(__bench_mis64, 64)
