@@ -54,19 +54,21 @@
  *   __bench_split_wy      64..256 wide_y's stores: four 64-byte ones
  *                         and a youngest 32-byte one at E - 32, no size
  *                         branch.
- * And three that are split_c with plain stores over its masked one
- * below 64 bytes, each aimed below rsp where n is smaller than the store
- * (no branch), so that a load of the last bytes meets a younger plain
- * store that holds them, as tail_yc's does from 257 bytes:
- *   __bench_s0_b          the last byte (a byte store, n >= 1);
- *   __bench_s0_8b         the last byte, then the last 8 bytes (n >= 8);
+ * And six that are split_c with plain stores of the ends over its
+ * masked one below 64 bytes, so that a load of those bytes meets a
+ * younger plain store that holds them, as tail_yc's does from 257 bytes
+ * (a load of other bytes still waits for the masked store to commit).
+ * The first three aim a store below rsp where n is smaller than it (no
+ * branch):
+ *   __bench_s0_b          the last byte;
+ *   __bench_s0_8b         the last byte, then the last 8 bytes;
  *   __bench_s0_e          the last 1, 8, 16 and 32 bytes, widest last.
- *   __bench_s0_c          s0_b's byte store with no cmov: n = 0
- *                         leaves before it (one branch more).
- *   __bench_s0_f          s0_c with the first byte stored too;
- *   __bench_s0_w          s0_f, then the first and last 8 bytes where
+ * The other three leave first where n = 0 (one branch more), so that
+ * their byte stores need no cmov:
+ *   __bench_s0_c          the last byte;
+ *   __bench_s0_f          the first and the last byte;
+ *   __bench_s0_w          s0_f's, then the first and last 8 bytes where
  *                         n >= 8 (else both below rsp).
- *   A load of other bytes still waits for the masked store to commit.
  * And two for avx512_split's aligned 257..512, whose last store is masked
  * to the bytes of its 64-byte block, so that a load of them waits:
  *   __bench_tail_plain    that last store a plain 64-byte one at E - 64,
@@ -116,6 +118,9 @@
 	.text
 
 /* A w-byte store of the fill at addr. */
+.macro st1 addr:vararg
+	vpextrb	$0, %xmm16, \addr
+.endm
 .macro st2 addr:vararg
 	vpextrw	$0, %xmm16, \addr
 .endm
@@ -645,10 +650,6 @@ END(__bench_tail_branch)
 	cmovb	.Lm64(%rip), %rax
 	st\w	(%rsp,%rax)
 .endm
-.macro st1 addr:vararg
-	vpextrb	$0, %xmm16, \addr
-.endm
-
 /* Over avx512_split's masked store below 64 bytes: the last byte; the
  * last byte, then the last 8; the last 1, 8, 16 and 32 (the widest
  * youngest, so that a load of the last w bytes meets one store that
