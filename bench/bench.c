@@ -53,7 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
-RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_s0_b) RUN(__bench_s0_8b) RUN(__bench_s0_e) RUN(__bench_s0_c) RUN(__bench_s0_f) RUN(__bench_s0_w) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_mis64) RUN(__bench_mis64_m) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m) RUN(__bench_a512_m)
+RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_s0_b) RUN(__bench_s0_8b) RUN(__bench_s0_e) RUN(__bench_s0_c) RUN(__bench_s0_f) RUN(__bench_s0_w) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_mis64) RUN(__bench_mis64_m) RUN(__bench_mis64_y) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m) RUN(__bench_a512_m)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -108,6 +108,7 @@ static const struct bench_cand all_cands[] = {
 	{ "site-mis16", "site: call __bench_mis16 (avx512_split, not 64-aligned 385..512 in sixteen 32-byte stores, no loop)", bench_run___bench_mis16, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-mis64", "site: call __bench_mis64 (avx512_split, misaligned 257..512 avx512's 64-byte stores and end_in_line's)", bench_run___bench_mis64, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-mis64_m", "site: call __bench_mis64_m (mis64 without end_in_line's store)", bench_run___bench_mis64_m, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-mis64_y", "site: call __bench_mis64_y (mis64_m, then a 32-byte store at E - 32)", bench_run___bench_mis64_y, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_y", "site: call __bench_tail_y (avx512_split, aligned 257..512 ending masked, then a plain 32-byte store at E - 32)", bench_run___bench_tail_y, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_m", "site: call __bench_tail_m (avx512_split, aligned 257..512 ending masked alone: the control for tail_y)", bench_run___bench_tail_m, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-tail_yc", "site: call __bench_tail_yc (tail_y with its plain store at E - 32 only inside the last line, else at P - 32)", bench_run___bench_tail_yc, REPSTOS_VARIANT_AVX512_SPLIT },

@@ -97,6 +97,9 @@
  *   __bench_mis64         the same, then end_in_line's store in E's
  *                         line, so that a load of the last bytes is
  *                         forwarded;
+ *   __bench_mis64_y       the same, then a 32-byte store at E - 32
+ *                         whether or not it crosses a line: the last
+ *                         byte always in a plain store of 32 bytes;
  *   __bench_mis16         385..512 in sixteen 32-byte stores, eight
  *                         from each end, not a loop whose passes depend
  *                         on S's alignment.
@@ -600,6 +603,13 @@ ENTRY_ALIGN(__bench_mis64, 64)
 	end_in_line mis64_end
 	tail_exits mis64
 END(__bench_mis64)
+
+ENTRY_ALIGN(__bench_mis64_y, 64)
+	mis64_body mis64_y
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* youngest over E - 1 */
+	fill_out
+	tail_exits mis64_y
+END(__bench_mis64_y)
 
 ENTRY_ALIGN(__bench_mis64_m, 64)
 	mis64_body mis64_m

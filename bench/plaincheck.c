@@ -63,6 +63,7 @@ ROUTINE(__bench_tail_branch)
 ROUTINE(__bench_mis16)
 ROUTINE(__bench_mis64)
 ROUTINE(__bench_mis64_m)
+ROUTINE(__bench_mis64_y)
 ROUTINE(__bench_tail_y)
 ROUTINE(__bench_tail_m)
 ROUTINE(__bench_tail_yc)
@@ -107,6 +108,7 @@ static const struct {
 	{ "mis16", call___bench_mis16 },
 	{ "mis64", call___bench_mis64 },
 	{ "mis64_m", call___bench_mis64_m },
+	{ "mis64_y", call___bench_mis64_y },
 	{ "tail_y", call___bench_tail_y },
 	{ "tail_m", call___bench_tail_m },
 	{ "tail_yc", call___bench_tail_yc },
