@@ -205,8 +205,8 @@ echo "rounds: $(($(date +%s) - t1)) s; total $(($(date +%s) - t0)) s"
 echo
 python3 "$top/bench/real/stats.py" "$raw"
 # The libc configurations time the adaptor a site needs to call the C
-# library (runtime/routines/libc.h: fxsave, fxrstor, the mask registers,
-# every call), not the C library: plain is the C library's figure.
+# library (runtime/routines/libc.h: the GPRs, xmm0-15, the mask
+# registers, every call), not the C library: plain is the C library's figure.
 # Without them, do the rest differ at all?
 echo
 echo "The same rounds without the libc adaptor (stats.py -x libc):"

@@ -9,15 +9,23 @@
  *
  * A site keeps more registers than a call does (repstos_site.h), so each
  * adaptor keeps, around a call made by the ABI (stack aligned to 16):
- * every caller-saved GPR the site does not give up; xmm0-15 (fxsave: a
- * site in code built without AVX keeps xmm1-15, or xmm8-15 for copies,
- * and every site lets a routine change the upper halves); and, where the
- * CPU has AVX-512, the mask registers but k1 (glibc's routines use
- * k0-k6; a site in AVX-512 code declares k1, and in other code none is
- * live, the ABI making every one call-clobbered).  That costs some ns a
- * call: a plain build stays the exact baseline, this one the one that
- * needs no second build.  The call goes through the GOT, so no module
- * gets a PLT entry for it.
+ * every caller-saved GPR the site does not give up; the low 128 bits of
+ * xmm0-15 (a site in code built without AVX keeps xmm1-15, or xmm8-15
+ * for copies, and every site lets a routine change the upper halves);
+ * and, where the CPU has AVX-512, the mask registers but k1 (glibc's
+ * routines use k0-k6; a site in AVX-512 code declares k1, and in other
+ * code none is live, the ABI making every one call-clobbered).  Not the
+ * x87 state nor MXCSR: their control bits are the callee's to keep by
+ * the ABI, and a memset sets no status bit.  The xmm registers go by
+ * movups, one each way a register, not fxsave/fxrstor, which took 90 ns
+ * a pair on Zen 5 (fxrstor 67 of them by difference; xsave and xrstor
+ * of the SSE state alone, 130) where sixteen movups each way take 3.6:
+ * under "libc" the many-site program took 97 ns a call with fxsave, 21
+ * with the movups, glibc's own memset 16 (bench/manysite.sh).  SSE
+ * encodings, which a CPU without AVX runs too.  Some 5 ns a call stay:
+ * a plain build stays the exact baseline, this one the one that needs
+ * no second build.  The call goes through the GOT, so no module gets a
+ * PLT entry for it.
  *
  * memmove, not memcpy, for copies: the copy stub serves move sites too,
  * and every copy routine handles overlap.  One object a family
@@ -26,67 +34,81 @@
 #ifndef REPSTOS_LIBC_H
 #define REPSTOS_LIBC_H
 
-/* The frame: the GPRs and masks first, where a one-byte displacement
- * reaches them, then fxsave's 512 bytes (16-aligned). */
-#define GPR(i)	((i) * 8)
-#define MASK(i)	(64 + (i) * 8)
-#define FX	128
-#define FRAME	640
+/*
+ * The frame, below rbp (the caller's rsp less the return address and
+ * rbp): the GPRs pushed, the last of them rdi's value after the call
+ * (rdi + rcx); under them the masks, at one-byte displacements from rbp;
+ * then, from the 16-aligned rsp, the xmm registers, reached through rdx
+ * = rsp + 120, so that each takes a one-byte displacement too.  Pushes
+ * and pops rather than stores at rsp: librepstos.a's text has to stay
+ * within issue 21's 12 KiB (bench/footprint.sh), and the sixteen movups
+ * each way cost bytes that fxsave/fxrstor did not.
+ */
+#define RSI_SLOT	(-24)		/* rbp-relative: keep's third push */
+#define MASK(i)		(-72 - (i) * 8)	/* rbp-relative */
+#define XMM(i)		((i) * 16 - 120)	/* from rdx */
+#define FRAME		320		/* the masks' 64 above xmm's 256 */
 
-/* Open the frame and keep what the C library may change; rdi's value
- * after the call (rdi + rcx) in GPR(7). */
-.macro keep
+/* movups of xmm FIRST..15 between the registers and the frame, through
+ * rdx: SAVE 1 stores them, else loads. */
+.macro xmm_from first, save
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.if \i >= \first
+	.if \save
+	movups	%xmm\i, XMM(\i)(%rdx)
+	.else
+	movups	XMM(\i)(%rdx), %xmm\i
+	.endif
+	.endif
+	.endr
+.endm
+
+/* Each mask register but k1, to (SAVE 1) or from the frame. */
+.macro masks save
+	cmpb	$0, __repstos_can_avx512(%rip)
+	je	1f
+	.irp i, 0, 2, 3, 4, 5, 6, 7
+	.if \save
+	kmovq	%k\i, MASK(\i)(%rbp)
+	.else
+	kmovq	MASK(\i)(%rbp), %k\i
+	.endif
+	.endr
+1:
+.endm
+
+/* Open the frame and keep what the C library may change: the GPRs, the
+ * masks and xmm FIRST..15 (the first a site may keep: 1 for memset
+ * sites, whose xmm0 is scratch, 8 for copy sites). */
+.macro keep first
 	push	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
+	.irp r, rax, rdx, rsi, r8, r9, r10, r11
+	push	%\r
+	.endr
+	lea	(%rdi, %rcx), %rdx
+	push	%rdx
 	and	$-16, %rsp
 	sub	$FRAME, %rsp
-	mov	%rax, GPR(0)(%rsp)
-	mov	%rdx, GPR(1)(%rsp)
-	mov	%rsi, GPR(2)(%rsp)
-	mov	%r8, GPR(3)(%rsp)
-	mov	%r9, GPR(4)(%rsp)
-	mov	%r10, GPR(5)(%rsp)
-	mov	%r11, GPR(6)(%rsp)
-	lea	(%rdi, %rcx), %rdx
-	mov	%rdx, GPR(7)(%rsp)
-	fxsave	FX(%rsp)
-	cmpb	$0, __repstos_can_avx512(%rip)
-	je	1f
-	kmovq	%k0, MASK(0)(%rsp)
-	kmovq	%k2, MASK(2)(%rsp)
-	kmovq	%k3, MASK(3)(%rsp)
-	kmovq	%k4, MASK(4)(%rsp)
-	kmovq	%k5, MASK(5)(%rsp)
-	kmovq	%k6, MASK(6)(%rsp)
-	kmovq	%k7, MASK(7)(%rsp)
-1:
+	lea	120(%rsp), %rdx
+	xmm_from \first, 1
+	masks 1
 .endm
 
-/* Put it all back (rsi from GPR(2): the copy adaptor stores its rsi's
- * value after the call there), rdi = GPR(7), rcx = 0, and return. */
-.macro give_back
-	cmpb	$0, __repstos_can_avx512(%rip)
-	je	1f
-	kmovq	MASK(0)(%rsp), %k0
-	kmovq	MASK(2)(%rsp), %k2
-	kmovq	MASK(3)(%rsp), %k3
-	kmovq	MASK(4)(%rsp), %k4
-	kmovq	MASK(5)(%rsp), %k5
-	kmovq	MASK(6)(%rsp), %k6
-	kmovq	MASK(7)(%rsp), %k7
-1:
-	fxrstor	FX(%rsp)
-	mov	GPR(0)(%rsp), %rax
-	mov	GPR(1)(%rsp), %rdx
-	mov	GPR(2)(%rsp), %rsi
-	mov	GPR(3)(%rsp), %r8
-	mov	GPR(4)(%rsp), %r9
-	mov	GPR(5)(%rsp), %r10
-	mov	GPR(6)(%rsp), %r11
-	mov	GPR(7)(%rsp), %rdi
+/* Put it all back (rsi from its slot: the copy adaptor stores its rsi's
+ * value after the call there), rdi = rdi + rcx as keep found them,
+ * rcx = 0, and return. */
+.macro give_back first
+	masks 0
+	lea	120(%rsp), %rdx
+	xmm_from \first, 0
+	lea	-64(%rbp), %rsp
+	.irp r, rdi, r11, r10, r9, r8, rsi, rdx, rax
+	pop	%\r
+	.endr
 	xor	%ecx, %ecx
 	leave
 	.cfi_def_cfa %rsp, 8

@@ -11,12 +11,12 @@
  * final value first. */
 ENTRY(__repstos_libc_memmove)
 	lea	(%rsi, %rcx), %rax	/* rax is the copy sites' to change */
-	keep
-	mov	%rax, GPR(2)(%rsp)
+	keep 8
+	mov	%rax, RSI_SLOT(%rbp)
 	path_mark libc_memmove
 	mov	%rcx, %rdx		/* memmove(rdi, rsi, rdx) */
 	call	*memmove@GOTPCREL(%rip)
-	give_back
+	give_back 8
 END(__repstos_libc_memmove)
 
 	OBJECT_NOTES

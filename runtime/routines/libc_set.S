@@ -7,12 +7,12 @@
 
 /* in rdi, rcx, rax (the byte); out rdi + rcx, rcx 0, rax as it was */
 ENTRY(__repstos_libc_memset)
-	keep
+	keep 1
 	path_mark libc_memset
 	mov	%rcx, %rdx		/* memset(rdi, esi, rdx) */
 	mov	%eax, %esi
 	call	*memset@GOTPCREL(%rip)
-	give_back
+	give_back 1
 END(__repstos_libc_memset)
 
 	OBJECT_NOTES

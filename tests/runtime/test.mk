@@ -29,6 +29,14 @@ $(RTT)/regs: $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
 
 TESTS += $(RTT)/regs
 
+# regs.c's checks with regs_libc.c's memset and memmove in the C
+# library's place: the "libc" adaptors keep every register a site keeps.
+$(RTT)/regs_libc: tests/runtime/regs_libc.c $(RTT)/regs.o $(RTT)/regs_harness.o $(RT_FULL_LIB)
+	$(CC) $(RTT_CFLAGS) -o $@ $< $(RTT)/regs.o $(RTT)/regs_harness.o \
+		$(RT_FULL_LIB)
+
+TESTS += $(RTT)/regs_libc
+
 $(RTT)/sites-static: tests/runtime/sites.c $(RT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(RTT_CFLAGS) -static -o $@ $< $(RT_LIB)
