@@ -205,7 +205,7 @@ echo "rounds: $(($(date +%s) - t1)) s; total $(($(date +%s) - t0)) s"
 echo
 python3 "$top/bench/real/stats.py" "$raw"
 # The libc configurations time the adaptor a site needs to call the C
-# library (runtime/routines/libc.h: the GPRs, xmm0-15, the mask
+# library (runtime/routines/libc.h: the GPRs, xmm1-15, the mask
 # registers, every call), not the C library: plain is the C library's figure.
 # Without them, do the rest differ at all?
 echo

@@ -10,8 +10,9 @@
  * A site keeps more registers than a call does (repstos_site.h), so each
  * adaptor keeps, around a call made by the ABI (stack aligned to 16):
  * every caller-saved GPR the site does not give up; the low 128 bits of
- * xmm0-15 (a site in code built without AVX keeps xmm1-15, or xmm8-15
- * for copies, and every site lets a routine change the upper halves);
+ * the xmm registers a site may keep: xmm1-15 at a memset site built
+ * without AVX, xmm8-15 at a copy site (every site lets a routine change
+ * the upper halves, and xmm0, or xmm0-7 for copies);
  * and, where the CPU has AVX-512, the mask registers but k1 (glibc's
  * routines use k0-k6; a site in AVX-512 code declares k1, and in other
  * code none is live, the ABI making every one call-clobbered).  Not the
