@@ -86,6 +86,15 @@ RTLIB=$top/runtime/librepstos.a
 TOOL=${REPSTOS_TOOL:-$top/patcher/repstos}
 POKE="python3 $top/tests/patcher/elfpoke.py"
 
+# python3 is Debian's, the one make deps installs (tests/patcher/test.mk),
+# by its path when it is there: a python3 earlier in PATH may be a
+# version manager's shim (pyenv's costs 0.3 s a start against Debian's
+# 0.04 s), and make test starts python some hundreds of times.  POKE and
+# every "python3" in a test's shell (its subshells too) find this first.
+if [ -x /usr/bin/python3 ]; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
+
 ok() { checks=$((checks + 1)); echo "ok: $*"; }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
 note() { echo "note: $*"; }
