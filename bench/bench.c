@@ -53,7 +53,7 @@
 #define RUN(n) extern BENCH_LOOPS(bench_run_##n);
 RUN(glibc) RUN(inline) RUN(empty) RUN(__bench_gpr) RUN(__repstos_stub)
 RUN(__bench_plain_ladder) RUN(__bench_plain_four) RUN(__bench_plain_mask16) RUN(__bench_plain_over)
-RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_s0_b) RUN(__bench_s0_8b) RUN(__bench_s0_e) RUN(__bench_s0_c) RUN(__bench_s0_f) RUN(__bench_s0_w) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_mis64) RUN(__bench_mis64_m) RUN(__bench_mis64_y) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m) RUN(__bench_a512_m)
+RUN(__bench_plain_redir) RUN(__bench_wide) RUN(__bench_wide_y) RUN(__bench_rz) RUN(__bench_rza) RUN(__bench_split_c) RUN(__bench_split_wy) RUN(__bench_split_e8) RUN(__bench_s0_b) RUN(__bench_s0_8b) RUN(__bench_s0_e) RUN(__bench_s0_c) RUN(__bench_s0_f) RUN(__bench_s0_w) RUN(__bench_tail_plain) RUN(__bench_tail_branch) RUN(__bench_mis16) RUN(__bench_mis64) RUN(__bench_mis64_m) RUN(__bench_mis64_y) RUN(__bench_tail_y) RUN(__bench_tail_m) RUN(__bench_tail_yc) RUN(__bench_big_m) RUN(__bench_a512_m)
 RUN(gcc_libcall) RUN(gcc_rep_byte) RUN(gcc_rep_4byte) RUN(gcc_rep_8byte)
 RUN(gcc_loop) RUN(gcc_unrolled_loop) RUN(gcc_vector_loop)
 #define X(e, name, sym, needs) RUN(sym)
@@ -97,6 +97,7 @@ static const struct bench_cand all_cands[] = {
 	{ "site-rza", "site: call __bench_rza (rz, its stores under 64 bytes in an aligned line)", bench_run___bench_rza, REPSTOS_VARIANT_AVX512 },
 	{ "site-split_c", "site: call __bench_split_c (avx512_split to 256 bytes, above through one more jump)", bench_run___bench_split_c, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-split_wy", "site: call __bench_split_wy (split_c, 64..256 four 64-byte stores and one of 32 at E - 32)", bench_run___bench_split_wy, REPSTOS_VARIANT_AVX512_SPLIT },
+	{ "site-split_e8", "site: call __bench_split_e8 (split_c, 64..256 eight 32-byte stores, no branch at 128)", bench_run___bench_split_e8, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-s0_b", "site: call __bench_s0_b (split_c, below 64 a plain store of the last byte after the masked one)", bench_run___bench_s0_b, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-s0_8b", "site: call __bench_s0_8b (s0_b, then a plain store of the last 8 bytes where n >= 8)", bench_run___bench_s0_8b, REPSTOS_VARIANT_AVX512_SPLIT },
 	{ "site-s0_e", "site: call __bench_s0_e (s0_8b, then the last 16 and the last 32 where n allows)", bench_run___bench_s0_e, REPSTOS_VARIANT_AVX512_SPLIT },

@@ -23,7 +23,7 @@ PERF_GCC := libcall rep_byte rep_4byte rep_8byte loop unrolled_loop vector_loop
 PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/plain.o $(PB)/cand-glibc.o $(PB)/cand-inline.o \
 	$(PB)/cand-empty.o $(PB)/cand-site-__repstos_stub.o \
 	$(PB)/cand-site-__bench_gpr.o \
-	$(patsubst %,$(PB)/cand-site-__bench_plain_%.o,ladder four mask16 over redir) $(PB)/cand-site-__bench_wide.o $(PB)/cand-site-__bench_wide_y.o $(PB)/cand-site-__bench_rz.o $(PB)/cand-site-__bench_rza.o $(PB)/cand-site-__bench_split_c.o $(PB)/cand-site-__bench_split_wy.o $(patsubst %,$(PB)/cand-site-__bench_s0_%.o,b 8b e c f w) \
+	$(patsubst %,$(PB)/cand-site-__bench_plain_%.o,ladder four mask16 over redir) $(PB)/cand-site-__bench_wide.o $(PB)/cand-site-__bench_wide_y.o $(PB)/cand-site-__bench_rz.o $(PB)/cand-site-__bench_rza.o $(PB)/cand-site-__bench_split_c.o $(PB)/cand-site-__bench_split_wy.o $(PB)/cand-site-__bench_split_e8.o $(patsubst %,$(PB)/cand-site-__bench_s0_%.o,b 8b e c f w) \
 	$(PB)/cand-site-__bench_tail_plain.o $(PB)/cand-site-__bench_tail_branch.o $(PB)/cand-site-__bench_mis16.o $(PB)/cand-site-__bench_mis64.o $(PB)/cand-site-__bench_mis64_m.o $(PB)/cand-site-__bench_mis64_y.o $(PB)/cand-site-__bench_tail_y.o $(PB)/cand-site-__bench_tail_m.o $(PB)/cand-site-__bench_tail_yc.o $(PB)/cand-site-__bench_big_m.o $(PB)/cand-site-__bench_a512_m.o \
 	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))

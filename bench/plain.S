@@ -45,7 +45,7 @@
  *   __bench_rza           __bench_rz with its stores under 64 bytes in a
  *                         64-byte aligned line of the red zone: rz's at
  *                         rsp - 64 cross a line, as rsp is 8 mod 16.
- * And two that are avx512_split to 256 bytes, its branches the same,
+ * And three that are avx512_split to 256 bytes, its branches the same,
  * and reach it through one more jump above (the 64..256 stores are the
  * only difference between them):
  *   __bench_split_c       64..256 avx512_split's own 32-byte stores,
@@ -53,7 +53,12 @@
  *                         control;
  *   __bench_split_wy      64..256 wide_y's stores: four 64-byte ones
  *                         and a youngest 32-byte one at E - 32, no size
- *                         branch.
+ *                         branch;
+ *   __bench_split_e8      64..256 eight 32-byte stores, four from each
+ *                         end (split_c's 129..256 stores, clamped into
+ *                         [S, E - 32] where n is smaller), no size
+ *                         branch at 128: plain 32-byte stores as split_c,
+ *                         none wider, none masked.
  * And six that are split_c with plain stores of the ends over its
  * masked one below 64 bytes, so that a load of those bytes meets a
  * younger plain store that holds them, as tail_yc's does from 257 bytes
@@ -116,6 +121,7 @@
 .Lm16:	.quad	-16
 .Lones:	.quad	-1
 .L64:	.quad	64
+.L96:	.quad	96
 .L0:	.quad	0
 
 	.text
@@ -802,5 +808,37 @@ ENTRY_ALIGN(__bench_split_wy, 64)
 	fill_out
 	leave_to split_wy_257_up, __repstos_avx512_split
 END(__bench_split_wy)
+
+/* Eight stores cover [S, E) for every n of 64..256: those from S cover
+ * [0, min(n, 128)), those from E - 32 down [max(n - 128, 0), n).  Only
+ * four need a clamp; the one at E - 32 is the youngest, holding the
+ * last byte. */
+ENTRY_ALIGN(__bench_split_e8, 64)
+	split_head split_e8
+.Lsplit_e8_64_256:
+	path_mark split_e8_64_256
+	vmovdqu64 %ymm16, (%rdi)
+	vmovdqu64 %ymm16, 32(%rdi)
+	lea	-32(%rcx), %rax
+	cmp	$64, %rax
+	cmova	.L64(%rip), %rax
+	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + min(n - 32, 64) */
+	lea	-32(%rcx), %rax
+	cmp	$96, %rax
+	cmova	.L96(%rip), %rax
+	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + min(n - 32, 96) */
+	lea	-128(%rcx), %rax
+	cmp	$128, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + max(n - 128, 0) */
+	lea	-96(%rcx), %rax
+	cmp	$96, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + max(n - 96, 0) */
+	vmovdqu64 %ymm16, -64(%rdi,%rcx)
+	vmovdqu64 %ymm16, -32(%rdi,%rcx)
+	fill_out
+	leave_to split_e8_257_up, __repstos_avx512_split
+END(__bench_split_e8)
 
 	OBJECT_NOTES

@@ -52,6 +52,7 @@ ROUTINE(__bench_rz)
 ROUTINE(__bench_rza)
 ROUTINE(__bench_split_c)
 ROUTINE(__bench_split_wy)
+ROUTINE(__bench_split_e8)
 ROUTINE(__bench_s0_b)
 ROUTINE(__bench_s0_8b)
 ROUTINE(__bench_s0_e)
@@ -97,6 +98,7 @@ static const struct {
 	{ "rza", call___bench_rza },
 	{ "split_c", call___bench_split_c },
 	{ "split_wy", call___bench_split_wy },
+	{ "split_e8", call___bench_split_e8 },
 	{ "s0_b", call___bench_s0_b },
 	{ "s0_8b", call___bench_s0_8b },
 	{ "s0_e", call___bench_s0_e },
