@@ -790,19 +790,28 @@ ENTRY_ALIGN(__bench_s0_w, 64)
 	split_tail s0_w
 END(__bench_s0_w)
 
+/* A store of vr at S + min(n - d, cap), and at S + max(n - d, 0): no
+ * branch (rdi S, rcx n, rax scratch; .L<cap> holds cap). */
+.macro st_min vr, d, cap
+	lea	-\d(%rcx), %rax
+	cmp	$\cap, %rax
+	cmova	.L\cap(%rip), %rax
+	vmovdqu64 \vr, (%rdi,%rax)
+.endm
+.macro st_max vr, d
+	lea	-\d(%rcx), %rax
+	cmp	$\d, %rcx
+	cmovb	.L0(%rip), %rax
+	vmovdqu64 \vr, (%rdi,%rax)
+.endm
+
 ENTRY_ALIGN(__bench_split_wy, 64)
 	split_head split_wy
 .Lsplit_wy_64_256:
 	path_mark split_wy_64_256
 	vmovdqu64 %zmm16, (%rdi)
-	lea	-64(%rcx), %rax
-	cmp	$64, %rax
-	cmova	.L64(%rip), %rax
-	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + min(n - 64, 64) */
-	lea	-128(%rcx), %rax
-	cmp	$128, %rcx
-	cmovb	.L0(%rip), %rax
-	vmovdqu64 %zmm16, (%rdi,%rax)	/* S + max(n - 128, 0) */
+	st_min	%zmm16, 64, 64
+	st_max	%zmm16, 128
 	vmovdqu64 %zmm16, -64(%rdi,%rcx)
 	vmovdqu64 %ymm16, -32(%rdi,%rcx)	/* youngest: a load can forward */
 	fill_out
@@ -819,22 +828,10 @@ ENTRY_ALIGN(__bench_split_e8, 64)
 	path_mark split_e8_64_256
 	vmovdqu64 %ymm16, (%rdi)
 	vmovdqu64 %ymm16, 32(%rdi)
-	lea	-32(%rcx), %rax
-	cmp	$64, %rax
-	cmova	.L64(%rip), %rax
-	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + min(n - 32, 64) */
-	lea	-32(%rcx), %rax
-	cmp	$96, %rax
-	cmova	.L96(%rip), %rax
-	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + min(n - 32, 96) */
-	lea	-128(%rcx), %rax
-	cmp	$128, %rcx
-	cmovb	.L0(%rip), %rax
-	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + max(n - 128, 0) */
-	lea	-96(%rcx), %rax
-	cmp	$96, %rcx
-	cmovb	.L0(%rip), %rax
-	vmovdqu64 %ymm16, (%rdi,%rax)	/* S + max(n - 96, 0) */
+	st_min	%ymm16, 32, 64
+	st_min	%ymm16, 32, 96
+	st_max	%ymm16, 128
+	st_max	%ymm16, 96
 	vmovdqu64 %ymm16, -64(%rdi,%rcx)
 	vmovdqu64 %ymm16, -32(%rdi,%rcx)
 	fill_out
