@@ -486,11 +486,13 @@ static void enable_routines(void)
 {
 	struct repstos_cpu cpu;
 	struct repstos_tuning t;
+	unsigned hw;
 
 	repstos_cpu_detect(&cpu);
+	hw = cpu.features;
 	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
 		fprintf(stderr, "copybench: REPSTOS_CPU: unknown profile; this CPU as it is\n");
-	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	repstos_routines_enable(&cpu, hw, &__repstos_can_avx2, &__repstos_can_avx512);
 	repstos_policy_tuning(&cpu, &t);
 	__repstos_copy_rep_min = t.copy_rep_min;
 	__repstos_copy_nt_min = t.copy_nt_min;
@@ -558,8 +560,8 @@ int main(int argc, char **argv)
 	       __repstos_copy_rep_min, __repstos_copy_nt_min, reps,
 	       BENCH_NPHASE);
 	printf("# routines enabled: avx2 %s, avx512 %s\n",
-	       __repstos_can_avx2 ? "yes" : "no",
-	       __repstos_can_avx512 ? "yes" : "no");
+	       repstos_can_run(__repstos_can_avx2) ? "yes" : "no",
+	       repstos_can_run(__repstos_can_avx512) ? "yes" : "no");
 	printf("# rows: SIZE al (source and destination 4 KiB aligned), mis "
 	       "(source + 5, destination + 3), rnd (each + 0..63, drawn per "
 	       "call), ov+64 (a move, destination 64 bytes above the source); "

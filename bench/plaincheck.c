@@ -231,7 +231,8 @@ int main(void)
 	}
 	/* from 64 bytes they run avx512_split itself, whose REQUIRE
 	 * would otherwise send them to vec */
-	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	repstos_routines_enable(&cpu, cpu.features, &__repstos_can_avx2,
+				&__repstos_can_avx512);
 	/* rep stosb from just below SET_MAX, so that the largest sizes
 	 * take a routine's rep stosb path too (mis16's) */
 	__repstos_wide_rep_min = SET_MAX - 4;

@@ -277,6 +277,7 @@ static int cmd_tune(int argc, char **argv)
 	char text[REPSTOS_TUNING_MAX];
 	struct repstos_tuning t;
 	struct repstos_cpu cpu;
+	unsigned hw_features;
 	bool report = false, run_opt = false;
 	int o;
 
@@ -299,10 +300,12 @@ static int cmd_tune(int argc, char **argv)
 	if (!report && *path && !tune_target_ok(path))
 		return RS_EXIT_BAD;
 	repstos_cpu_detect(&cpu);
+	hw_features = cpu.features;
 	if (repstos_cpu_as(&cpu, getenv("REPSTOS_CPU")) < 0)
 		fprintf(stderr, "repstos: unknown REPSTOS_CPU '%s', using this CPU\n",
 			getenv("REPSTOS_CPU"));
-	repstos_routines_enable(&cpu, &__repstos_can_avx2, &__repstos_can_avx512);
+	repstos_routines_enable(&cpu, hw_features, &__repstos_can_avx2,
+				&__repstos_can_avx512);
 	if (repstos_tune(stdout, &cpu, &t)) {
 		fprintf(stderr, "repstos: tune: cannot measure (out of memory)\n");
 		return RS_EXIT_BAD;

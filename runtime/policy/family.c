@@ -223,14 +223,23 @@ int repstos_policy_copy_supported(const struct repstos_cpu *cpu,
 }
 
 /* Let the routines whose bytes these are run what cpu has (routines.h):
- * the tool's, for the CPU it measures; each module's, at its start-up. */
+ * the tool's, for the CPU it measures; each module's, at its start-up.
+ * The masks bit follows the hardware: kmovq needs AVX512BW, and the C
+ * library behind the "libc" adaptors uses what the hardware has.  The
+ * needs from set_routines[] by constant index, which the compiler
+ * folds: no call, as the start-up's 12 KiB (issue 21) has no room. */
 void repstos_routines_enable(const struct repstos_cpu *cpu,
-			     unsigned char *can_avx2, unsigned char *can_avx512)
+			     unsigned hw_features, unsigned char *can_avx2,
+			     unsigned char *can_avx512)
 {
-	__atomic_store_n(can_avx2,
-			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX2),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(can_avx512,
-			 repstos_policy_supported(cpu, REPSTOS_VARIANT_AVX512),
+	unsigned f = cpu->features;
+	unsigned n2 = set_routines[REPSTOS_VARIANT_AVX2].needs;
+	unsigned n512 = set_routines[REPSTOS_VARIANT_AVX512].needs;
+	unsigned masks = hw_features & REPSTOS_CPU_AVX512BW ?
+			 REPSTOS_CAN_MASKS : 0;
+
+	_Static_assert(REPSTOS_CAN_RUN == 1, "a comparison's 1");
+	__atomic_store_n(can_avx2, (f & n2) == n2, __ATOMIC_RELAXED);
+	__atomic_store_n(can_avx512, ((f & n512) == n512) | masks,
 			 __ATOMIC_RELAXED);
 }

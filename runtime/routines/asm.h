@@ -11,6 +11,8 @@
 #error "asm.h is for assembler files"
 #endif
 
+#include "can.h"
+
 /*
  * Hidden: each module links its own copy of the runtime, and a site's
  * rel32 call must reach it without a PLT.  endbr64 first, because the
@@ -36,17 +38,19 @@ name:					\
 
 /*
  * The first instructions of a routine that needs more than x86-64 has:
- * unless the module's constructor found the CPU able to run it (a byte
- * of data, set from CPUID: runtime/startup/patch.c), run `fallback` instead, the
- * SSE2 routine of the same operation (__repstos_vec, __repstos_copy_vec).
- * A file `repstos patch` fixed for a richer CPU thus runs anywhere, with
- * text patching off or refused too.  A compare and a predicted branch.
+ * unless the module's constructor found the CPU able to run it (bit
+ * REPSTOS_CAN_RUN of a byte repstos_routines_enable sets from CPUID),
+ * run `fallback` instead, the SSE2 routine of the same operation
+ * (__repstos_vec, __repstos_copy_vec).  A file `repstos patch` fixed
+ * for a richer CPU thus runs anywhere, with text patching off or
+ * refused too.  A test and a predicted branch, the bytes of the compare
+ * it replaced.
  * `repstos` tells such routines apart by the distance of this branch to
  * the fallback (patcher/routines.c), so they live in one file with it.
  */
 #define REQUIRE(can, fallback)		\
-	cmpb	$0, can(%rip);		\
-	je	fallback
+	testb	$REPSTOS_CAN_RUN, can(%rip);	\
+	jz	fallback
 
 /* rdi += rcx; rcx = 0; return.  The common exit of the store routines. */
 #define FINISH				\

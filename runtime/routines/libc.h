@@ -13,9 +13,11 @@
  * the xmm registers a site may keep: xmm1-15 at a memset site built
  * without AVX, xmm8-15 at a copy site (every site lets a routine change
  * the upper halves, and xmm0, or xmm0-7 for copies);
- * and, where the CPU has AVX-512, the mask registers but k1 (glibc's
- * routines use k0-k6; a site in AVX-512 code declares k1, and in other
- * code none is live, the ABI making every one call-clobbered).  Not the
+ * and, where the hardware has AVX-512 (REPSTOS_CPU notwithstanding: the
+ * C library picks its routines by the hardware), the mask registers but
+ * k1 (glibc's routines use k0-k6; a site in AVX-512 code declares k1,
+ * and in other code none is live, the ABI making every one
+ * call-clobbered).  Not the
  * x87 state nor MXCSR: their control bits are the callee's to keep by
  * the ABI, and a memset sets no status bit.  The xmm registers go by
  * movups, one each way a register, not fxsave/fxrstor, which took 90 ns
@@ -64,10 +66,12 @@
 	.endr
 .endm
 
-/* Each mask register but k1, to (SAVE 1) or from the frame. */
+/* Each mask register but k1, to (SAVE 1) or from the frame, where the
+ * hardware has them: by REPSTOS_CAN_MASKS, not REPSTOS_CAN_RUN, which
+ * REPSTOS_CPU may clear while the C library still uses them. */
 .macro masks save
-	cmpb	$0, __repstos_can_avx512(%rip)
-	je	1f
+	testb	$REPSTOS_CAN_MASKS, __repstos_can_avx512(%rip)
+	jz	1f
 	.irp i, 0, 2, 3, 4, 5, 6, 7
 	.if \save
 	kmovq	%k\i, MASK(\i)(%rbp)

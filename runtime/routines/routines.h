@@ -8,6 +8,7 @@
 #ifndef REPSTOS_ROUTINES_H
 #define REPSTOS_ROUTINES_H
 
+#include "can.h"
 #include "repstos.h"
 
 /* The stubs' fallbacks read these (dispatch.S): the routine of the
@@ -26,16 +27,24 @@ extern unsigned long long __repstos_short_rep_max REPSTOS_HIDDEN;
 extern unsigned long long __repstos_copy_rep_min REPSTOS_HIDDEN;
 extern unsigned long long __repstos_copy_nt_min REPSTOS_HIDDEN;
 
-/* Non-zero when this CPU can run "avx2", "avx512" (each of those
- * routines tests its byte first and runs "vec" at 0). */
+/* REPSTOS_CAN_RUN when this CPU can run "avx2", "avx512" (each of
+ * those routines tests its bit first and runs "vec" without it);
+ * __repstos_can_avx512 also says REPSTOS_CAN_MASKS (can.h). */
 extern unsigned char __repstos_can_avx2 REPSTOS_HIDDEN;
 extern unsigned char __repstos_can_avx512 REPSTOS_HIDDEN;
 
-/* Let the routines whose bytes these are run what cpu has: the start-up
- * does it for each module, the tool for its own routines and the CPU it
- * measures. */
+/* Let the routines whose bytes these are run what cpu has, and keep
+ * the mask registers hw_features (the hardware's, before REPSTOS_CPU)
+ * has: the start-up does it for each module, the tool for its own
+ * routines and the CPU it measures. */
 void repstos_routines_enable(const struct repstos_cpu *cpu,
-			     unsigned char *can_avx2,
+			     unsigned hw_features, unsigned char *can_avx2,
 			     unsigned char *can_avx512) REPSTOS_HIDDEN;
+
+/* Does the byte let its routines run? */
+static inline int repstos_can_run(unsigned char can)
+{
+	return can & REPSTOS_CAN_RUN;
+}
 
 #endif

@@ -8,6 +8,7 @@
 #include "startup.h"
 
 struct repstos_cpu cpu;
+static unsigned hw_features;	/* cpu's before REPSTOS_CPU (read_config) */
 struct config cfg;
 struct tables *tab;		/* set once configured */
 unsigned attached;		/* modules started and not yet gone */
@@ -224,10 +225,12 @@ static unsigned long long now_ns(void)
 }
 
 /* What the module's routines read: the thresholds and what this CPU can
- * run.  Before any site is pointed at them. */
+ * run.  Before any site is pointed at them.  A module of ABI 2 or 3
+ * tests its byte against 0 and has no "libc" adaptor: no masks bit. */
 static void set_routines(const struct module *mod)
 {
 	const struct repstos_tuning *t = &tab->tuning;
+	unsigned hw = hw_features;
 
 	__atomic_store_n(mod->vec_rep_min, t->vec_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(mod->wide_rep_min, t->wide_rep_min, __ATOMIC_RELAXED);
@@ -236,7 +239,11 @@ static void set_routines(const struct module *mod)
 	if (mod->short_rep_max)	/* NULL: a module of ABI 2 */
 		__atomic_store_n(mod->short_rep_max, t->short_rep_max,
 				 __ATOMIC_RELAXED);
-	repstos_routines_enable(&cpu, mod->can_avx2, mod->can_avx512);
+#ifdef REPSTOS_SHARED
+	if (mod->v3)
+		hw = 0;
+#endif
+	repstos_routines_enable(&cpu, hw, mod->can_avx2, mod->can_avx512);
 }
 
 /* The stubs' bytes, where their fallback reads one: which routine it
@@ -283,6 +290,7 @@ STARTUP_FN int configure(void)
 #endif
 	memset(&cfg, 0, sizeof(cfg));
 	repstos_cpu_detect(&cpu);
+	hw_features = cpu.features;
 	read_config(&cfg);
 	return 0;
 }

@@ -201,8 +201,8 @@ int main(void)
 		/* the start-up (pulled in by the stub) let the routines run
 		 * what this CPU has: else REQUIRE would test "vec" again */
 		printf("%s: own code%s\n", who,
-		       (v == REPSTOS_COPY_VARIANT_AVX2 && !__repstos_can_avx2) ||
-		       (v == REPSTOS_COPY_VARIANT_AVX512 && !__repstos_can_avx512) ?
+		       (v == REPSTOS_COPY_VARIANT_AVX2 && !repstos_can_run(__repstos_can_avx2)) ||
+		       (v == REPSTOS_COPY_VARIANT_AVX512 && !repstos_can_run(__repstos_can_avx512)) ?
 		       " NOT enabled" : "");
 		thresholds(0);
 		small_sizes(fn);

@@ -791,8 +791,8 @@ static void print_cpu(void)
 
 	printf("cpu [%s]; avx2 routines %s, avx512 routines %s\n",
 	       repstos_feature_names(repstos_cpu()->features, names, sizeof(names)),
-	       __repstos_can_avx2 ? "on" : "OFF (run vec)",
-	       __repstos_can_avx512 ? "on" : "OFF (run vec)");
+	       repstos_can_run(__repstos_can_avx2) ? "on" : "OFF (run vec)",
+	       repstos_can_run(__repstos_can_avx512) ? "on" : "OFF (run vec)");
 }
 
 /* ---- libFuzzer ---------------------------------------------------------- */

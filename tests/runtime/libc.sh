@@ -7,12 +7,15 @@
 #    sites likewise (copysites.sh runs every copy variant too);
 #  - `repstos patch --cpu=libc`: the file's sites call the adaptors, and
 #    run right with text patching off (nothing rewrites them);
-#  - the policy never picks it: with nothing set, no site is libc.
+#  - the policy never picks it: with nothing set, no site is libc;
+#  - as Zen 3 (REPSTOS_CPU) on AVX-512 hardware, the adaptors still keep
+#    the mask registers, which the C library uses by the hardware:
+#    regs_libc, whose memset and memmove change k0-7, passes.
 # regs (the registers each routine keeps) and sweep.sh (every size and
 # place) run the adaptors as they run every routine.
 . "$(dirname "$0")/../lib.sh"
 d=$BUILT
-need $d/sites $d/copysites $TOOL
+need $d/sites $d/copysites $d/regs_libc $TOOL
 scratch
 
 n=$(sites $d/sites)
@@ -43,5 +46,14 @@ if $TOOL patch --cpu=libc $d/sites -o "$W/patched" >"$W/patch.log" 2>&1; then
 		fail "patch --cpu=libc: $calls of $n sites call it: $(tail -n 3 "$W/pout")"
 else
 	fail "patch --cpu=libc: $(cat "$W/patch.log")"
+fi
+
+if grep -qw avx512bw /proc/cpuinfo; then
+	REPSTOS_CPU=zen3 $d/regs_libc >"$W/regs" 2>&1; rc=$?
+	grep -q '^checking zmm0-31 and k0-7$' "$W/regs" && [ $rc -eq 0 ] &&
+		ok "as zen3 on AVX-512 hardware, the adaptors keep k0 and k2-7: $(tail -n 1 "$W/regs")" ||
+		fail "as zen3, regs_libc (exit $rc): $(grep -m 3 -i 'fail\|changed\|checking' "$W/regs")"
+else
+	skipped "the adaptors' masks as zen3: this CPU has no AVX-512 mask registers"
 fi
 finish

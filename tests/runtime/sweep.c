@@ -830,7 +830,7 @@ int main(int argc, char **argv)
 	/* the routines run what this CPU has, as a module's start-up lets
 	 * them (no start-up is linked: the core's stub) */
 	repstos_cpu_detect(&cpu);
-	repstos_routines_enable(&cpu, &__repstos_can_avx2,
+	repstos_routines_enable(&cpu, cpu.features, &__repstos_can_avx2,
 				&__repstos_can_avx512);
 	if (jobs == 1)
 		sweep_work();

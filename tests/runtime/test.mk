@@ -126,7 +126,7 @@ tests/runtime/fallback.sh: $(RTT)/harden $(RTT)/seccomp_run $(PATCHER_BIN)
 
 # The libc variant: every site calls the C library's function.
 TESTS += tests/runtime/libc.sh
-tests/runtime/libc.sh: $(RTT)/sites $(RTT)/copysites $(PATCHER_BIN)
+tests/runtime/libc.sh: $(RTT)/sites $(RTT)/copysites $(RTT)/regs_libc $(PATCHER_BIN)
 
 # REPSTOS_DEBUG=2's line per site, and its bound in a program of many.
 TESTS += tests/runtime/debug.sh
