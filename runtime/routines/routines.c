@@ -19,7 +19,7 @@ unsigned long long __repstos_short_rep_max = 128;
 unsigned long long __repstos_copy_rep_min = ~0ull;
 unsigned long long __repstos_copy_nt_min = ~0ull;
 /* What REQUIRE tests (asm.h): 0, "vec", until the start-up has seen the
- * CPU run "avx2" and the AVX-512 routines; and the libc adaptors, no
- * mask registers kept until it has seen them (can.h). */
+ * CPU run "avx2" and the AVX-512 routines; and what the libc adaptors
+ * test: no mask registers kept until it has seen the hardware's. */
 unsigned char __repstos_can_avx2;
 unsigned char __repstos_can_avx512;

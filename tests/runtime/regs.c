@@ -302,7 +302,7 @@ static void run_profiled(int v)
 }
 
 /* The hardware's registers, not the policy's view of the CPU: under
- * REPSTOS_CPU=zen3 (regs_view.sh) the routines still run on AVX-512
+ * REPSTOS_CPU=zen3 (libc.sh runs it so) the routines still run on AVX-512
  * hardware, and the C library behind "libc" still uses its registers. */
 static void pick_width(void)
 {
