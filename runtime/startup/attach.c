@@ -66,7 +66,6 @@ static int take_v3(struct module *mod, const struct repstos_module_v3 *m)
 	mod->copy_nt_min = m->copy_nt_min;
 	mod->can_avx2 = m->can_avx2;
 	mod->can_avx512 = m->can_avx512;
-	mod->v3 = 1;
 	mod->fam[0].stub = (uintptr_t)m->set_stub;
 	mod->fam[0].profile = (uintptr_t)m->profile;
 	mod->fam[0].n = REPSTOS_V3_VARIANTS;

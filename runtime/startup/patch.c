@@ -225,12 +225,13 @@ static unsigned long long now_ns(void)
 }
 
 /* What the module's routines read: the thresholds and what this CPU can
- * run.  Before any site is pointed at them.  A module of ABI 2 or 3
- * tests its byte against 0 and has no "libc" adaptor: no masks bit. */
+ * run.  Before any site is pointed at them.  A module from before the
+ * masks bit tests its byte against 0: under a REPSTOS_CPU without
+ * AVX-512 on hardware with it, the bit alone lets it run its AVX-512
+ * routines, which store the same bytes on that hardware. */
 static void set_routines(const struct module *mod)
 {
 	const struct repstos_tuning *t = &tab->tuning;
-	unsigned hw = hw_features;
 
 	__atomic_store_n(mod->vec_rep_min, t->vec_rep_min, __ATOMIC_RELAXED);
 	__atomic_store_n(mod->wide_rep_min, t->wide_rep_min, __ATOMIC_RELAXED);
@@ -239,11 +240,8 @@ static void set_routines(const struct module *mod)
 	if (mod->short_rep_max)	/* NULL: a module of ABI 2 */
 		__atomic_store_n(mod->short_rep_max, t->short_rep_max,
 				 __ATOMIC_RELAXED);
-#ifdef REPSTOS_SHARED
-	if (mod->v3)
-		hw = 0;
-#endif
-	repstos_routines_enable(&cpu, hw, mod->can_avx2, mod->can_avx512);
+	repstos_routines_enable(&cpu, hw_features, mod->can_avx2,
+				mod->can_avx512);
 }
 
 /* The stubs' bytes, where their fallback reads one: which routine it

@@ -199,7 +199,6 @@ struct module {
 	struct repstos_recorder *rec;	/* ... and their counts */
 	unsigned char narrow[REPSTOS_NFAMILY]; /* it has sites of the
 					 * family of a narrow entry version */
-	unsigned char v3;		/* its description is of ABI 2 or 3 */
 	struct writer writer;
 #if REPSTOS_PROFILES
 	/* last, so that a start-up without profiles lays out the rest as
