@@ -10,8 +10,8 @@
 #                                   README does not show
 #
 # The shape is the output with what varies from run to run and CPU to
-# CPU made alike: numbers, addresses, the feature list, the routine the
-# policy chose and how text was written.  A change of what the tools
+# CPU made alike: numbers, addresses, the CPU's vendor and feature list,
+# the routine the policy chose and how text was written.  A change of what the tools
 # print (a new line, a renamed word) shows; a faster run does not.
 cd "$(dirname "$0")/.." || exit 1
 # TRANSCRIPT_README: another copy to read or write (the test's).
@@ -21,6 +21,7 @@ END='<!-- end of demo transcript -->'
 
 shape() {
 	sed -E -e 's/variant [^;]*;/variant V;/g' -e 's/variant [a-z0-9_]+$/variant V/' \
+		-e 's/cpu [a-z]+ family/cpu C family/g' \
 		-e 's/\[[^]]*\]/[F]/g' -e 's/ via [^ ]+/ via R/g' \
 		-e 's/0x[0-9a-f]+/H/g' -e 's/\b[0-9a-f]*[0-9][0-9a-f]*\b/N/g' \
 		-e 's/[0-9]+/N/g' -e 's/N(\.N)+/N/g' -e 's/ +/ /g'
