@@ -2,9 +2,9 @@
 /*
  * choice.c - what each site gets, for `patch` and `dump --profile`: the
  * tuning for a --cpu name, and a size profile read against the file's
- * table.  The choosing itself is the runtime's own function
- * (repstos_policy_form), so ahead of time and at start-up a site gets
- * the same form from the same profile and costs.
+ * table.  The deciding itself is the runtime's own function
+ * (repstos_policy_site), so ahead of time and at start-up a site gets
+ * the same form from the same profile, pins and costs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -124,33 +124,12 @@ static char *read_profile(const char *path, size_t *len)
 	return text;
 }
 
-/* Every site's calls within what the compiler proved of its size, and
- * its pin a form of its family. */
-static int profile_fits(const char *path, const struct rs_elf *f,
-			const struct rs_table *t, const struct repstos_profile *p)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (repstos_profile_fits(&t->site[i].e, p->hist[i])) {
-			rs_err(path, "profile refused: site %zu saw sizes %s's "
-			       "table rules out: not a profile of this build",
-			       i, f->path);
-			return -1;
-		} else if (repstos_profile_pin_fits(&t->site[i].e, p->pin[i])) {
-			rs_err(path, "profile refused: site %zu of %s pinned to "
-			       "a form of another family: not a profile of this "
-			       "build", i, f->path);
-			return -1;
-		}
-	return 0;
-}
-
 int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 		      const struct rs_table *t, const char *path)
 {
 	struct repstos_profile p = { .hash = rs_table_hash(t),
 				     .nsites = (unsigned)t->n };
+	char msg[160];
 	size_t len;
 	char *text;
 	int r;
@@ -162,24 +141,15 @@ int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,
 	}
 	if (!(text = read_profile(path, &len)))
 		return -1;
-	p.hist = calloc(t->n ? t->n : 1, sizeof(*p.hist));
-	p.pin = calloc(t->n ? t->n : 1, 1);
-	r = p.hist && p.pin ? repstos_profile_parse(text, len, &p) : -2;
+	r = repstos_profile_accept(text, len, t->n ? &t->site[0].e : NULL,
+				   sizeof(t->site[0]), &p, msg, sizeof(msg));
 	free(text);
 	if (r == -2)
 		rs_err(path, "out of memory");
 	else if (r < 0)
-		rs_err(path, "profile refused: corrupt at line %u: %s",
-		       p.line, p.why);
-	else if (r == 0)
-		rs_err(path, "profile refused: no section for %s (table %016llx): "
-		       "a profile of another build", f->path,
-		       (unsigned long long)p.hash);
-	if (r <= 0 || profile_fits(path, f, t, &p)) {
-		free(p.hist);
-		free(p.pin);
+		rs_err(path, "profile refused for %s: %s", f->path, msg);
+	if (r < 0)
 		return -1;
-	}
 	c->hist = p.hist;
 	c->pin = p.pin;
 	c->sections = p.sections;
@@ -203,43 +173,19 @@ bool rs_choice_costs(const struct rs_choice *c, unsigned op)
 	return repstos_cost_forms(rs_choice_table(c, op)) != 0;
 }
 
-/* The site's pinned form, or -1 (none, or one the policy sets aside). */
-static int pinned(const struct rs_choice *c, const struct rs_site *s)
+struct repstos_decision rs_choice_site(const struct rs_choice *c,
+				       const struct rs_site *s)
 {
-	return c->pin ? repstos_policy_pinned(&c->mods, c->cpu, &s->e,
-					      c->pin[s->entry]) : -1;
-}
-
-bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s)
-{
-	return pinned(c, s) >= 0;
-}
-
-int rs_choice_site(const struct rs_choice *c, const struct rs_site *s)
-{
-	int v = pinned(c, s);
-
-	return v >= 0 ? v : repstos_policy_form(&c->tuning, &c->mods, &s->e,
-						c->hist ? c->hist[s->entry] :
-						NULL);
-}
-
-bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
-		    int *routine)
-{
-	const struct repstos_family *f = repstos_family_of(s->e.op);
-	int v = rs_choice_site(c, s);
-
-	*routine = rs_routine_of(s->e.op, v);
-	return v == f->inline_form && repstos_family_inline_ok(f, s->e.op);
+	return repstos_policy_site(&c->tuning, &c->mods, c->cpu,
+				   repstos_family_of(s->e.op), &s->e,
+				   c->hist ? c->hist[s->entry] : NULL,
+				   c->pin ? c->pin[s->entry] : 0);
 }
 
 int rs_choice_module_for(const struct rs_choice *c, const struct rs_site *s)
 {
-	int v = rs_choice_module(c, s->e.op);
-
-	return repstos_version_narrow(s->e.version) ?
-	       repstos_family_narrow(repstos_family_of(s->e.op), v) : v;
+	return repstos_policy_module_for(&c->mods, repstos_family_of(s->e.op),
+					 repstos_version_narrow(s->e.version));
 }
 
 const char *rs_choice_older(const struct rs_choice *c,

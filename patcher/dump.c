@@ -509,14 +509,15 @@ static void gain_text(const struct rs_choice *c, unsigned op, int v,
  * object, which links its routines later): the choice, or in a file from
  * before it the module routine (*older: the symbol it lacks). */
 static int site_variant(const struct rs_choice *c, const struct rs_routine *rt,
-			const struct rs_site *s, const char **older)
+			const struct rs_site *s, struct repstos_decision d,
+			const char **older)
 {
-	int r, v = rs_choice_site(c, s);
+	int r = rs_routine_of(s->e.op, d.form);
 
 	*older = NULL;
-	if (!rt || rs_choice_form(c, s, &r) || r < 0 || r >= RS_NROUTINES ||
+	if (!rt || d.in_place || r < 0 || r >= RS_NROUTINES ||
 	    !(*older = rs_choice_older(c, rt, s, &r)))
-		return v;
+		return d.form;
 	return rs_choice_module_for(c, s);
 }
 
@@ -526,15 +527,16 @@ static void profile_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 {
 	const unsigned long long *h = c->hist[s->entry];
 	unsigned long long calls = repstos_profile_calls(h);
+	struct repstos_decision d = rs_choice_site(c, s);
 	const char *older;
-	int v = site_variant(c, rt, s, &older);
+	int v = site_variant(c, rt, s, d, &older);
 	char sizes[128], gain[128], src[300] = "-";
 
 	if (st->file)
 		snprintf(src, sizeof(src), "%s:%d", st->file, st->line);
 	fprintf(out, "%5zu  %s  %s  %s  %s  calls %llu", s->entry, st->where,
 		src, op_name(s->e.op), st->size, calls);
-	if (rs_choice_pinned(c, s)) {
+	if (d.why == REPSTOS_WHY_PINNED) {
 		fprintf(out, "  now %s  chosen %s (pinned)\n", form_text(s),
 			rs_variant_text(s->e.op, v));
 		return;

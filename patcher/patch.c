@@ -355,10 +355,10 @@ static int plan_sites(struct plan *p, const struct rs_table *t)
 
 	for (i = 0; i < t->n; i++) {
 		const struct rs_site *s = &t->site[i];
-		bool inl;
-		int r;
+		struct repstos_decision d = rs_choice_site(&p->choice, s);
+		bool inl = d.in_place;
+		int r = rs_routine_of(s->e.op, d.form);
 
-		inl = rs_choice_form(&p->choice, s, &r);
 		if (r < 0 || r >= RS_NROUTINES || r == rs_stub_of(s->e.op)) {
 			rs_err(p->f->path, "policy chose no variant for entry %zu", i);
 			return -1;

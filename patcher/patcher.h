@@ -318,15 +318,11 @@ const struct repstos_costs *rs_choice_table(const struct rs_choice *c,
 					    unsigned op);
 int rs_choice_module(const struct rs_choice *c, unsigned op);
 bool rs_choice_costs(const struct rs_choice *c, unsigned op);
-/* The variant of its family a site gets: the runtime's choice, profile
- * and all (its pin first, where the policy lets it have it). */
-int rs_choice_site(const struct rs_choice *c, const struct rs_site *s);
-/* Does the site's pin decide it? */
-bool rs_choice_pinned(const struct rs_choice *c, const struct rs_site *s);
-/* The form for any site, as the runtime writes it: true for the inline
- * form, else false and *routine, the routine to call (rs_routines[]). */
-bool rs_choice_form(const struct rs_choice *c, const struct rs_site *s,
-		    int *routine);
+/* What a site gets: the runtime's decision (repstos_policy_site),
+ * profile and pin and all; its form is a variant of its family, and
+ * rs_routine_of() gives the routine a call of it calls. */
+struct repstos_decision rs_choice_site(const struct rs_choice *c,
+				       const struct rs_site *s);
 /* The module routine of s's family, as s's entry may call it (narrow
  * entries: the family's SSE-only one). */
 int rs_choice_module_for(const struct rs_choice *c, const struct rs_site *s);

@@ -44,7 +44,7 @@ $(PATCHER_BIN): $(PATCHER_OBJS) $(RT_CORE_LIB)
 PATCHER_RT_SRCS	:= runtime/policy/cpu.c runtime/policy/cpus.c runtime/policy/family.c \
 	runtime/policy/cost.c runtime/policy/rows.c runtime/policy/choose.c \
 	runtime/policy/tuning.c runtime/policy/sitecode.c \
-	runtime/policy/profile.c
+	runtime/policy/profile.c runtime/policy/accept.c
 
 # The same tool under AddressSanitizer and UBSan: tests/patcher/asan.sh
 # runs every patcher test with it.

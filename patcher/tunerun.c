@@ -160,7 +160,7 @@ static int load_mod(struct run_mod *m, const char *path, const char *profile)
 
 		if (m->c.pin)
 			m->given[s->entry] = m->pin[s->entry] = m->c.pin[s->entry];
-		m->base[s->entry] = s->known ? rs_choice_site(&m->c, s) : -1;
+		m->base[s->entry] = s->known ? rs_choice_site(&m->c, s).form : -1;
 	}
 	return 0;
 }

@@ -63,7 +63,7 @@ rt_obj = $(patsubst runtime/%,$(B)/runtime/%.o,$(basename $(1)))
 RT_CORE_SRCS := runtime/policy/cpu.c runtime/policy/cpus.c runtime/policy/family.c \
 	runtime/policy/cost.c runtime/policy/rows.c runtime/policy/choose.c \
 	runtime/policy/tuning.c runtime/policy/sitecode.c \
-	runtime/policy/profile.c runtime/routines/routines.c
+	runtime/policy/profile.c runtime/policy/accept.c runtime/routines/routines.c
 RT_CORE_ASMS := runtime/routines/set.S runtime/routines/copy.S \
 	runtime/routines/libc_set.S runtime/routines/libc_copy.S
 RT_CORE_OBJS := $(call rt_obj,$(RT_CORE_SRCS) $(RT_CORE_ASMS))
@@ -91,7 +91,7 @@ RT_START_SRCS := runtime/startup/startup.c runtime/policy/cpu.c \
 	runtime/policy/sitecode.c
 RT_START_PROF_SRCS := $(RT_START_SRCS) runtime/startup/profrun.c \
 	runtime/startup/profwrite.c \
-	runtime/policy/profile.c
+	runtime/policy/profile.c runtime/policy/accept.c
 RT_START_ENTRIES := runtime/startup/startup.syms
 RT_START_LD := runtime/startup/startup.ld
 RT_POKE := $(B)/runtime/startup/poke.o
@@ -143,9 +143,11 @@ $(RT_DISPATCH_OBJS): runtime/module/dispatch.S runtime/runtime.mk
 	$(CC) $(RT_CFLAGS) $(RT_DFLAGS) $(if $(filter %-copy.o,$@),-DREPSTOS_COPY_FAMILY) \
 		$(DEPFLAGS) -c -o $@ $<
 
+# The lean start-up's policy leaves out the profile's part of the
+# decision (repstos_policy_site), which would pull profile.c in.
 $(B)/runtime/start/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)
-	$(CC) $(RT_START_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(RT_START_CFLAGS) -DREPSTOS_NO_PROFILES $(DEPFLAGS) -c -o $@ $<
 
 $(B)/runtime/start-prof/%.o: runtime/%.c runtime/runtime.mk
 	@mkdir -p $(@D)

@@ -2,10 +2,32 @@
 /*
  * choose.c - the form of one site, of any family, from what the
  * compiler knew of its size, the tuning's cost table and, where there
- * is one, the site's size profile (policy.h, repstos_policy_form): the
- * one choice the runtime and `repstos patch` both make.
+ * is one, the site's size profile and pin (policy.h,
+ * repstos_policy_site): the one choice the runtime and `repstos
+ * patch|dump|tune` all make.
  */
+#include <string.h>
 #include "policy.h"
+#include "profile.h"
+
+/* In the order of enum repstos_why, as one string: no table of pointers
+ * to relocate in every module's start-up. */
+static const char why_text[] =
+	"pinned by the size profile\0"
+	"the size profile's counts\0"
+	"REPSTOS_VARIANT\0"
+	"size unknown: the process's routine\0"
+	"the rule for this CPU (no cost table row)\0"
+	"the cost table over the site's sizes";
+
+const char *repstos_why_name(enum repstos_why why)
+{
+	const char *p = why_text;
+
+	while (why--)
+		p += strlen(p) + 1;
+	return p;
+}
 
 /* A form's standing over classes lo..hi: its worst cost against the
  * cheapest form's, in permille, and its total. */
@@ -66,6 +88,50 @@ static int cheapest(const struct repstos_costs *k, unsigned known, int module,
 	return pick;
 }
 
+/* The forms t's table for f has that a site of op may take: the inline
+ * form not for a copy that may overlap backwards, whatever its cost. */
+static unsigned forms(const struct repstos_family_tuning *ft,
+		      const struct repstos_family *f, unsigned op)
+{
+	unsigned known = repstos_cost_forms(&ft->costs);
+
+	if (!repstos_family_inline_ok(f, op))
+		known &= ~(1u << f->inline_form);
+	return known;
+}
+
+/* By what the compiler knew of the size (policy.h).  A site whose
+ * bytes its code reads back (REPSTOS_USE_READ), with sizes in one class
+ * below 64 bytes, takes none of the forms whose stores there are masked
+ * or string stores: a load of their bytes waits for them to commit,
+ * where a plain store's are forwarded (Zen 4, use after write at fixed
+ * sizes of 1..56 bytes: vec 1.20-1.77x glibc, avx512_split 1.00-1.01x,
+ * stosb_avx2 1.11-1.20x; the table, measured back to back, cannot see
+ * it). */
+static int by_size(const struct repstos_family_tuning *ft,
+		   const struct repstos_family *f, int module,
+		   const struct repstos_site *e, enum repstos_why *why)
+{
+	unsigned known, lo, hi;
+
+	*why = REPSTOS_WHY_UNKNOWN;
+	if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN)
+		return module;
+	known = forms(ft, f, e->op);
+	lo = repstos_size_class(e->size_min);
+	hi = repstos_size_class(e->size_max);
+	if (repstos_site_use(e) & REPSTOS_USE_READ && lo == hi &&
+	    e->size_max < 64 && known & ~f->no_forward)
+		known &= ~f->no_forward;
+	*why = known ? REPSTOS_WHY_COSTS : REPSTOS_WHY_RULE;
+	if (known)
+		return cheapest(&ft->costs, known, module, lo, hi);
+	if (repstos_family_inline_ok(f, e->op) && e->size_min >= ft->inline_min)
+		return f->inline_form;
+	return module;
+}
+
+#ifndef REPSTOS_NO_PROFILES
 static int any_calls(const unsigned long long *hist)
 {
 	unsigned c;
@@ -148,18 +214,6 @@ static int by_profile(const struct repstos_costs *k, unsigned known,
 	return pick;
 }
 
-/* The forms t's table for f has that a site of op may take: the inline
- * form not for a copy that may overlap backwards, whatever its cost. */
-static unsigned forms(const struct repstos_family_tuning *ft,
-		      const struct repstos_family *f, unsigned op)
-{
-	unsigned known = repstos_cost_forms(&ft->costs);
-
-	if (!repstos_family_inline_ok(f, op))
-		known &= ~(1u << f->inline_form);
-	return known;
-}
-
 /*
  * A site whose profile has 95% of its calls in 16..63 and some in each
  * of its classes (16..31 and 32..63) takes f's range_form, plain stores
@@ -185,46 +239,6 @@ static int spread_16_63(const struct repstos_family *f, int module,
 	       spans(hist, repstos_size_class(16), repstos_size_class(63));
 }
 
-/* By what the compiler knew of the size (policy.h).  A site whose
- * bytes its code reads back (REPSTOS_USE_READ), with sizes in one class
- * below 64 bytes, takes none of the forms whose stores there are masked
- * or string stores: a load of their bytes waits for them to commit,
- * where a plain store's are forwarded (Zen 4, use after write at fixed
- * sizes of 1..56 bytes: vec 1.20-1.77x glibc, avx512_split 1.00-1.01x,
- * stosb_avx2 1.11-1.20x; the table, measured back to back, cannot see
- * it). */
-static int by_size(const struct repstos_family_tuning *ft,
-		   const struct repstos_family *f, int module, int forced,
-		   const struct repstos_site *e)
-{
-	unsigned known, lo, hi;
-
-	if (forced || repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN)
-		return module;
-	known = forms(ft, f, e->op);
-	lo = repstos_size_class(e->size_min);
-	hi = repstos_size_class(e->size_max);
-	if (repstos_site_use(e) & REPSTOS_USE_READ && lo == hi &&
-	    e->size_max < 64 && known & ~f->no_forward)
-		known &= ~f->no_forward;
-	if (known)
-		return cheapest(&ft->costs, known, module, lo, hi);
-	if (repstos_family_inline_ok(f, e->op) && e->size_min >= ft->inline_min)
-		return f->inline_form;
-	return module;
-}
-
-int repstos_policy_form_sized(const struct repstos_tuning *t,
-			      const struct repstos_modules *m,
-			      const struct repstos_site *e)
-{
-	const struct repstos_family *f = repstos_family_of(e->op);
-	int v = by_size(&t->fam[f->id], f, m->fam[f->id].variant,
-			m->fam[f->id].forced, e);
-
-	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
-}
-
 /* The forms of `known` a site may take by its profile: as by_size's
  * rule, no form that stores below 64 bytes without forwarding where the
  * site's bytes are read back and 95% of its calls fall in one class
@@ -241,25 +255,76 @@ static unsigned read_back(const struct repstos_family *f,
 	return known;
 }
 
-int repstos_policy_form(const struct repstos_tuning *t,
-			const struct repstos_modules *m,
-			const struct repstos_site *e,
-			const unsigned long long *hist)
+/* From the profile row hist, which has calls (policy.h); by the size
+ * where the table has no form the site may take. */
+static int profiled(const struct repstos_family_tuning *ft,
+		    const struct repstos_family *f, int module,
+		    const struct repstos_site *e,
+		    const unsigned long long *hist, enum repstos_why *why)
 {
-	const struct repstos_family *f = repstos_family_of(e->op);
-	const struct repstos_family_tuning *ft = &t->fam[f->id];
-	int module = m->fam[f->id].variant, forced = m->fam[f->id].forced, v;
 	unsigned known;
 
+	*why = REPSTOS_WHY_PROFILE;
+	if (spread_16_63(f, module, hist))
+		return f->range_form;
+	if (!(known = forms(ft, f, e->op)))
+		return by_size(ft, f, module, e, why);
+	return by_profile(&ft->costs, read_back(f, e, hist, known), module,
+			  f->inline_form, hist);
+}
+#endif
+
+/* Before weighing: a pin the policy lets the site have, a forced
+ * variant; -1 for neither. */
+static int given(const struct repstos_modules *m, const struct repstos_cpu *cpu,
+		 const struct repstos_family *f, const struct repstos_site *e,
+		 unsigned char pin, enum repstos_why *why)
+{
+#ifndef REPSTOS_NO_PROFILES
+	int v;
+
+	if (pin && (v = repstos_policy_pinned(m, cpu, e, pin)) >= 0) {
+		*why = REPSTOS_WHY_PINNED;
+		return v;	/* narrowed already */
+	}
+#endif
+	if (!m->fam[f->id].forced)
+		return -1;
+	*why = REPSTOS_WHY_FORCED;
+	return m->fam[f->id].variant;
+}
+
+struct repstos_decision repstos_policy_site(const struct repstos_tuning *t,
+					    const struct repstos_modules *m,
+					    const struct repstos_cpu *cpu,
+					    const struct repstos_family *f,
+					    const struct repstos_site *e,
+					    const unsigned long long *hist,
+					    unsigned char pin)
+{
+	const struct repstos_family_tuning *ft = &t->fam[f->id];
+	int module = m->fam[f->id].variant;
+	enum repstos_why why = REPSTOS_WHY_UNKNOWN;
+	int v = given(m, cpu, f, e, pin, &why);
+
+	if (why == REPSTOS_WHY_PINNED)
+		goto out;
+#ifndef REPSTOS_NO_PROFILES
 	/* the forms the table has only when there is a profile to weigh:
 	 * this runs for every site at start-up (10,000 sites took 0.7 ms
 	 * more when it counted them first) */
-	if (!forced && hist && spread_16_63(f, module, hist))
-		v = f->range_form;
-	else if (forced || !any_calls(hist) || !(known = forms(ft, f, e->op)))
-		v = by_size(ft, f, module, forced, e);
-	else
-		v = by_profile(&ft->costs, read_back(f, e, hist, known), module,
-			       f->inline_form, hist);
-	return repstos_version_narrow(e->version) ? repstos_family_narrow(f, v) : v;
+	if (v < 0 && any_calls(hist))
+		v = profiled(ft, f, module, e, hist, &why);
+#else
+	(void)cpu;
+	(void)hist;
+	(void)pin;
+#endif
+	if (v < 0)
+		v = by_size(ft, f, module, e, &why);
+	if (repstos_version_narrow(e->version))
+		v = repstos_family_narrow(f, v);
+out:
+	return (struct repstos_decision){ .form = v, .why = (unsigned char)why,
+		.in_place = (unsigned char)repstos_policy_in_place(f, e->op, v) };
 }

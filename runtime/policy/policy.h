@@ -124,46 +124,96 @@ struct repstos_modules {
 	} fam[REPSTOS_NFAMILY];
 };
 
+/* Why a site has its form (repstos_policy_site). */
+enum repstos_why {
+	REPSTOS_WHY_PINNED,	/* its pin in the size profile */
+	REPSTOS_WHY_PROFILE,	/* the size profile's counts */
+	REPSTOS_WHY_FORCED,	/* REPSTOS_VARIANT, --cpu=ROUTINE */
+	REPSTOS_WHY_UNKNOWN,	/* size unknown: the module routine */
+	REPSTOS_WHY_RULE,	/* known size, no cost table: the CPU's rule */
+	REPSTOS_WHY_COSTS,	/* known size: the cost table over its classes */
+	REPSTOS_WHY_COUNT
+};
+/* What the runtime's REPSTOS_DEBUG lines say for why (the tool's words
+ * for a forced routine are its --cpu=ROUTINE). */
+const char *repstos_why_name(enum repstos_why why);
+
+/* What one site gets: eight bytes, returned in one register. */
+struct repstos_decision {
+	int form;		/* a variant of the site's family */
+	unsigned char in_place;	/* form is the family's inline form and the
+				 * op may take it: rep stosb (rep movsb) in
+				 * the site itself, no call */
+	unsigned char why;	/* enum repstos_why */
+};
+
 /*
- * The form for one site of any family, a variant of its family.  A
- * forced variant (REPSTOS_VARIANT, --cpu=ROUTINE) is used as it is; a
- * site of unknown size gets the module routine.  With a size profile
- * (hist[c] calls of the site fell in size class c, profile.h) and a
- * cost table, the form whose expected time over those calls, sum of
- * hist[c] * cost[form][c], is least (the module routine when it is
- * within 3% of that, then the lowest number); the sizes were measured
- * one at a time, so where the table has every form's change cost, each
- * form's expected time adds its change cost times the expected changes
- * of class, N - sum(hist[c]^2) / N for N calls drawn independently
- * from the histogram; without it, a site whose calls spread over
- * classes keeps the module routine unless the inline form is cheaper.
- * A profile only changes speed, never what a site does: every form
- * stores every size correctly.  Without a profile, a site whose size
- * is known (a constant, or a proven range) gets the form whose worst
- * ratio to the cheapest form over the classes the range spans is
- * smallest (the module routine when it is within 3% of that, then the
- * smallest total, then the lowest number: deterministic for a given
- * table); without a cost table, the inline form when the site is
- * proven at least inline_min bytes.  A site its function reads back
- * (REPSTOS_USE_READ) whose sizes lie in one class below 64 bytes takes
- * none of the family's `no_forward` forms where the table has another:
- * the loads after it would wait for a masked or string store to commit,
- * which the table, measured back to back, does not show; with a
- * profile, the same where 95% of its calls fall in one such class.  The inline form only where the
- * family lets the op take it (repstos_family_inline_ok: a move that may
- * overlap backwards never does).  A site of a narrow entry version gets
- * repstos_family_narrow() of the result.  The one choice the runtime
- * and `repstos patch` both make.
+ * The form for one site e of family f (repstos_family_of(e->op),
+ * resolved once by the caller), with its size profile row hist (calls
+ * per size class, profile.h; NULL or all 0: none) and its pin (0:
+ * none): the one decision the runtime's start-up and `repstos
+ * patch|dump|tune` all make, so that ahead of time and at start-up a
+ * site gets the same form from the same inputs.  In order:
+ *  - a pin, where repstos_policy_pinned lets the site have it;
+ *  - a forced variant (REPSTOS_VARIANT, --cpu=ROUTINE), as it is;
+ *  - a profile with calls: a site whose calls spread over 16..63 takes
+ *    f's range_form where the module routine goes with it; else, with a
+ *    cost table, the form whose expected time over those calls, sum of
+ *    hist[c] * cost[form][c], is least (the module routine when it is
+ *    within 3% of that, then the lowest number); the sizes were
+ *    measured one at a time, so where the table has every form's change
+ *    cost, each form's expected time adds its change cost times the
+ *    expected changes of class, N - sum(hist[c]^2) / N for N calls drawn
+ *    independently from the histogram; without it, a site whose calls
+ *    spread over classes keeps the module routine unless the inline
+ *    form is cheaper;
+ *  - a size the compiler proved (a constant, or a range): the form
+ *    whose worst ratio to the cheapest form over the classes the range
+ *    spans is smallest (the module routine when it is within 3% of that,
+ *    then the smallest total, then the lowest number: deterministic for
+ *    a given table); without a cost table, the inline form when the site
+ *    is proven at least inline_min bytes;
+ *  - else (size unknown) the module routine.
+ * A site its function reads back (REPSTOS_USE_READ) whose sizes lie in
+ * one class below 64 bytes takes none of the family's `no_forward` forms
+ * where the table has another: the loads after it would wait for a
+ * masked or string store to commit, which the table, measured back to
+ * back, does not show; with a profile, the same where 95% of its calls
+ * fall in one such class.  The inline form only where the family lets
+ * the op take it (repstos_family_inline_ok: a move that may overlap
+ * backwards never does).  A site of a narrow entry version gets
+ * repstos_family_narrow() of the result.  A profile only changes speed,
+ * never what a site does: every form stores every size correctly.
+ * Built with REPSTOS_NO_PROFILES (the lean start-up, which links no
+ * profile code), hist and pin are not read.
  */
-int repstos_policy_form(const struct repstos_tuning *t,
-			const struct repstos_modules *m,
-			const struct repstos_site *e,
-			const unsigned long long *hist);
-/* The same without a profile (hist NULL), for a start-up that links no
- * profile weighing. */
-int repstos_policy_form_sized(const struct repstos_tuning *t,
-			      const struct repstos_modules *m,
-			      const struct repstos_site *e);
+struct repstos_decision repstos_policy_site(const struct repstos_tuning *t,
+					    const struct repstos_modules *m,
+					    const struct repstos_cpu *cpu,
+					    const struct repstos_family *f,
+					    const struct repstos_site *e,
+					    const unsigned long long *hist,
+					    unsigned char pin);
+
+/* Does form v of family f go in place, rep stosb (rep movsb) in a site
+ * of op itself?  Only the inline form, where the op may take it. */
+static inline int repstos_policy_in_place(const struct repstos_family *f,
+					  unsigned op, int v)
+{
+	return v == f->inline_form && repstos_family_inline_ok(f, op);
+}
+
+/* The module routine of family f as a site may call it: for a narrow
+ * one (a narrow entry version, or a stub that serves one),
+ * repstos_family_narrow() of it. */
+static inline int repstos_policy_module_for(const struct repstos_modules *m,
+					    const struct repstos_family *f,
+					    int narrow)
+{
+	int v = m->fam[f->id].variant;
+
+	return narrow ? repstos_family_narrow(f, v) : v;
+}
 
 /* Sum of hist[c] * cost[v][c] in centi-ns (saturated at ~0ull - 1);
  * ~0ull when the table lacks v. */
@@ -174,7 +224,7 @@ int repstos_cost_has_change(const struct repstos_costs *k);
 /* Forget the costs of the forms of f that cpu cannot run. */
 void repstos_costs_drop(const struct repstos_family *f,
 			const struct repstos_cpu *cpu, struct repstos_costs *k);
-/* What repstos_policy_form compares for a profiled site: the weighted
+/* What repstos_policy_site compares for a profiled site: the weighted
  * sum, plus, where the table has the change cost of every form it has, v's change
  * cost times the expected changes of class over the calls. */
 unsigned long long repstos_policy_expected(const struct repstos_costs *k,

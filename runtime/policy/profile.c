@@ -308,34 +308,6 @@ int repstos_profile_parse(const char *text, size_t len,
 	return p->sections ? 1 : 0;
 }
 
-int repstos_profile_fits(const struct repstos_site *e,
-			 const unsigned long long *hist)
-{
-	unsigned lo = 0, hi = REPSTOS_NCLASS - 1, c;
-
-	/* never an entry the runtime does not know */
-	if (e->op >= REPSTOS_OP_COUNT || !repstos_version_fits(e->version, e->op))
-		return repstos_profile_calls(hist) ? -1 : 0;
-	if (repstos_site_kind(e) != REPSTOS_SIZE_UNKNOWN) {
-		lo = repstos_size_class(e->size_min);
-		hi = repstos_size_class(e->size_max);
-	}
-	for (c = 0; c < REPSTOS_NCLASS; c++)
-		if (hist[c] && (c < lo || c > hi))
-			return -1;
-	return 0;
-}
-
-int repstos_profile_pin_fits(const struct repstos_site *e, unsigned char pin)
-{
-	if (!pin)
-		return 0;
-	if (e->op >= REPSTOS_OP_COUNT || !repstos_version_fits(e->version, e->op))
-		return -1;
-	return repstos_pin_family(pin) == (int)repstos_family_of(e->op)->id ?
-	       0 : -1;
-}
-
 /* ---- pins ------------------------------------------------------------- */
 
 /*

@@ -167,6 +167,21 @@ int repstos_profile_fits(const struct repstos_site *e,
  * the site's family, else -1: not a profile of this build. */
 int repstos_profile_pin_fits(const struct repstos_site *e, unsigned char pin);
 
+/*
+ * The one acceptor of a profile's text (len bytes) for a table of
+ * p->nsites entries whose hash is p->hash, entry i at (const char *)
+ * first + i * stride: 1 when it has sections for the table and every
+ * row and pin fits its entry (p->hist and p->pin malloc'd, the caller's
+ * to free; p->pin NULL where no site is pinned); else -1, or -2 out of
+ * memory, with one line in msg (msg_len bytes) saying why: corrupt (and
+ * where), no section for the table, a row the table rules out, a pin of
+ * another family; p->hist and p->pin NULL.  The runtime and `repstos`
+ * both take a profile only through it.
+ */
+int repstos_profile_accept(const char *text, size_t len, const void *first,
+			   size_t stride, struct repstos_profile *p,
+			   char *msg, size_t msg_len);
+
 /* The form a pin (0: none) gives site e, before repstos_policy_form:
  * the pinned form, or for a narrow entry version
  * repstos_family_narrow() of it; -1 where the pin does not apply and

@@ -186,9 +186,7 @@ enum repstos_copy_variant __repstos_process_copy_variant(void)
 enum repstos_variant __repstos_module_site_variant(void *handle,
 						   const struct repstos_site *e)
 {
-	const char *why;
-
 	if (configure())
 		return REPSTOS_VARIANT_ORIGINAL;
-	return (enum repstos_variant)choice(handle, e, &why);
+	return (enum repstos_variant)choice(handle, repstos_family_of(e->op), e).form;
 }

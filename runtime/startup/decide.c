@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * decide.c - each site's form, from the policy (repstos_policy_form),
+ * decide.c - each site's form, from the policy (repstos_policy_site),
  * and the bytes it should have; what a site holds now, and whether it
  * is ours to write.
  */
@@ -9,10 +9,11 @@
 
 /* ---- deciding --------------------------------------------------------- */
 
-/* The module's part of the family of a site of op. */
-static struct family *family_of(const struct module *mod, unsigned op)
+/* The module's part of family f. */
+static struct family *family_of(const struct module *mod,
+				const struct repstos_family *f)
 {
-	return (struct family *)&mod->fam[repstos_family_of(op)->id];
+	return (struct family *)&mod->fam[f->id];
 }
 
 /*
@@ -20,58 +21,81 @@ static struct family *family_of(const struct module *mod, unsigned op)
  * routine of its module (a rel32 call reaches no further), so every
  * address here is the module's, as it described itself.
  */
-STARTUP_FN uintptr_t routine_of(const struct module *mod, unsigned op, int v)
+STARTUP_FN uintptr_t routine_of(const struct module *mod,
+			       const struct repstos_family *f, int v)
 {
-	return family_of(mod, op)->routine[v];
+	return family_of(mod, f)->routine[v];
 }
 
-static int variant_by_routine(const struct module *mod, unsigned op,
-			      uintptr_t target)
+static int variant_by_routine(const struct module *mod,
+			      const struct repstos_family *f, uintptr_t target)
 {
-	const struct family *f = family_of(mod, op);
+	const struct family *mf = family_of(mod, f);
 	int v;
 
-	for (v = 0; target && v < (int)f->n; v++)
-		if (f->routine[v] == target)
+	for (v = 0; target && v < (int)mf->n; v++)
+		if (mf->routine[v] == target)
 			return v;
 	return -1;
 }
 
-/* The stub a site of op calls as the compiler left it. */
-STARTUP_FN uintptr_t stub_of(const struct module *mod, unsigned op)
+/* The stub a site of family f calls as the compiler left it. */
+STARTUP_FN uintptr_t stub_of(const struct module *mod,
+			     const struct repstos_family *f)
 {
-	return family_of(mod, op)->stub;
+	return family_of(mod, f)->stub;
 }
 
-/* The policy's form for site e, from the profile row h (or NULL). */
-static int policy_form(const struct repstos_modules *m,
-		       const struct repstos_site *e, const unsigned long long *h)
+/* The policy's decision for site e of family f (repstos_policy_site),
+ * from its profile row h and pin (NULL and 0 where this start-up links
+ * no profiles: HIST and PINS). */
+static struct repstos_decision decide(const struct repstos_family *f,
+				      const struct repstos_site *e,
+				      const unsigned long long *h,
+				      unsigned char pin)
 {
-#if REPSTOS_PROFILES
-	return repstos_policy_form(&tab->tuning, m, e, h);
-#else
-	/* without the profile's part, which is not linked here */
-	(void)h;
-	return repstos_policy_form_sized(&tab->tuning, m, e);
-#endif
+	return repstos_policy_site(&tab->tuning, &cfg.mods, &cpu, f, e, h, pin);
 }
+
+/* A decision as one byte of a cache, 0 for none: the form and why
+ * (in_place follows from the form and the site's op). */
+static unsigned char packed(struct repstos_decision d)
+{
+	return (unsigned char)(1 + (d.why << 4 | d.form));
+}
+
+static struct repstos_decision unpacked(const struct repstos_family *f,
+					const struct repstos_site *e,
+					unsigned char b)
+{
+	struct repstos_decision d;
+
+	d.form = (b - 1) & 15;
+	d.why = (unsigned char)((b - 1) >> 4);
+	d.in_place = (unsigned char)repstos_policy_in_place(f, e->op, d.form);
+	return d;
+}
+_Static_assert(REPSTOS_NFORM <= 16 && REPSTOS_WHY_COUNT * 16 < 255,
+	       "a decision in a byte");
 
 #if REPSTOS_PROFILES
 /*
- * The same for a site with calls in an installed profile: its form
- * depends on its family (and op: copy or move), its narrowness and its
- * row of counts, not on its range, and weighing every form over a row
- * took 100,000 profiled sites 172 ms at start-up on the Zen 4, against
- * 5.7 ms without the profile (and 10 ms with this table).  Many sites see the very same counts (a
- * call or two of one size), so each row is weighed once: a direct-mapped
- * table, found by a mix of the counts and compared whole, kept while one
- * module's sites are walked (patch_sites) and only when it has a profile.
+ * The same for a site with calls in an installed profile: its decision
+ * depends on its family (and op: copy or move), its narrowness, its
+ * read mark and its row of counts, not on its range, and weighing every
+ * form over a row took 100,000 profiled sites 172 ms at start-up on the
+ * Zen 4, against 5.7 ms without the profile (and 10 ms with this table).
+ * Many sites see the very same counts (a call or two of one size), so
+ * each row is weighed once: a direct-mapped table, found by a mix of the
+ * counts and compared whole, kept while one module's sites are walked
+ * (patch_sites) and only when it has a profile.
  */
 struct row_pick *row_picks;	/* patch_sites sets it, a module at a time */
 
-static int row_choice(const struct repstos_modules *m,
-		      const struct repstos_site *e,
-		      const unsigned long long *h, unsigned kind)
+static struct repstos_decision row_choice(const struct repstos_family *f,
+					  const struct repstos_site *e,
+					  const unsigned long long *h,
+					  unsigned kind)
 {
 	unsigned long long mix = kind;
 	struct row_pick *p;
@@ -83,76 +107,61 @@ static int row_choice(const struct repstos_modules *m,
 	if (p->key != kind + 1 || memcmp(p->h, h, sizeof(p->h))) {
 		memcpy(p->h, h, sizeof(p->h));
 		p->key = (unsigned char)(kind + 1);
-		p->v = (unsigned char)policy_form(m, e, h);
+		p->v = packed(decide(f, e, h, 0));
 	}
-	return p->v;
+	return unpacked(f, e, p->v);
 }
 #endif
 
 /*
- * The policy's form for a site (repstos_policy_form), a variant of its
- * family, from its installed profile if any: its pin where the policy
- * lets it have it (repstos_policy_pinned), else its row; a row without
- * calls chooses as no profile does.  A copy site's "inline" is rep movsb in
- * place only where its op allows it (wanted_bytes); elsewhere it calls
- * the overlap-checking routine.
+ * The policy's decision for site e of family f (repstos_policy_site),
+ * with its installed profile's row and pin if any; the start-up keeps
+ * only the caches around it.
  *
- * With a cost table, the form for a site of known size depends only on
- * its family, its entry version and the size classes its range spans,
- * and finding it weighs every form over those classes: 10,000 bounded
- * sites took 4.5 ms at start-up on the Zen 4.  A program has many sites
- * and few ranges, so each range is asked once per family (set; copy;
- * move, which may not take rep movsb in place) and narrowness, for
- * every module of the process (tab->picks: 0 not asked yet, else the
- * variant + 1).
+ * With a cost table, the decision for a site of known size depends only
+ * on its family, its entry version and the size classes its range
+ * spans, and finding it weighs every form over those classes: 10,000
+ * bounded sites took 4.5 ms at start-up on the Zen 4.  A program has
+ * many sites and few ranges, so each range is asked once per family
+ * (set; copy; move, which may not take rep movsb in place) and
+ * narrowness, for every module of the process (tab->picks: 0 not asked
+ * yet, else packed()).  A site read back (REPSTOS_USE_READ) may be
+ * decided otherwise than the range's others, so it is asked on its own.
  */
-STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
-		  const char **why)
+STARTUP_FN struct repstos_decision choice(const struct module *mod,
+					  const struct repstos_family *f,
+					  const struct repstos_site *e)
 {
-	const struct repstos_family *f = repstos_family_of(e->op);
-	const unsigned long long *h = mod && HIST(mod) ? HIST(mod)[e - mod->begin] :
-						  NULL;
-	const struct repstos_modules *m = &cfg.mods;
+	const unsigned long long *h = mod && HIST(mod) ?
+				      HIST(mod)[e - mod->begin] : NULL;
+	unsigned char pin = mod && PINS(mod) ? PINS(mod)[e - mod->begin] : 0;
 	/* set; copy that may go inline; move that may not */
 	unsigned kind = f->id == REPSTOS_FAMILY_SET ? 0 :
 			repstos_family_inline_ok(f, e->op) ? 1 : 2;
 	int narrow = repstos_version_narrow(e->version);
-	int forced = m->fam[f->id].forced;
-	unsigned char *pick;
+	unsigned char *pick = NULL;
+	struct repstos_decision d;
 
-#if REPSTOS_PROFILES
-	int v;
-
-	/* pinned sites are few: chosen one by one, past the caches */
-	if (mod && PINS(mod) && (v = repstos_policy_pinned(m, &cpu, e,
-						PINS(mod)[e - mod->begin])) >= 0) {
-		*why = "pinned by the size profile";
-		return v;
-	}
 	if (h && !repstos_profile_calls(h))
 		h = NULL;
-#endif
-	*why = h ? "the size profile's counts" :
-	       forced ? "REPSTOS_VARIANT" :
-	       repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ? "size unknown: the process's routine" :
-	       !cfg.cost_forms[f->id] ? "the rule for this CPU (no cost table row)" :
-	       "the cost table over the site's sizes";
+	/* pinned sites are few: decided one by one, past the caches */
+	if (pin || cfg.mods.fam[f->id].forced)
+		;
 #if REPSTOS_PROFILES
-	/* a row read back may choose otherwise (repstos_policy_form) */
-	if (h && row_picks && !forced)
-		return row_choice(m, e, h, (kind * 2 + (unsigned)narrow) * 2 +
+	else if (h && row_picks)
+		return row_choice(f, e, h, (kind * 2 + (unsigned)narrow) * 2 +
 				  !!(repstos_site_use(e) & REPSTOS_USE_READ));
 #endif
-	/* a site whose bytes are read back may choose otherwise than the
-	 * range's others (repstos_policy_form): asked on its own */
-	if (h || forced || repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ||
-	    !cfg.cost_forms[f->id] || repstos_site_use(e))
-		return policy_form(m, e, h);
-	pick = &tab->picks[narrow][kind][repstos_size_class(e->size_min)]
-			  [repstos_size_class(e->size_max)];
-	if (!*pick)
-		*pick = 1 + (unsigned char)policy_form(m, e, NULL);
-	return *pick - 1;
+	else if (!h && cfg.cost_forms[f->id] && !repstos_site_use(e) &&
+		 repstos_site_kind(e) != REPSTOS_SIZE_UNKNOWN)
+		pick = &tab->picks[narrow][kind][repstos_size_class(e->size_min)]
+				  [repstos_size_class(e->size_max)];
+	if (pick && *pick)
+		return unpacked(f, e, *pick);
+	d = decide(f, e, h, pin);
+	if (pick)
+		*pick = packed(d);
+	return d;
 }
 
 /* The process's routine for sites of unknown size, as this module's
@@ -160,9 +169,8 @@ STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
  * ones too. */
 STARTUP_FN int module_variant(const struct module *mod, enum repstos_family_id f)
 {
-	int v = cfg.mods.fam[f].variant;
-
-	return mod->narrow[f] ? repstos_family_narrow(&repstos_families[f], v) : v;
+	return repstos_policy_module_for(&cfg.mods, &repstos_families[f],
+					 mod->narrow[f]);
 }
 
 /* Note which families have sites of a narrow entry version. */
@@ -175,28 +183,29 @@ STARTUP_FN void find_narrow(struct module *mod)
 			mod->narrow[repstos_family_of(e->op)->id] = 1;
 }
 
-/* The bytes a site should have; 0, or -1 if the entry cannot be used.
- * While recording, every site calls its family's profiling routine. */
-static int wanted_bytes(const struct module *mod, const struct repstos_site *e,
-			uintptr_t at, uint8_t *out, const char **form,
-			const char **why)
+/* The bytes site e of family f should have; 0, or -1 if the entry
+ * cannot be used.  While recording, every site calls its family's
+ * profiling routine. */
+static int wanted_bytes(const struct module *mod, const struct repstos_family *f,
+			const struct repstos_site *e, uintptr_t at, uint8_t *out,
+			const char **form, const char **why)
 {
-	const struct repstos_family *f = repstos_family_of(e->op);
+	struct repstos_decision d;
 	uintptr_t target;
-	int v;
 
 	if (RECORDING(mod)) {
 		*form = "the profiling routine", *why = "REPSTOS_PROFILE";
 		return repstos_encode_call(out, e->len, at,
-					   family_of(mod, e->op)->profile);
+					   family_of(mod, f)->profile);
 	}
-	v = choice(mod, e, why);
-	*form = repstos_family_name(f, v);
-	if (v == f->inline_form && repstos_family_inline_ok(f, e->op)) {
+	d = choice(mod, f, e);
+	*why = repstos_why_name(d.why);
+	if (d.in_place) {
 		*form = f->inline_name;
 		return repstos_encode_inline(out, e->len, e->op);
 	}
-	target = routine_of(mod, e->op, v);
+	*form = repstos_family_name(f, d.form);
+	target = routine_of(mod, f, d.form);
 	return target ? repstos_encode_call(out, e->len, at, target) : -1;
 }
 
@@ -237,34 +246,37 @@ static void debug_site(struct module *mod, const struct repstos_site *e,
 /* A call of a routine this CPU cannot run: a file patched ahead of time
  * for another machine (`repstos patch --cpu=zen5` run on a CPU without
  * AVX-512).  Such a site is rewritten whoever chose it. */
-STARTUP_FN int unrunnable(const struct module *mod, unsigned op, uintptr_t target)
+STARTUP_FN int unrunnable(const struct module *mod,
+			  const struct repstos_family *f, uintptr_t target)
 {
-	int v = variant_by_routine(mod, op, target);
+	int v = variant_by_routine(mod, f, target);
 
-	return v >= 0 && !repstos_family_runs(repstos_family_of(op), &cpu, v);
+	return v >= 0 && !repstos_family_runs(f, &cpu, v);
 }
 
-/* What the site holds: 0, *form and *target (of a call), or -1 when it
- * is none of the forms this runtime writes and must be left alone. */
-STARTUP_FN int site_form(const struct module *mod, const struct repstos_site *e,
-		     enum repstos_form *form, uintptr_t *target)
+/* What site e of family f (repstos_family_of, whatever its op) holds:
+ * 0, *form and *target (of a call), or -1 when it is none of the forms
+ * this runtime writes and must be left alone. */
+STARTUP_FN int site_form(const struct module *mod, const struct repstos_family *f,
+			 const struct repstos_site *e, enum repstos_form *form,
+			 uintptr_t *target)
 {
 	uintptr_t at = repstos_site_addr(e);
 
 	if (e->op >= REPSTOS_OP_COUNT || !repstos_version_fits(e->version, e->op))
 		return -1;
 	/* a site of a family the module has no stub of: not ours */
-	if (!stub_of(mod, e->op))
+	if (!stub_of(mod, f))
 		return -1;
 	*target = 0;
 	*form = repstos_decode((const uint8_t *)at, e->len, at, e->op, target);
 	if (*form == REPSTOS_FORM_BAD ||
-	    (*form == REPSTOS_FORM_CALL && *target != stub_of(mod, e->op) &&
-	     variant_by_routine(mod, e->op, *target) < 0))
+	    (*form == REPSTOS_FORM_CALL && *target != stub_of(mod, f) &&
+	     variant_by_routine(mod, f, *target) < 0))
 		return -1;
 	/* rep movsb in a move site copies forwards blindly: not ours */
 	if (*form == REPSTOS_FORM_INLINE &&
-	    !repstos_family_inline_ok(repstos_family_of(e->op), e->op))
+	    !repstos_family_inline_ok(f, e->op))
 		return -1;
 	return 0;
 }
@@ -272,15 +284,14 @@ STARTUP_FN int site_form(const struct module *mod, const struct repstos_site *e,
 STARTUP_FN void patch_site(struct module *mod, struct run *r,
 		       const struct repstos_site *e)
 {
-	int rescue;
-
+	const struct repstos_family *f = repstos_family_of(e->op);
 	uintptr_t at = repstos_site_addr(e), target = 0;
 	uint8_t want[REPSTOS_SITE_MAX_LEN];
-	enum repstos_form form;
-
 	const char *chose = NULL, *why = NULL;
+	enum repstos_form form;
+	int rescue;
 
-	if (site_form(mod, e, &form, &target)) {
+	if (site_form(mod, f, e, &form, &target)) {
 		mod->stats->skipped++;
 		debug_site(mod, e, "left alone", "not a form this runtime writes");
 		return;
@@ -288,15 +299,15 @@ STARTUP_FN void patch_site(struct module *mod, struct run *r,
 	/* Only the compiler's form is ours to change: anything else was
 	 * chosen by `repstos patch`, and stays, unless it cannot run here
 	 * (or the sizes it sees are being recorded). */
-	rescue = form == REPSTOS_FORM_CALL && unrunnable(mod, e->op, target);
+	rescue = form == REPSTOS_FORM_CALL && unrunnable(mod, f, target);
 	mod->stats->lacking += rescue;
 	if (!rescue && !RECORDING(mod) &&
-	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, e->op))) {
+	    (form != REPSTOS_FORM_CALL || target != stub_of(mod, f))) {
 		mod->stats->fixed++;
 		debug_site(mod, e, "kept", "fixed ahead of time by repstos patch");
 		return;
 	}
-	if (wanted_bytes(mod, e, at, want, &chose, &why) < 0) {
+	if (wanted_bytes(mod, f, e, at, want, &chose, &why) < 0) {
 		mod->stats->skipped++;
 		debug_site(mod, e, "left alone", "no routine for its choice");
 		return;

@@ -45,16 +45,15 @@ static void read_profile(struct module *mod)
  * (for the inline form, its called form: rep stosb, or for a copy site
  * rep movsb after the overlap check, which every copy op may take). */
 static void *profiled_routine(const struct module *mod,
+			      const struct repstos_family *f,
 			      const struct repstos_site *e,
 			      enum repstos_form form, uintptr_t target)
 {
 	if (form == REPSTOS_FORM_INLINE)
-		return (void *)routine_of(mod, e->op, REPSTOS_VARIANT_INLINE);
-	if (target != stub_of(mod, e->op) && !unrunnable(mod, e->op, target))
+		return (void *)routine_of(mod, f, f->inline_form);
+	if (target != stub_of(mod, f) && !unrunnable(mod, f, target))
 		return (void *)target;
-	const char *why;
-
-	return (void *)routine_of(mod, e->op, choice(mod, e, &why));
+	return (void *)routine_of(mod, f, choice(mod, f, e).form);
 }
 
 /* Give every site the runtime may rewrite a slot, before any calls the
@@ -62,6 +61,7 @@ static void *profiled_routine(const struct module *mod,
 static void start_recording(struct module *mod)
 {
 	const struct repstos_site *b = mod->begin, *end = mod->end, *e;
+	const struct repstos_family *f;
 	struct repstos_recorder *rec;
 	enum repstos_form form;
 	uintptr_t target;
@@ -73,11 +73,13 @@ static void start_recording(struct module *mod)
 		return;
 	}
 	mod->record = 1;
-	for (e = b; e < end; e++)
-		if (!site_form(mod, e, &form, &target))
+	for (e = b; e < end; e++) {
+		f = repstos_family_of(e->op);
+		if (!site_form(mod, f, e, &form, &target))
 			repstos_prof_site(rec, (unsigned)(e - b),
 					  repstos_site_addr(e),
-					  profiled_routine(mod, e, form, target));
+					  profiled_routine(mod, f, e, form, target));
+	}
 	if (repstos_prof_ready(rec, mod->prof,
 			       (void *)mod->fam[REPSTOS_FAMILY_SET].routine[
 					module_variant(mod, REPSTOS_FAMILY_SET)],

@@ -397,50 +397,22 @@ static char *slurp(int fd, size_t *len, const char **why)
 	return text;
 }
 
-/* The rows for this module from the text, checked against its table:
- * 1, or -1 with *why (malformed, no section for it, or one that does
- * not fit its table). */
+/* The rows for this module from the text, checked against its table
+ * (repstos_profile_accept): 1, or -1 with *why. */
 static int rows_of(const char *text, size_t len, const struct repstos_site *b,
 		   unsigned n, uint64_t hash, struct repstos_prof_rows *rows,
 		   const char **why)
 {
-	static char msg[128];
+	static char msg[160];
 	struct repstos_profile p = { .hash = hash, .nsites = n };
-	unsigned i;
-	int r;
 
-	p.hist = calloc(n ? n : 1, sizeof(*p.hist));
-	p.pin = calloc(n ? n : 1, 1);
-	if (!p.hist || !p.pin) {
-		free(p.hist);
-		free(p.pin);
-		*why = "out of memory";
-		return -1;
-	}
-	r = repstos_profile_parse(text, len, &p);
-	if (r < 0)
-		snprintf(msg, sizeof(msg), "line %u: %s", p.line, p.why);
-	else if (r == 0)
-		snprintf(msg, sizeof(msg), "no section for table %016llx: "
-			 "a profile of another build", (unsigned long long)hash);
-	for (i = 0; r > 0 && i < n; i++)
-		if (repstos_profile_fits(&b[i], p.hist[i])) {
-			snprintf(msg, sizeof(msg), "site %u saw sizes its table "
-				 "entry rules out: not this build's", i);
-			r = 0;
-		} else if (repstos_profile_pin_fits(&b[i], p.pin[i])) {
-			snprintf(msg, sizeof(msg), "site %u pinned to a form "
-				 "of another family: not this build's", i);
-			r = 0;
-		}
-	if (r <= 0) {
-		free(p.hist);
-		free(p.pin);
+	if (repstos_profile_accept(text, len, b, sizeof(*b), &p, msg,
+				   sizeof(msg)) < 0) {
 		*why = msg;
 		return -1;
 	}
 	rows->hist = p.hist;
-	rows->pin = p.pins ? p.pin : (free(p.pin), NULL);
+	rows->pin = p.pin;
 	return 1;
 }
 

@@ -254,17 +254,22 @@ STARTUP_FN int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n, int *beside);
 
 /* each site's form (decide.c) */
-STARTUP_FN int choice(const struct module *mod, const struct repstos_site *e,
-		  const char **why);
+STARTUP_FN struct repstos_decision choice(const struct module *mod,
+					  const struct repstos_family *f,
+					  const struct repstos_site *e);
 STARTUP_FN void find_narrow(struct module *mod);
 STARTUP_FN int module_variant(const struct module *mod, enum repstos_family_id f);
 STARTUP_FN void patch_site(struct module *mod, struct run *r,
-		       const struct repstos_site *e);
-STARTUP_FN uintptr_t routine_of(const struct module *mod, unsigned op, int v);
-STARTUP_FN int site_form(const struct module *mod, const struct repstos_site *e,
-		     enum repstos_form *form, uintptr_t *target);
-STARTUP_FN uintptr_t stub_of(const struct module *mod, unsigned op);
-STARTUP_FN int unrunnable(const struct module *mod, unsigned op, uintptr_t target);
+			   const struct repstos_site *e);
+STARTUP_FN uintptr_t routine_of(const struct module *mod,
+			       const struct repstos_family *f, int v);
+STARTUP_FN int site_form(const struct module *mod, const struct repstos_family *f,
+			 const struct repstos_site *e, enum repstos_form *form,
+			 uintptr_t *target);
+STARTUP_FN uintptr_t stub_of(const struct module *mod,
+			     const struct repstos_family *f);
+STARTUP_FN int unrunnable(const struct module *mod,
+			  const struct repstos_family *f, uintptr_t target);
 
 /* recording sizes, the runs, the start-up of a module (patch.c) */
 STARTUP_FN int configure(void);
