@@ -12,11 +12,11 @@
 # start-ups ran CPUID and read the environment, how often the tuning
 # file was opened.
 #
-# The goals (issues 13 and 21): with the shared runtime, added .text
+# The goals (issues 13, 21 and 43): with the shared runtime, added .text
 # <= 3 KiB a module, added .data + .bss <= 256 B, no page padding the
 # routes do not need, CPUID and the tuning file once a process; with
 # librepstos.a, a module carrying only what its sites use: added .text
-# <= 12 KiB, added .data + .bss <= 1 KiB, no page padding, and no
+# <= 16 KiB (12 KiB until issue 43 made room for the use-aware choice), added .data + .bss <= 1 KiB, no page padding, and no
 # routine of a family it has no site of (a memset site pulls no copy
 # routine, a memcpy site no set routine).  Measures, and prints `size
 # -A` of each module; with --check (tests/runtime/shared.sh runs it) it
@@ -93,7 +93,7 @@ pad() {
 }
 # The goals, as --check applies them to each build.
 goal_text_shared=3072 goal_data_shared=256
-goal_text_full=12288 goal_data_full=1024
+goal_text_full=16384 goal_data_full=1024
 misses=0
 miss() { echo "MISSED: $*"; misses=$((misses + 1)); }
 row() {
