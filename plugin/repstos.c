@@ -601,6 +601,82 @@ static bool below_min_const(struct candidate *c)
 	return true;
 }
 
+/* A list of register names, as asm clobbers take them. */
+struct reg_list {
+	const char *const *regs;
+	size_t n;
+};
+
+#define REG_LIST(a)	{ a, ARRAY_SIZE(a) }
+
+/*
+ * The registers a user-space site clobbers in this function, into
+ * lists[], which has room for three; returns how many lists.  The
+ * vector state (repstos_site.h): the whole vector file only where the
+ * function may keep upper halves, xmm16-31 or mask registers, which GCC
+ * refuses to hear of elsewhere.  Both TARGET_ tests follow the
+ * function's own target attribute.
+ */
+static unsigned site_clobber_lists(const struct candidate *c,
+				   struct reg_list *lists)
+{
+	static const struct reg_list set = REG_LIST(site_clobbers),
+		copy = REG_LIST(copy_clobbers), avx = REG_LIST(avx_clobbers),
+		avx512 = REG_LIST(avx512_clobbers);
+	unsigned n = 0;
+
+	lists[n++] = repstos_op_is_copy(c->op) ? copy : set;
+	if (TARGET_AVX)
+		lists[n++] = avx;
+	if (TARGET_AVX512F)
+		lists[n++] = avx512;
+	return n;
+}
+
+/* Can the site have register name here?  GCC refuses to clobber one
+ * the function's ISA lacks (xmm0 without SSE: -mgeneral-regs-only,
+ * -mno-sse, target("no-sse")), cannot give a fixed one to an operand,
+ * and a fixed one the routine clobbered would be destroyed behind the
+ * back of whatever keeps it there (-ffixed-REG, a global register
+ * variable).  If not, leave c alone and say why. */
+static bool reg_unusable(struct candidate *c, const char *name)
+{
+	int regno = decode_reg_name(name);
+
+	if (regno < 0)
+		leave(c, "the site needs %s, unknown to GCC", name);
+	else if (!TEST_HARD_REG_BIT(accessible_reg_set, regno))
+		leave(c, "the site needs %s, which a function without SSE "
+		      "lacks", name);
+	else if (fixed_regs[regno])
+		leave(c, "the site needs %s, fixed here (-ffixed-%s or a "
+		      "global register variable)", name, name);
+	else
+		return false;
+	return true;
+}
+
+/* Leave c alone where a register its site needs (an operand, or in
+ * user space one it clobbers) is not the site's to use. */
+static bool regs_unusable(struct candidate *c)
+{
+	static const char *const set_ops[] = { "rdi", "rcx", "rax" };
+	static const char *const copy_ops[] = { "rdi", "rcx", "rsi" };
+	struct reg_list lists[4] = {
+		repstos_op_is_copy(c->op) ? (struct reg_list)REG_LIST(copy_ops)
+					  : (struct reg_list)REG_LIST(set_ops)
+	};
+	unsigned n = 1;
+
+	if (!kernel_mode)
+		n += site_clobber_lists(c, lists + 1);
+	for (unsigned i = 0; i < n; i++)
+		for (size_t j = 0; j < lists[i].n; j++)
+			if (reg_unusable(c, lists[i].regs[j]))
+				return true;
+	return false;
+}
+
 /* Decide whether c becomes a site; say why not in c->why_not. */
 static void judge(struct candidate *c)
 {
@@ -611,6 +687,8 @@ static void judge(struct candidate *c)
 		conflict = kernel_conflict(c->call, c->objsz);
 	if (conflict)
 		leave(c, "%s", conflict);
+	else if (regs_unusable(c))
+		return;
 	else if (stmt_can_throw_internal(cfun, c->call))
 		leave(c, "the call may throw");
 	else if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs)))
@@ -850,6 +928,8 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 	tree n = make_ssa_name(size_type_node);
 	tree a = make_ssa_name(copy ? ptr_type_node : long_unsigned_type_node);
 	char *text = site_asm(c);
+	struct reg_list lists[3];
+	unsigned nlists;
 	gasm *as;
 
 	vec_safe_push(out, asm_operand("=D", d));
@@ -860,19 +940,9 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 	vec_safe_push(in, asm_operand("2", copy ? c->src : fill));
 	vec_safe_push(clob, asm_clobber("memory"));
 	vec_safe_push(clob, asm_clobber("cc"));
-	if (copy)
-		push_clobbers(&clob, copy_clobbers, ARRAY_SIZE(copy_clobbers));
-	else
-		push_clobbers(&clob, site_clobbers, ARRAY_SIZE(site_clobbers));
-	/* The vector state (repstos_site.h): only where this function may
-	 * keep upper halves, xmm16-31 or mask registers, which GCC refuses
-	 * to hear of elsewhere.  Both TARGET_ tests follow the function's
-	 * own target attribute. */
-	if (TARGET_AVX)
-		push_clobbers(&clob, avx_clobbers, ARRAY_SIZE(avx_clobbers));
-	if (TARGET_AVX512F)
-		push_clobbers(&clob, avx512_clobbers,
-			      ARRAY_SIZE(avx512_clobbers));
+	nlists = site_clobber_lists(c, lists);
+	for (unsigned i = 0; i < nlists; i++)
+		push_clobbers(&clob, lists[i].regs, lists[i].n);
 	as = gimple_build_asm_vec(text, in, out, clob, NULL);
 	free(text);
 	gimple_asm_set_volatile(as, true);
