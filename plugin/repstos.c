@@ -125,6 +125,7 @@ struct candidate {
 	gcall *call;
 	bool gcc_expands;	/* a builtin GCC may expand itself at RTL time */
 	const char *what;	/* name used in remarks */
+	const char *libc;	/* the C library's symbol for it, or NULL */
 	tree dst;
 	tree src;		/* copies: the source, else NULL_TREE */
 	bool returns_end;	/* mempcpy: returns dst + len */
@@ -375,6 +376,8 @@ static bool classify(gcall *call, struct candidate *c)
 			continue;
 		c->gcc_expands = sh->gcc_expands;
 		c->what = sh->builtin != END_BUILTINS ? sh->name : name;
+		if (sh->name && !strcmp(c->what, sh->name))
+			c->libc = sh->name;
 		c->dst = gimple_call_arg(call, 0);
 		c->src = arg_or_null(call, sh->src);
 		c->returns_end = sh->end;
@@ -601,6 +604,31 @@ static bool below_min_const(struct candidate *c)
 	return true;
 }
 
+/* The symbol a call to fndecl goes to: its assembler name, without the
+ * '*' that marks one the program spelled itself (an asm label). */
+static const char *call_symbol(tree fndecl)
+{
+	const char *sym = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+
+	return *sym == '*' ? sym + 1 : sym;
+}
+
+/* A libc function the program sent elsewhere with an asm label
+ * (`memset(...) __asm__("my_memset")`, as GCC's builtins/memops-asm
+ * test does): GCC calls the named symbol, a site would call neither. */
+static bool relabelled(struct candidate *c)
+{
+	const char *sym;
+
+	if (!c->libc)
+		return false;
+	sym = call_symbol(gimple_call_fndecl(c->call));
+	if (!strcmp(sym, c->libc))
+		return false;
+	leave(c, "an asm label sends it to %s", sym);
+	return true;
+}
+
 /* A list of register names, as asm clobbers take them. */
 struct reg_list {
 	const char *const *regs;
@@ -687,7 +715,7 @@ static void judge(struct candidate *c)
 		conflict = kernel_conflict(c->call, c->objsz);
 	if (conflict)
 		leave(c, "%s", conflict);
-	else if (regs_unusable(c))
+	else if (relabelled(c) || regs_unusable(c))
 		return;
 	else if (stmt_can_throw_internal(cfun, c->call))
 		leave(c, "the call may throw");
