@@ -72,12 +72,14 @@ static const char *const avx512_clobbers[] = { REPSTOS_SITE_CLOBBERS_AVX512 };
 
 /* Functions the checks call, built once per unit; GC roots so they
  * survive collections. */
-static tree chk_fail_fndecl, poisoned_fndecl;
+static tree chk_fail_fndecl, poisoned_fndecl, asan_memcpy_fndecl;
 
 static const struct ggc_root_tab repstos_ggc_roots[] = {
 	{ &chk_fail_fndecl, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	{ &poisoned_fndecl, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &asan_memcpy_fndecl, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
@@ -983,10 +985,11 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 
 /* An external function the unit may not declare itself. */
 static tree extern_fn(tree *slot, const char *name, tree ret, tree arg1,
-		      tree arg2, bool noreturn)
+		      tree arg2, tree arg3, bool noreturn)
 {
 	if (!*slot) {
-		tree type = build_function_type_list(ret, arg1, arg2, NULL_TREE);
+		tree type = build_function_type_list(ret, arg1, arg2, arg3,
+						     NULL_TREE);
 		tree decl = build_fn_decl(name, type);
 
 		TREE_THIS_VOLATILE(decl) = noreturn;
@@ -1048,7 +1051,7 @@ static bool emit_fortify_check(struct candidate *c, tree len)
 		return false;	/* proven in bounds */
 
 	fn = extern_fn(&chk_fail_fndecl, "__chk_fail", void_type_node,
-		       NULL_TREE, NULL_TREE, true);
+		       NULL_TREE, NULL_TREE, NULL_TREE, true);
 	guard_call(c->call, len, GT_EXPR, fold_convert(size_type_node, objsz),
 		   gimple_build_call(fn, 0));
 	return true;
@@ -1082,7 +1085,8 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 	initialize_sanitizer_builtins();
 
 	fn = extern_fn(&poisoned_fndecl, "__asan_region_is_poisoned",
-		       ptr_type_node, ptr_type_node, size_type_node, false);
+		       ptr_type_node, ptr_type_node, size_type_node, NULL_TREE,
+		       false);
 	bad = make_ssa_name(ptr_type_node);
 	probe = gimple_build_call(fn, 2, ptr, len);
 	gimple_call_set_lhs(probe, bad);
@@ -1092,6 +1096,52 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 	fn = builtin_decl_implicit(report);
 	guard_call(c->call, bad, NE_EXPR, null_pointer_node,
 		   gimple_build_call(fn, 2, bad, len));
+	return true;
+}
+
+/*
+ * ASan's memcpy (and so GCC 12's memcpy interceptor) reports ranges that
+ * overlap, memcpy-param-overlap, before it checks either range; a site
+ * bypasses it.  Where dst != src and [dst, dst + len) meets [src, src +
+ * len), call __asan_memcpy itself, which reports.  For mempcpy too,
+ * whose overlap is as undefined (GCC 12's libasan does not intercept
+ * it: the plain build calls libc's unchecked).  Under
+ * -fsanitize-recover=address __asan_memcpy then copies and returns, and
+ * the site copies again: an overlapping copy's result is undefined
+ * either way.  User copy-fn helpers are not checked: no interceptor
+ * sees them either.
+ */
+static bool emit_asan_overlap_check(struct candidate *c, tree len)
+{
+	location_t loc = gimple_location(c->call);
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	gimple_seq seq = NULL;
+	tree d, s, up, down, meet, overlap, fn;
+
+	if (!sanitize_flags_p(SANITIZE_ADDRESS) || c->op != REPSTOS_OP_COPY
+	    || !c->libc)
+		return false;
+	/* unsigned dst - src < len: dst is inside the source; src - dst
+	 * < len: src is inside the destination */
+	d = gimple_convert(&seq, loc, size_type_node, c->dst);
+	s = gimple_convert(&seq, loc, size_type_node, c->src);
+	up = gimple_build(&seq, loc, MINUS_EXPR, size_type_node, d, s);
+	down = gimple_build(&seq, loc, MINUS_EXPR, size_type_node, s, d);
+	meet = gimple_build(&seq, loc, BIT_IOR_EXPR, boolean_type_node,
+			    gimple_build(&seq, loc, LT_EXPR, boolean_type_node,
+					 up, len),
+			    gimple_build(&seq, loc, LT_EXPR, boolean_type_node,
+					 down, len));
+	overlap = gimple_build(&seq, loc, BIT_AND_EXPR, boolean_type_node,
+			       meet, gimple_build(&seq, loc, NE_EXPR,
+						  boolean_type_node, d, s));
+	gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+
+	fn = extern_fn(&asan_memcpy_fndecl, "__asan_memcpy", ptr_type_node,
+		       ptr_type_node, const_ptr_type_node, size_type_node,
+		       false);
+	guard_call(c->call, overlap, NE_EXPR, boolean_false_node,
+		   gimple_build_call(fn, 3, c->dst, c->src, len));
 	return true;
 }
 
@@ -1114,6 +1164,7 @@ static bool rewrite(struct candidate *c)
 		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 
 	new_calls |= emit_fortify_check(c, len);
+	new_calls |= emit_asan_overlap_check(c, len);
 	if (c->src)
 		new_calls |= emit_asan_check(c, c->src, len, false);
 	new_calls |= emit_asan_check(c, c->dst, len, true);
