@@ -43,6 +43,12 @@
  *    129, skylake from 257) keep those calls as libc calls unless the user
  *    passes min-const.
  *
+ * A call stays a call (the verbose note says why) where the function
+ * cannot give its site the registers it names (no SSE, a fixed
+ * register: regs_unusable) and where an asm label sends the C library's
+ * function elsewhere (relabelled), besides the sanitizer and kernel
+ * cases judge() lists.
+ *
  * The red zone: a `call` inside an asm writes its return address below
  * rsp, over the 128 bytes a leaf function may keep live locals in, and
  * no asm operand can tell GCC so.  The plugin compiles the unit as with

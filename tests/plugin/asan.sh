@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: with -fsanitize=address a site keeps the check ASan gives memset.
+# Proves: with -fsanitize=address a site keeps the checks ASan gives memset and the copies, memcpy's overlap report included.
 # ASan checks memset in libc's interceptor, which a site bypasses,
 # so the plugin emits the same check before it (__asan_region_is_poisoned, then __asan_report_store_n at the first bad byte).  With -fsanitize=address:
 # the calls become sites (and memset/explicit_bzero are no longer called,
