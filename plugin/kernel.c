@@ -235,12 +235,23 @@ static void alt_entry(char **head, char **repl, int n, unsigned feature,
 	append(repl, ".Lrk%%=_r%d:\n\tcall %s\n.Lrk%%=_r%de:\n", n, fn, n);
 }
 
+/* An interrupt or exception handler: the direction flag is whatever the
+ * interrupted code left, so GCC puts cld before each call and string
+ * instruction there; a site, an asm, needs its own (the attribute is
+ * what ix86_set_func_type reads too). */
+static bool in_interrupt_function(void)
+{
+	return lookup_attribute("interrupt",
+				TYPE_ATTRIBUTES(TREE_TYPE(current_function_decl)));
+}
+
 static char *site_text(enum repstos_op op, enum repstos_size_kind kind,
 		       unsigned long long min, unsigned long long max)
 {
 	const char *fam = op_family(op);
 	bool inl = op != REPSTOS_OP_MOVE;
-	char *text = xstrdup(".Lrk%=:\n");
+	char *text = xstrdup(in_interrupt_function() ? "cld\n.Lrk%=:\n"
+						     : ".Lrk%=:\n");
 	char *head = xstrdup(""), *repl = xstrdup("");
 	char fn[64];
 	int n = 0;

@@ -43,6 +43,12 @@
  *    129, skylake from 257) keep those calls as libc calls unless the user
  *    passes min-const.
  *
+ * A call stays a call (the verbose note says why) where the function
+ * cannot give its site the registers it names (no SSE, a fixed
+ * register: regs_unusable) and where an asm label sends the C library's
+ * function elsewhere (relabelled), besides the sanitizer and kernel
+ * cases judge() lists.
+ *
  * The red zone: a `call` inside an asm writes its return address below
  * rsp, over the 128 bytes a leaf function may keep live locals in, and
  * no asm operand can tell GCC so.  The plugin compiles the unit as with
@@ -72,12 +78,14 @@ static const char *const avx512_clobbers[] = { REPSTOS_SITE_CLOBBERS_AVX512 };
 
 /* Functions the checks call, built once per unit; GC roots so they
  * survive collections. */
-static tree chk_fail_fndecl, poisoned_fndecl;
+static tree chk_fail_fndecl, poisoned_fndecl, asan_memcpy_fndecl;
 
 static const struct ggc_root_tab repstos_ggc_roots[] = {
 	{ &chk_fail_fndecl, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	{ &poisoned_fndecl, 1, sizeof(tree),
+	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	{ &asan_memcpy_fndecl, 1, sizeof(tree),
 	  &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
@@ -125,6 +133,7 @@ struct candidate {
 	gcall *call;
 	bool gcc_expands;	/* a builtin GCC may expand itself at RTL time */
 	const char *what;	/* name used in remarks */
+	const char *libc;	/* the C library's symbol for it, or NULL */
 	tree dst;
 	tree src;		/* copies: the source, else NULL_TREE */
 	bool returns_end;	/* mempcpy: returns dst + len */
@@ -375,6 +384,8 @@ static bool classify(gcall *call, struct candidate *c)
 			continue;
 		c->gcc_expands = sh->gcc_expands;
 		c->what = sh->builtin != END_BUILTINS ? sh->name : name;
+		if (sh->name && !strcmp(c->what, sh->name))
+			c->libc = sh->name;
 		c->dst = gimple_call_arg(call, 0);
 		c->src = arg_or_null(call, sh->src);
 		c->returns_end = sh->end;
@@ -601,6 +612,107 @@ static bool below_min_const(struct candidate *c)
 	return true;
 }
 
+/* The symbol a call to fndecl goes to: its assembler name, without the
+ * '*' that marks one the program spelled itself (an asm label). */
+static const char *call_symbol(tree fndecl)
+{
+	const char *sym = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fndecl));
+
+	return *sym == '*' ? sym + 1 : sym;
+}
+
+/* A libc function the program sent elsewhere with an asm label
+ * (`memset(...) __asm__("my_memset")`, as GCC's builtins/memops-asm
+ * test does): GCC calls the named symbol, a site would call neither. */
+static bool relabelled(struct candidate *c)
+{
+	const char *sym;
+
+	if (!c->libc)
+		return false;
+	sym = call_symbol(gimple_call_fndecl(c->call));
+	if (!strcmp(sym, c->libc))
+		return false;
+	leave(c, "an asm label sends it to %s", sym);
+	return true;
+}
+
+/* A list of register names, as asm clobbers take them. */
+struct reg_list {
+	const char *const *regs;
+	size_t n;
+};
+
+#define REG_LIST(a)	{ a, ARRAY_SIZE(a) }
+
+/*
+ * The registers a user-space site clobbers in this function, into
+ * lists[], which has room for three; returns how many lists.  The
+ * vector state (repstos_site.h): the whole vector file only where the
+ * function may keep upper halves, xmm16-31 or mask registers, which GCC
+ * refuses to hear of elsewhere.  Both TARGET_ tests follow the
+ * function's own target attribute.
+ */
+static unsigned site_clobber_lists(const struct candidate *c,
+				   struct reg_list *lists)
+{
+	static const struct reg_list set = REG_LIST(site_clobbers),
+		copy = REG_LIST(copy_clobbers), avx = REG_LIST(avx_clobbers),
+		avx512 = REG_LIST(avx512_clobbers);
+	unsigned n = 0;
+
+	lists[n++] = repstos_op_is_copy(c->op) ? copy : set;
+	if (TARGET_AVX)
+		lists[n++] = avx;
+	if (TARGET_AVX512F)
+		lists[n++] = avx512;
+	return n;
+}
+
+/* Can the site have register name here?  GCC refuses to clobber one
+ * the function's ISA lacks (xmm0 without SSE: -mgeneral-regs-only,
+ * -mno-sse, target("no-sse")), cannot give a fixed one to an operand,
+ * and a fixed one the routine clobbered would be destroyed behind the
+ * back of whatever keeps it there (-ffixed-REG, a global register
+ * variable).  If not, leave c alone and say why. */
+static bool reg_unusable(struct candidate *c, const char *name)
+{
+	int regno = decode_reg_name(name);
+
+	if (regno < 0)
+		leave(c, "the site needs %s, unknown to GCC", name);
+	else if (!TEST_HARD_REG_BIT(accessible_reg_set, regno))
+		leave(c, "the site needs %s, which a function without SSE "
+		      "lacks", name);
+	else if (fixed_regs[regno])
+		leave(c, "the site needs %s, fixed here (-ffixed-%s or a "
+		      "global register variable)", name, name);
+	else
+		return false;
+	return true;
+}
+
+/* Leave c alone where a register its site needs (an operand, or in
+ * user space one it clobbers) is not the site's to use. */
+static bool regs_unusable(struct candidate *c)
+{
+	static const char *const set_ops[] = { "rdi", "rcx", "rax" };
+	static const char *const copy_ops[] = { "rdi", "rcx", "rsi" };
+	struct reg_list lists[4] = {
+		repstos_op_is_copy(c->op) ? (struct reg_list)REG_LIST(copy_ops)
+					  : (struct reg_list)REG_LIST(set_ops)
+	};
+	unsigned n = 1;
+
+	if (!kernel_mode)
+		n += site_clobber_lists(c, lists + 1);
+	for (unsigned i = 0; i < n; i++)
+		for (size_t j = 0; j < lists[i].n; j++)
+			if (reg_unusable(c, lists[i].regs[j]))
+				return true;
+	return false;
+}
+
 /* Decide whether c becomes a site; say why not in c->why_not. */
 static void judge(struct candidate *c)
 {
@@ -611,6 +723,8 @@ static void judge(struct candidate *c)
 		conflict = kernel_conflict(c->call, c->objsz);
 	if (conflict)
 		leave(c, "%s", conflict);
+	else if (relabelled(c) || regs_unusable(c))
+		return;
 	else if (stmt_can_throw_internal(cfun, c->call))
 		leave(c, "the call may throw");
 	else if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs)))
@@ -850,6 +964,8 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 	tree n = make_ssa_name(size_type_node);
 	tree a = make_ssa_name(copy ? ptr_type_node : long_unsigned_type_node);
 	char *text = site_asm(c);
+	struct reg_list lists[3];
+	unsigned nlists;
 	gasm *as;
 
 	vec_safe_push(out, asm_operand("=D", d));
@@ -860,19 +976,9 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 	vec_safe_push(in, asm_operand("2", copy ? c->src : fill));
 	vec_safe_push(clob, asm_clobber("memory"));
 	vec_safe_push(clob, asm_clobber("cc"));
-	if (copy)
-		push_clobbers(&clob, copy_clobbers, ARRAY_SIZE(copy_clobbers));
-	else
-		push_clobbers(&clob, site_clobbers, ARRAY_SIZE(site_clobbers));
-	/* The vector state (repstos_site.h): only where this function may
-	 * keep upper halves, xmm16-31 or mask registers, which GCC refuses
-	 * to hear of elsewhere.  Both TARGET_ tests follow the function's
-	 * own target attribute. */
-	if (TARGET_AVX)
-		push_clobbers(&clob, avx_clobbers, ARRAY_SIZE(avx_clobbers));
-	if (TARGET_AVX512F)
-		push_clobbers(&clob, avx512_clobbers,
-			      ARRAY_SIZE(avx512_clobbers));
+	nlists = site_clobber_lists(c, lists);
+	for (unsigned i = 0; i < nlists; i++)
+		push_clobbers(&clob, lists[i].regs, lists[i].n);
 	as = gimple_build_asm_vec(text, in, out, clob, NULL);
 	free(text);
 	gimple_asm_set_volatile(as, true);
@@ -885,10 +991,11 @@ static gasm *build_site(const struct candidate *c, tree len, tree fill,
 
 /* An external function the unit may not declare itself. */
 static tree extern_fn(tree *slot, const char *name, tree ret, tree arg1,
-		      tree arg2, bool noreturn)
+		      tree arg2, tree arg3, bool noreturn)
 {
 	if (!*slot) {
-		tree type = build_function_type_list(ret, arg1, arg2, NULL_TREE);
+		tree type = build_function_type_list(ret, arg1, arg2, arg3,
+						     NULL_TREE);
 		tree decl = build_fn_decl(name, type);
 
 		TREE_THIS_VOLATILE(decl) = noreturn;
@@ -950,7 +1057,7 @@ static bool emit_fortify_check(struct candidate *c, tree len)
 		return false;	/* proven in bounds */
 
 	fn = extern_fn(&chk_fail_fndecl, "__chk_fail", void_type_node,
-		       NULL_TREE, NULL_TREE, true);
+		       NULL_TREE, NULL_TREE, NULL_TREE, true);
 	guard_call(c->call, len, GT_EXPR, fold_convert(size_type_node, objsz),
 		   gimple_build_call(fn, 0));
 	return true;
@@ -984,7 +1091,8 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 	initialize_sanitizer_builtins();
 
 	fn = extern_fn(&poisoned_fndecl, "__asan_region_is_poisoned",
-		       ptr_type_node, ptr_type_node, size_type_node, false);
+		       ptr_type_node, ptr_type_node, size_type_node, NULL_TREE,
+		       false);
 	bad = make_ssa_name(ptr_type_node);
 	probe = gimple_build_call(fn, 2, ptr, len);
 	gimple_call_set_lhs(probe, bad);
@@ -994,6 +1102,52 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 	fn = builtin_decl_implicit(report);
 	guard_call(c->call, bad, NE_EXPR, null_pointer_node,
 		   gimple_build_call(fn, 2, bad, len));
+	return true;
+}
+
+/*
+ * ASan's memcpy (and so GCC 12's memcpy interceptor) reports ranges that
+ * overlap, memcpy-param-overlap, before it checks either range; a site
+ * bypasses it.  Where dst != src and [dst, dst + len) meets [src, src +
+ * len), call __asan_memcpy itself, which reports.  For mempcpy too,
+ * whose overlap is as undefined (GCC 12's libasan does not intercept
+ * it: the plain build calls libc's unchecked).  Under
+ * -fsanitize-recover=address __asan_memcpy then copies and returns, and
+ * the site copies again: an overlapping copy's result is undefined
+ * either way.  User copy-fn helpers are not checked: no interceptor
+ * sees them either.
+ */
+static bool emit_asan_overlap_check(struct candidate *c, tree len)
+{
+	location_t loc = gimple_location(c->call);
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	gimple_seq seq = NULL;
+	tree d, s, up, down, meet, overlap, fn;
+
+	if (!sanitize_flags_p(SANITIZE_ADDRESS) || c->op != REPSTOS_OP_COPY
+	    || !c->libc)
+		return false;
+	/* unsigned dst - src < len: dst is inside the source; src - dst
+	 * < len: src is inside the destination */
+	d = gimple_convert(&seq, loc, size_type_node, c->dst);
+	s = gimple_convert(&seq, loc, size_type_node, c->src);
+	up = gimple_build(&seq, loc, MINUS_EXPR, size_type_node, d, s);
+	down = gimple_build(&seq, loc, MINUS_EXPR, size_type_node, s, d);
+	meet = gimple_build(&seq, loc, BIT_IOR_EXPR, boolean_type_node,
+			    gimple_build(&seq, loc, LT_EXPR, boolean_type_node,
+					 up, len),
+			    gimple_build(&seq, loc, LT_EXPR, boolean_type_node,
+					 down, len));
+	overlap = gimple_build(&seq, loc, BIT_AND_EXPR, boolean_type_node,
+			       meet, gimple_build(&seq, loc, NE_EXPR,
+						  boolean_type_node, d, s));
+	gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+
+	fn = extern_fn(&asan_memcpy_fndecl, "__asan_memcpy", ptr_type_node,
+		       ptr_type_node, const_ptr_type_node, size_type_node,
+		       false);
+	guard_call(c->call, overlap, NE_EXPR, boolean_false_node,
+		   gimple_build_call(fn, 3, c->dst, c->src, len));
 	return true;
 }
 
@@ -1016,6 +1170,7 @@ static bool rewrite(struct candidate *c)
 		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 
 	new_calls |= emit_fortify_check(c, len);
+	new_calls |= emit_asan_overlap_check(c, len);
 	if (c->src)
 		new_calls |= emit_asan_check(c, c->src, len, false);
 	new_calls |= emit_asan_check(c, c->dst, len, true);

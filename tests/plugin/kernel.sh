@@ -7,7 +7,8 @@
 # .noinstr.text only in the unit defining start_kernel (global) or in a
 # module unit (local); nothing at all under -mcmodel=small (the vDSO)
 # nor under KASAN or KCSAN; the inline form keyed on another bit on
-# request;
+# request; cld before each site of an interrupt function (GCC's before
+# a call there);
 # and a GCC error naming the supported versions for 6.3's alt_instr.
 . "$(dirname "$0")/lib.sh"
 scratch
@@ -112,6 +113,29 @@ for san in kernel-address thread; do
 	n=$(grep -c 'rewritten' "$W/san.err")
 	[ "$n" = 0 ] && ok "-fsanitize=$san: no sites" || fail "-fsanitize=$san: $n sites"
 done
+
+# An interrupt function: GCC puts cld before each call it makes there
+# (the direction flag is whatever the interrupted code left), so the
+# site, an asm that looks like no string instruction, must have its own.
+cat >"$W/isr.c" <<'X'
+typedef unsigned long size_t;
+void *memset(void *, int, size_t);
+struct frame;
+char buf[4096];
+volatile size_t n;
+__attribute__((interrupt)) void isr(struct frame *f) { memset(buf, 0, n); }
+void plain(void) { memset(buf, 0, n); }
+X
+if $CC $KFLAGS -mno-80387 $KP -fplugin-arg-repstos-verbose -S -o "$W/isr.s" "$W/isr.c" 2>"$W/isr.err"; then
+	# the instruction before each site's label, by function
+	awk '/^[a-z]+:$/ { fn = $1 } /^[ \t]*[.]Lrk[0-9]+:$/ { print fn, prev }
+	     /^\t[a-z]/ { prev = $1 }' "$W/isr.s" >"$W/isr.before"
+	grep -q '^isr: cld$' "$W/isr.before" && ! grep -q '^plain: cld$' "$W/isr.before" &&
+		ok "interrupt function: cld right before the site, none elsewhere" ||
+		fail "interrupt function: before the sites: $(cat "$W/isr.before")"
+else
+	fail "interrupt function: $(grep -m1 error "$W/isr.err")"
+fi
 
 # 6.3's alt_instr: an error naming what is supported.
 if build bad $KP -DBAD_LAYOUT; then

@@ -2,10 +2,14 @@
 /*
  * copy/asan.c - copies between two 16-byte heap blocks under
  * -fsanitize=address.  Usage: asan WHAT N (WHAT: read, write, move,
- * pcpy): "read" copies N bytes out of a 16-byte block into a 64-byte
- * one, "write" into a 16-byte block from a 64-byte one, "move" and
- * "pcpy" as "write" with memmove and mempcpy.  An in-bounds N prints ok;
- * N > 16 must be reported by ASan, as a read or as a write.
+ * pcpy, olap, olapr, polap, same): "read" copies N bytes out of a
+ * 16-byte block into a 64-byte one, "write" into a 16-byte block from a
+ * 64-byte one, "move" and "pcpy" as "write" with memmove and mempcpy.
+ * An in-bounds N prints ok; N > 16 must be reported by ASan, as a read
+ * or as a write.  "olap" copies N bytes within the 64-byte block 8 bytes
+ * up with memcpy, "olapr" 8 bytes down, "polap" up with mempcpy, "same"
+ * onto itself: from N = 9 (not "same") the ranges overlap, which ASan's
+ * memcpy reports as memcpy-param-overlap.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,7 +33,15 @@ int main(int argc, char **argv)
 		return 2;
 	memset(small, 0x11, 16);
 	memset(big, 0x22, 64);
-	if (!strcmp(argv[1], "read")) {
+	if (!strcmp(argv[1], "olap")) {
+		ret = cpy(big + 8, big, n), want = big + 8;
+	} else if (!strcmp(argv[1], "olapr")) {
+		ret = cpy(big, big + 8, n), want = big;
+	} else if (!strcmp(argv[1], "polap")) {
+		ret = pcpy(big + 8, big, n), want = big + 8 + n;
+	} else if (!strcmp(argv[1], "same")) {
+		ret = cpy(big, big, n), want = big;
+	} else if (!strcmp(argv[1], "read")) {
 		ret = cpy(big, small, n), want = big;
 		for (size_t i = 0; i < n && i < 16; i++)
 			bad += big[i] != 0x11;
