@@ -48,10 +48,13 @@ static const struct {
 	{ "none", 0, { 0 } },
 };
 
+/* A section of that name with bytes in the file: one of SHT_NOBITS (a
+ * .notes in .bss's clothing) holds no notes, and is no one's business. */
 static size_t sec_by_name(const struct rs_elf *f, const char *name)
 {
 	for (size_t i = 1; i < f->nsec; i++)
-		if (f->sec[i].name && !strcmp(f->sec[i].name, name))
+		if (f->sec[i].name && !strcmp(f->sec[i].name, name) &&
+		    f->sec[i].sh.sh_type != SHT_NOBITS)
 			return i;
 	return 0;
 }
@@ -179,6 +182,8 @@ static int load_sites(struct rs_elf *f, struct ksite **out, size_t *n,
 		uint32_t namesz, descsz, type;
 		struct kloc at = { ns, off, NULL };
 
+		if (!h)
+			break;
 		memcpy(&namesz, h, 4);
 		memcpy(&descsz, h + 4, 4);
 		memcpy(&type, h + 8, 4);
