@@ -10,9 +10,10 @@
 
 enum size_class { SC_UNKNOWN, SC_16, SC_64, SC_256, SC_2K, SC_BIG, SC_COUNT };
 
-static const char *const sc_names[SC_COUNT] = {
+const char *const rs_size_class_names[RS_SC_COUNT] = {
 	"unknown", "0-16", "17-64", "65-256", "257-2048", "2049+",
 };
+_Static_assert(SC_COUNT == RS_SC_COUNT, "rs_size_class_names");
 
 static const char *const form_names[] = {
 	[REPSTOS_FORM_BAD] = "bad",
@@ -22,20 +23,24 @@ static const char *const form_names[] = {
 };
 
 /* Size class by the largest size the compiler allowed. */
-static enum size_class size_class(const struct repstos_site *e)
+unsigned rs_size_class(unsigned kind, uint32_t size_max)
 {
-	if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN ||
-	    repstos_site_kind(e) >= REPSTOS_SIZE_KIND_COUNT)
+	if (kind == REPSTOS_SIZE_UNKNOWN || kind >= REPSTOS_SIZE_KIND_COUNT)
 		return SC_UNKNOWN;
-	if (e->size_max <= 16)
+	if (size_max <= 16)
 		return SC_16;
-	if (e->size_max <= 64)
+	if (size_max <= 64)
 		return SC_64;
-	if (e->size_max <= 256)
+	if (size_max <= 256)
 		return SC_256;
-	if (e->size_max <= 2048)
+	if (size_max <= 2048)
 		return SC_2K;
 	return SC_BIG;
+}
+
+static enum size_class size_class(const struct repstos_site *e)
+{
+	return rs_size_class(repstos_site_kind(e), e->size_max);
 }
 
 struct stats {
@@ -87,7 +92,7 @@ static void hex_bytes(const uint8_t *p, size_t n, char *buf, bool spaces)
 		sprintf(buf + strlen(buf), "%s%02x", spaces && i ? " " : "", p[i]);
 }
 
-static void json_str(FILE *out, const char *s)
+void rs_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; s && *s; s++) {
@@ -180,7 +185,7 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	if (!s->known) {
 		fprintf(out, "\"table_offset\": %llu, \"error\": ",
 			(unsigned long long)s->toff);
-		json_str(out, s->bad);
+		rs_json_str(out, s->bad);
 		fprintf(out, ", \"version\": %u}", s->e.version);
 		return;
 	}
@@ -188,10 +193,10 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	hex_bytes(p, s->e.len, hex, false);
 	fprintf(out, "\"address\": \"0x%llx\", \"section\": ",
 		(unsigned long long)s->addr);
-	json_str(out, f->sec[s->sec].name);
+	rs_json_str(out, f->sec[s->sec].name);
 	fprintf(out, ", \"offset\": %llu, \"function\": ", (unsigned long long)s->off);
 	if (s->func) {
-		json_str(out, s->func->name);
+		rs_json_str(out, s->func->name);
 		fprintf(out, ", \"function_offset\": %llu",
 			(unsigned long long)(s->off - (s->func->value -
 						       rs_sec_start(f, s->sec))));
@@ -200,7 +205,7 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 	}
 	fputs(", \"file\": ", out);
 	if (st->file) {
-		json_str(out, st->file);
+		rs_json_str(out, st->file);
 		fprintf(out, ", \"line\": %d", st->line);
 	} else {
 		fputs("null, \"line\": null", out);
@@ -213,20 +218,20 @@ static void json_site(struct rs_elf *f, FILE *out, const struct rs_site *s,
 		"\"read\"" : "null");
 	json_sizes(out, &s->e);
 	fprintf(out, ", \"len\": %u, \"bytes\": \"%s\", \"disasm\": ", s->e.len, hex);
-	json_str(out, st->disasm);
+	rs_json_str(out, st->disasm);
 	fprintf(out, ", \"form\": \"%s\", \"variant\": ", form_names[s->form]);
 	if (s->form == REPSTOS_FORM_CALL || s->form == REPSTOS_FORM_INLINE)
-		json_str(out, form_text(s));
+		rs_json_str(out, form_text(s));
 	else
 		fputs("null", out);
 	fputs(", \"target\": ", out);
 	if (s->target_name)
-		json_str(out, s->target_name);
+		rs_json_str(out, s->target_name);
 	else
 		fputs("null", out);
 	if (s->form == REPSTOS_FORM_BAD) {
 		fputs(", \"problem\": ", out);
-		json_str(out, s->form_why);
+		rs_json_str(out, s->form_why);
 	}
 	fputc('}', out);
 }
@@ -290,12 +295,12 @@ static void text_stats(FILE *out, const struct stats *st)
 	}
 	fprintf(out, "\nsize:");
 	for (i = 0; i < SC_COUNT; i++)
-		fprintf(out, " %s %zu", sc_names[i], st->sc[i]);
+		fprintf(out, " %s %zu", rs_size_class_names[i], st->sc[i]);
 	fputc('\n', out);
 }
 
-static void json_counts(FILE *out, const char *key, const char *const *names,
-			const size_t *n, int count)
+void rs_json_counts(FILE *out, const char *key, const char *const *names,
+		    const size_t *n, int count)
 {
 	int i;
 
@@ -312,13 +317,13 @@ static void json_summary(struct rs_elf *f, FILE *out, const struct stats *st)
 
 	fprintf(out, "\n  ],\n  \"summary\": {\"sites\": %zu, \"unresolved\": %zu",
 		st->sites, st->unresolved);
-	json_counts(out, "op", rs_op_names, st->op, REPSTOS_OP_COUNT);
-	json_counts(out, "form", form_names, st->form, 4);
-	json_counts(out, "variant", rs_variant_names, st->variant,
+	rs_json_counts(out, "op", rs_op_names, st->op, REPSTOS_OP_COUNT);
+	rs_json_counts(out, "form", form_names, st->form, 4);
+	rs_json_counts(out, "variant", rs_variant_names, st->variant,
 		    REPSTOS_VARIANT_COUNT);
-	json_counts(out, "copy_variant", repstos_copy_variant_names,
+	rs_json_counts(out, "copy_variant", repstos_copy_variant_names,
 		    st->copy_variant, REPSTOS_COPY_VARIANT_COUNT);
-	json_counts(out, "size_class", sc_names, st->sc, SC_COUNT);
+	rs_json_counts(out, "size_class", rs_size_class_names, st->sc, SC_COUNT);
 	fputs(", \"module\": ", out);
 	if (f->rel || rs_module_read(f, &mi, &why)) {
 		fputs("null", out);
@@ -326,7 +331,7 @@ static void json_summary(struct rs_elf *f, FILE *out, const struct stats *st)
 		fprintf(out, "{\"static\": %s, \"profile\": ",
 			mi.flags & REPSTOS_MOD_STATIC ? "true" : "false");
 		mi.profile[sizeof(mi.profile) - 1] = '\0';
-		json_str(out, mi.profile);
+		rs_json_str(out, mi.profile);
 		fputc('}', out);
 	}
 	fputs("}\n}\n", out);
@@ -353,7 +358,7 @@ static bool is_pie(const struct rs_elf *f)
 	return rs_dynamic_has(f, DT_FLAGS_1, DF_1_PIE, NULL);
 }
 
-static const char *type_name(const struct rs_elf *f)
+const char *rs_type_name(const struct rs_elf *f)
 {
 	if (f->rel)
 		return "object";
@@ -374,8 +379,8 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 	char mod[128];
 	size_t i, guessed = 0;
 
-	if (!json && rs_kernel_file(f))
-		return rs_kernel_dump(f, out);
+	if (rs_kernel_file(f))
+		return rs_kernel_dump(f, out, o);
 	if (rs_table_load(f, &t))
 		return RS_EXIT_BAD;
 	/* JSON stays JSON for its reader: no sites, no module record. */
@@ -388,10 +393,10 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 		if (o->json_array && !o->json_first)
 			fputs(",\n", out);
 		fprintf(out, "{\"schema\": %d, \"file\": ", RS_JSON_SCHEMA);
-		json_str(out, f->path);
-		fprintf(out, ", \"type\": \"%s\", \"sites\": [", type_name(f));
+		rs_json_str(out, f->path);
+		fprintf(out, ", \"type\": \"%s\", \"sites\": [", rs_type_name(f));
 	} else {
-		fprintf(out, "%s: %s, %zu sites, %s\n", f->path, type_name(f),
+		fprintf(out, "%s: %s, %zu sites, %s\n", f->path, rs_type_name(f),
 			t.n, mod);
 	}
 	for (i = 0; i < t.n; i++) {
@@ -570,7 +575,7 @@ static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
 		calls += repstos_profile_calls(c->hist[i]);
 	module_text(f, mod, sizeof(mod));
 	fprintf(out, "%s: %s, %zu sites, %s, table %016llx\n", f->path,
-		type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
+		rs_type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
 	fprintf(out, "profile %s: %u section%s, ", profile, c->sections,
 		c->sections == 1 ? "" : "s");
 	if (c->pins)

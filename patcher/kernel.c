@@ -1,57 +1,49 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel.c - `repstos dump` and `repstos check` of a Linux image built
- * with -fplugin-arg-repstos-kernel: vmlinux, a .ko or one object.
- *
- * Such a file has no repstos site table.  Each site is a note in
- * .note.repstos (linked into vmlinux's .notes) naming the site's first
- * struct alt_instr in .altinstructions (plugin/kernel.c says the
- * layout); the entries say what apply_alternatives() writes there on
- * each CPU.  In vmlinux the offsets are resolved; in a .ko or .o they
- * are still relocations, read through rs_relas().
+ * kernel.c - read the kernel-mode sites of a Linux image built with
+ * -fplugin-arg-repstos-kernel (vmlinux, a .ko or one object): the notes,
+ * the whole alt_instr table, which entries lie on which site, and what
+ * apply_alternatives() leaves there on each class of CPU.  In vmlinux
+ * the offsets are resolved; in a .ko or .o they are still relocations,
+ * read through rs_relas().  kcheck.c and kdump.c are the commands.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "patcher.h"
-
-#define K_NOTE_SITE	1
-#define K_ALT_SIZE	12
-#define K_ALT_NOT	0x8000u
-#define K_FSRM		(18 * 32 + 4)
-#define K_ERMS		(9 * 32 + 9)
-#define K_REP_GOOD	(3 * 32 + 16)
-#define K_PREFIX	"__repstos_k_"
-
-/* A place in the file: section and offset in it. */
-struct kloc {
-	size_t sec;
-	uint64_t off;
-	const char *sym;	/* ET_REL: the symbol a relocation names */
-};
-
-struct ksite {
-	struct kloc note, alt, site;
-	unsigned op, kind, entries;
-	uint32_t min, max;
-};
+#include "kernel.h"
 
 /* The CPU classes a dump shows, by the features each has. */
 static const struct {
-	const char *name;
 	unsigned n;
 	unsigned feat[3];
-} classes[] = {
-	{ "fsrm", 3, { K_FSRM, K_ERMS, K_REP_GOOD } },
-	{ "erms", 2, { K_ERMS, K_REP_GOOD } },
-	{ "rep_good", 1, { K_REP_GOOD } },
-	{ "none", 0, { 0 } },
+} classes[K_NCLASS] = {
+	{ 3, { K_FSRM, K_ERMS, K_REP_GOOD } },
+	{ 2, { K_ERMS, K_REP_GOOD } },
+	{ 1, { K_REP_GOOD } },
+	{ 0, { 0 } },
 };
 
+const char *const k_class_names[K_NCLASS] = { "fsrm", "erms", "rep_good", "none" };
+
+int k_class_has(unsigned cls, unsigned feat)
+{
+	if (feat == K_ALWAYS)
+		return 1;
+	if (feat != K_FSRM && feat != K_ERMS && feat != K_REP_GOOD)
+		return -1;
+	for (unsigned i = 0; i < classes[cls].n; i++)
+		if (classes[cls].feat[i] == feat)
+			return 1;
+	return 0;
+}
+
+/* A section of that name with bytes in the file: one of SHT_NOBITS (a
+ * .notes in .bss's clothing) holds no notes, and is no one's business. */
 static size_t sec_by_name(const struct rs_elf *f, const char *name)
 {
 	for (size_t i = 1; i < f->nsec; i++)
-		if (f->sec[i].name && !strcmp(f->sec[i].name, name))
+		if (f->sec[i].name && !strcmp(f->sec[i].name, name) &&
+		    f->sec[i].sh.sh_type != SHT_NOBITS)
 			return i;
 	return 0;
 }
@@ -122,8 +114,7 @@ static const char *call_target(struct rs_elf *f, struct kloc at)
 	return "";
 }
 
-/* What n bytes at `at` are, in a few words: inline form or call. */
-static void form_at(struct rs_elf *f, struct kloc at, char *buf, size_t len)
+void k_form_at(struct rs_elf *f, struct kloc at, char *buf, size_t len)
 {
 	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, 2);
 	const char *t;
@@ -141,6 +132,32 @@ static void form_at(struct rs_elf *f, struct kloc at, char *buf, size_t len)
 		snprintf(buf, len, "call:%s", *t ? t : "?");
 }
 
+/* The offset of the next site note at or after *off, advancing *off
+ * past it; false at the end. */
+static bool next_note(const struct rs_elf *f, size_t ns, uint64_t *off,
+		      uint64_t *at)
+{
+	uint64_t size = f->sec[ns].sh.sh_size;
+
+	while (*off + 12 <= size) {
+		const uint8_t *h = rs_sec_bytes(f, ns, *off, 12);
+		const uint8_t *name = rs_sec_bytes(f, ns, *off + 12, 8);
+		uint32_t namesz, descsz, type;
+
+		if (!h)
+			return false;
+		memcpy(&namesz, h, 4);
+		memcpy(&descsz, h + 4, 4);
+		memcpy(&type, h + 8, 4);
+		*at = *off;
+		*off += 12 + ((namesz + 3ull) & ~3ull) + ((descsz + 3ull) & ~3ull);
+		if (namesz == 8 && type == K_NOTE_SITE && descsz == 16 &&
+		    name && !memcmp(name, "repstos", 8))
+			return true;
+	}
+	return false;
+}
+
 static int read_note_site(struct rs_elf *f, struct kloc note, struct ksite *s)
 {
 	const uint8_t *d = rs_sec_bytes(f, note.sec, note.off + 20, 16);
@@ -148,6 +165,7 @@ static int read_note_site(struct rs_elf *f, struct kloc note, struct ksite *s)
 
 	memset(s, 0, sizeof(*s));
 	s->note = note;
+	s->first = K_NONE;
 	if (!d)
 		return -1;
 	s->op = d[4];
@@ -162,234 +180,260 @@ static int read_note_site(struct rs_elf *f, struct kloc note, struct ksite *s)
 	return field_target(f, alt, 0, &s->site);
 }
 
-/* Every site note of the file, in *out; -1 on a file not ours. */
-static int load_sites(struct rs_elf *f, struct ksite **out, size_t *n,
-		      size_t *bad)
+/* Every site note of the file, in k->site. */
+static int load_notes(struct rs_elf *f, struct kfile *k)
 {
 	size_t ns = notes_sec(f), cap = 0;
-	uint64_t off = 0, size;
+	uint64_t off = 0, at;
 
-	*out = NULL;
-	*n = *bad = 0;
 	if (!ns)
 		return -1;
-	size = f->sec[ns].sh.sh_size;
-	while (off + 12 <= size) {
-		const uint8_t *h = rs_sec_bytes(f, ns, off, 12);
-		uint32_t namesz, descsz, type;
-		struct kloc at = { ns, off, NULL };
+	while (next_note(f, ns, &off, &at)) {
+		struct kloc note = { ns, at, NULL };
 
-		memcpy(&namesz, h, 4);
-		memcpy(&descsz, h + 4, 4);
-		memcpy(&type, h + 8, 4);
-		if (namesz == 8 && type == K_NOTE_SITE && descsz == 16 &&
-		    rs_sec_bytes(f, ns, off + 12, 8) &&
-		    !memcmp(rs_sec_bytes(f, ns, off + 12, 8), "repstos", 8)) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 256;
-				*out = realloc(*out, cap * sizeof(**out));
-				if (!*out)
-					return -1;
-			}
-			if (read_note_site(f, at, &(*out)[*n]))
-				(*bad)++;
-			else
-				(*n)++;
+		if (k->n == cap) {
+			struct ksite *more;
+
+			cap = cap ? 2 * cap : 256;
+			more = realloc(k->site, cap * sizeof(*more));
+			if (!more)
+				return -1;
+			k->site = more;
 		}
-		off += 12 + ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
+		if (read_note_site(f, note, &k->site[k->n]))
+			k->bad++;
+		else
+			k->n++;
 	}
-	return *n || *bad ? 0 : -1;
+	return k->n || k->bad ? 0 : -1;
 }
 
-/* Does the file hold kernel-mode sites? */
+static void read_alt(struct rs_elf *f, struct kloc at, struct kalt *a)
+{
+	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, K_ALT_SIZE);
+	struct kloc repl = at;
+
+	memset(a, 0, sizeof(*a));
+	a->at = at;
+	a->site = K_NONE;
+	memcpy(&a->cpuid, p + 8, 2);
+	a->ilen = p[10];
+	a->rlen = p[11];
+	repl.off += 4;
+	a->ok = !field_target(f, at, 0, &a->instr) &&
+		!field_target(f, repl, 0, &a->repl);
+}
+
+/* Every entry of every .altinstructions with bytes, in k->alt: by
+ * section and offset, which is the order apply_alternatives() takes. */
+static int load_alts(struct rs_elf *f, struct kfile *k)
+{
+	size_t n = 0, i;
+
+	for (i = 1; i < f->nsec; i++)
+		if (!strcmp(f->sec[i].name, ".altinstructions") &&
+		    f->sec[i].sh.sh_type != SHT_NOBITS)
+			n += f->sec[i].sh.sh_size / K_ALT_SIZE;
+	k->alt = calloc(n ? n : 1, sizeof(*k->alt));
+	if (!k->alt)
+		return -1;
+	for (i = 1; i < f->nsec; i++) {
+		const GElf_Shdr *sh = &f->sec[i].sh;
+
+		if (strcmp(f->sec[i].name, ".altinstructions") ||
+		    sh->sh_type == SHT_NOBITS)
+			continue;
+		k->ragged += sh->sh_size % K_ALT_SIZE != 0;
+		for (uint64_t off = 0; off + K_ALT_SIZE <= sh->sh_size;
+		     off += K_ALT_SIZE) {
+			struct kloc at = { i, off, NULL };
+
+			read_alt(f, at, &k->alt[k->nalt++]);
+		}
+	}
+	return 0;
+}
+
+/* The entry at loc, or K_NONE: k->alt is sorted by place. */
+static size_t alt_at(const struct kfile *k, struct kloc loc)
+{
+	size_t lo = 0, hi = k->nalt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kloc *m = &k->alt[mid].at;
+
+		if (m->sec < loc.sec || (m->sec == loc.sec && m->off < loc.off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->nalt && k->alt[lo].at.sec == loc.sec &&
+	    k->alt[lo].at.off == loc.off)
+		return lo;
+	return K_NONE;
+}
+
+const struct kalt *k_entry(const struct kfile *k, const struct ksite *s,
+			   unsigned j)
+{
+	size_t i = s->first + j;
+
+	if (s->first == K_NONE || i >= k->nalt || k->alt[i].at.sec != s->alt.sec)
+		return NULL;
+	return &k->alt[i];
+}
+
+static const struct kalt *sort_alt;
+
+static int cmp_loc(const void *a, const void *b)
+{
+	const struct kalt *x = &sort_alt[*(const size_t *)a];
+	const struct kalt *y = &sort_alt[*(const size_t *)b];
+
+	if (x->instr.sec != y->instr.sec)
+		return x->instr.sec < y->instr.sec ? -1 : 1;
+	if (x->instr.off != y->instr.off)
+		return x->instr.off < y->instr.off ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* k->byloc: the resolved entries by the place they patch. */
+static int index_alts(struct kfile *k)
+{
+	k->byloc = malloc((k->nalt ? k->nalt : 1) * sizeof(*k->byloc));
+	if (!k->byloc)
+		return -1;
+	for (size_t i = 0; i < k->nalt; i++)
+		if (k->alt[i].ok)
+			k->byloc[k->nloc++] = i;
+	sort_alt = k->alt;
+	qsort(k->byloc, k->nloc, sizeof(*k->byloc), cmp_loc);
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t k_on_site(const struct kfile *k, size_t i, size_t **out)
+{
+	struct kloc s = k->site[i].site;
+	/* an entry up to 255 bytes long may start before the site */
+	uint64_t from = s.off > 255 ? s.off - 255 : 0;
+	size_t lo = 0, hi = k->nloc, n = 0;
+
+	*out = NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kloc *m = &k->alt[k->byloc[mid]].instr;
+
+		if (m->sec < s.sec || (m->sec == s.sec && m->off < from))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t j = lo; j < k->nloc; j++) {
+		const struct kalt *a = &k->alt[k->byloc[j]];
+		size_t *more;
+
+		if (a->instr.sec != s.sec || a->instr.off >= s.off + K_SITE_LEN)
+			break;
+		if (a->instr.off + (a->ilen ? a->ilen : 1) <= s.off)
+			continue;
+		more = realloc(*out, (n + 1) * sizeof(**out));
+		if (!more)
+			break;
+		*out = more;
+		(*out)[n++] = k->byloc[j];
+	}
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_size);
+	return n;
+}
+
+/* Which entries the notes name, and which lie on a site. */
+static void mark(struct kfile *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		struct ksite *s = &k->site[i];
+		size_t *on, n;
+
+		s->first = alt_at(k, s->alt);
+		for (unsigned j = 0; j < s->entries; j++)
+			if (k_entry(k, s, j))
+				k->alt[s->first + j].named++;
+		n = k_on_site(k, i, &on);
+		for (size_t j = 0; j < n; j++)
+			if (k->alt[on[j]].site == K_NONE)
+				k->alt[on[j]].site = i;
+		free(on);
+	}
+}
+
+int k_load(struct rs_elf *f, struct kfile *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (load_notes(f, k) || load_alts(f, k) || index_alts(k)) {
+		k_free(k);
+		return -1;
+	}
+	mark(k);
+	return 0;
+}
+
+void k_free(struct kfile *k)
+{
+	free(k->site);
+	free(k->alt);
+	free(k->byloc);
+	memset(k, 0, sizeof(*k));
+}
+
+/*
+ * apply_alternatives() walks the table in order and writes each entry
+ * whose condition holds, so the last such entry on the site wins.  An
+ * entry on a feature the classes do not model leaves the answer open
+ * ("?" after the form); one that holds but starts elsewhere writes over
+ * part of the site ("?").
+ */
+void k_form_for(struct rs_elf *f, const struct kfile *k, size_t i,
+		unsigned cls, char *buf, size_t len)
+{
+	struct kloc at = k->site[i].site;
+	bool open = false, torn = false;
+	size_t *on, n = k_on_site(k, i, &on);
+
+	for (size_t j = 0; j < n; j++) {
+		const struct kalt *a = &k->alt[on[j]];
+		int has = k_class_has(cls, a->cpuid & ~K_ALT_NOT);
+
+		if (has < 0) {
+			open = true;
+		} else if (has != !!(a->cpuid & K_ALT_NOT)) {
+			torn = a->instr.off != k->site[i].site.off;
+			if (!torn)
+				at = a->repl;
+		}
+	}
+	free(on);
+	if (torn) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	k_form_at(f, at, buf, len);
+	if (open && strlen(buf) + 1 < len)
+		strcat(buf, "?");
+}
+
+/* Does the file hold kernel-mode sites?  A note is enough. */
 bool rs_kernel_file(struct rs_elf *f)
 {
-	struct ksite *s;
-	size_t n, bad;
-	int r = load_sites(f, &s, &n, &bad);
+	size_t ns = notes_sec(f);
+	uint64_t off = 0, at;
 
-	free(s);
-	return r == 0;
-}
-
-static bool has_feature(unsigned cls, unsigned feat)
-{
-	for (unsigned i = 0; i < classes[cls].n; i++)
-		if (classes[cls].feat[i] == feat)
-			return true;
-	return false;
-}
-
-/* The alt_instr j of site s: cpuid, lengths, replacement place. */
-static int entry(struct rs_elf *f, const struct ksite *s, unsigned j,
-		 uint16_t *cpuid, uint8_t *ilen, uint8_t *rlen,
-		 struct kloc *repl, struct kloc *instr)
-{
-	struct kloc e = s->alt;
-	const uint8_t *p;
-
-	e.off += j * K_ALT_SIZE;
-	p = rs_sec_bytes(f, e.sec, e.off, K_ALT_SIZE);
-	if (!p)
-		return -1;
-	memcpy(cpuid, p + 8, 2);
-	*ilen = p[10];
-	*rlen = p[11];
-	if (field_target(f, e, 0, instr))
-		return -1;
-	e.off += 4;
-	return field_target(f, e, 0, repl);
-}
-
-/* What apply_alternatives() leaves at s on a CPU of class cls: the
- * last entry whose condition holds, else the original. */
-static void form_for(struct rs_elf *f, const struct ksite *s, unsigned cls,
-		     char *buf, size_t len)
-{
-	struct kloc at = s->site, repl, instr;
-	uint16_t cpuid;
-	uint8_t ilen, rlen;
-
-	for (unsigned j = 0; j < s->entries; j++) {
-		bool has;
-
-		if (entry(f, s, j, &cpuid, &ilen, &rlen, &repl, &instr))
-			continue;
-		has = has_feature(cls, cpuid & ~K_ALT_NOT);
-		if (has != !!(cpuid & K_ALT_NOT))
-			at = repl;
-	}
-	form_at(f, at, buf, len);
-}
-
-static const char *op_text(unsigned op)
-{
-	return op < REPSTOS_OP_COUNT ? rs_op_names[op] : "?";
-}
-
-static void size_text(const struct ksite *s, char *buf, size_t len)
-{
-	if (s->kind == REPSTOS_SIZE_CONST)
-		snprintf(buf, len, "%u", s->min);
-	else if (s->kind == REPSTOS_SIZE_BOUNDED)
-		snprintf(buf, len, "%u..%u", s->min, s->max);
-	else
-		snprintf(buf, len, "unknown");
-}
-
-int rs_kernel_dump(struct rs_elf *f, FILE *out)
-{
-	struct rs_lines *l = rs_lines_open(f);
-	struct ksite *s;
-	size_t n, bad;
-
-	if (load_sites(f, &s, &n, &bad)) {
-		rs_lines_close(l);
-		return RS_EXIT_BAD;
-	}
-	fprintf(out, "%s: Linux kernel-mode sites: %zu (alternatives in "
-		".altinstructions)\n", f->path, n);
-	fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-14s %-10s %s\n", "site",
-		"op", "size", "fsrm", "erms", "rep_good", "none", "line");
-	for (size_t i = 0; i < n; i++) {
-		char where[128], size[32], form[4][48];
-		const char *file = NULL;
-		int line = 0;
-
-		rs_where(f, s[i].site.sec, s[i].site.off, where, sizeof(where));
-		size_text(&s[i], size, sizeof(size));
-		for (unsigned c = 0; c < 4; c++)
-			form_for(f, &s[i], c, form[c], sizeof(form[c]));
-		rs_lines_find(l, s[i].site.sec, s[i].site.off, &file, &line);
-		fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-14s %-10s",
-			where, op_text(s[i].op), size, form[0], form[1],
-			form[2], form[3]);
-		if (file)
-			fprintf(out, " %s:%d", file, line);
-		fputc('\n', out);
-	}
-	if (bad)
-		fprintf(out, "%s: %zu site notes unreadable\n", f->path, bad);
-	free(s);
-	rs_lines_close(l);
-	return bad ? RS_EXIT_PROBLEM : RS_EXIT_OK;
-}
-
-/* The routine family of an op: what its replacements must call. */
-static const char *family(unsigned op)
-{
-	if (op == REPSTOS_OP_MOVE)
-		return "move";
-	return repstos_op_is_copy(op) ? "copy" : "set";
-}
-
-static unsigned problem(const struct rs_elf *f, const char *where,
-			const char *what)
-{
-	printf("%s: %s: %s\n", f->path, where, what);
-	return 1;
-}
-
-/* One site against the kernel's table and plugin/kernel.c's layout. */
-static unsigned check_site(struct rs_elf *f, const struct ksite *s)
-{
-	static const char *const cls[] = { "erms", "rep_good", "orig" };
-	bool inl = s->op != REPSTOS_OP_MOVE;
-	unsigned want = inl ? 3 : 2, bad = 0;
-	char where[128], form[48], expect[64];
-
-	rs_where(f, s->site.sec, s->site.off, where, sizeof(where));
-	if (s->op >= REPSTOS_OP_COUNT || s->kind >= REPSTOS_SIZE_KIND_COUNT)
-		return problem(f, where, "unknown op or size kind in its note");
-	if (s->entries != want)
-		bad += problem(f, where, "wrong number of alt_instr entries");
-	form_at(f, s->site, form, sizeof(form));
-	snprintf(expect, sizeof(expect), "%s", !inl ? "move_erms" :
-		 repstos_op_is_copy(s->op) ? "rep_movsb" : "rep_stosb");
-	if (strcmp(form, expect))
-		bad += problem(f, where, "the original is not the site's form");
-	for (unsigned j = 0; j < s->entries && j < want; j++) {
-		struct kloc repl, instr;
-		uint16_t cpuid;
-		uint8_t ilen, rlen;
-		unsigned c = inl ? j : j + 1;
-
-		if (entry(f, s, j, &cpuid, &ilen, &rlen, &repl, &instr)) {
-			bad += problem(f, where, "an alt_instr is unreadable");
-			continue;
-		}
-		if (instr.sec != s->site.sec || instr.off != s->site.off)
-			bad += problem(f, where, "an alt_instr is of another site");
-		if (ilen != 5 || rlen != 5)
-			bad += problem(f, where, "an alt_instr length is not 5");
-		if (!(cpuid & K_ALT_NOT) || (c > 0 && (cpuid & ~K_ALT_NOT) !=
-					     (c == 1 ? K_ERMS : K_REP_GOOD)))
-			bad += problem(f, where, "an alt_instr feature is out of "
-				       "order (ALT_NOT inline bit, ERMS, REP_GOOD)");
-		form_at(f, repl, form, sizeof(form));
-		snprintf(expect, sizeof(expect), "%s_%s", family(s->op), cls[c]);
-		if (strcmp(form, expect))
-			bad += problem(f, where, "a replacement calls the wrong "
-				       "routine");
-	}
-	return bad;
-}
-
-int rs_kernel_check(struct rs_elf *f, FILE *out, bool quiet)
-{
-	struct ksite *s;
-	size_t n, bad;
-	unsigned problems = 0;
-
-	if (load_sites(f, &s, &n, &bad))
-		return RS_EXIT_BAD;
-	for (size_t i = 0; i < n; i++)
-		problems += check_site(f, &s[i]);
-	if (bad)
-		problems += problem(f, "notes", "site notes unreadable");
-	if (!problems && !quiet)
-		fprintf(out, "%s: clean, %zu kernel-mode site%s\n", f->path, n,
-			n == 1 ? "" : "s");
-	free(s);
-	return problems ? RS_EXIT_PROBLEM : RS_EXIT_OK;
+	return ns && next_note(f, ns, &off, &at);
 }

@@ -218,9 +218,11 @@ int rs_no_table(const struct rs_elf *f, bool require, FILE *out);
 int rs_module_read(const struct rs_elf *f, struct repstos_module_info *mi,
 		   const char **why);
 
-/* kernel.c: Linux images built with -fplugin-arg-repstos-kernel */
+/* Linux images built with -fplugin-arg-repstos-kernel: kernel.c reads
+ * them (kernel.h), kdump.c and kcheck.c are the commands. */
+struct rs_dump_opts;
 bool rs_kernel_file(struct rs_elf *f);
-int rs_kernel_dump(struct rs_elf *f, FILE *out);
+int rs_kernel_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o);
 int rs_kernel_check(struct rs_elf *f, FILE *out, bool quiet);
 
 /* lines.c */
@@ -247,6 +249,16 @@ struct rs_dump_opts {
 	bool json_first;	/* the array's first: no comma before it */
 };
 int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o);
+/* What both dumps share: a JSON string, a JSON object of counts by
+ * name, the file's type in words, and size classes by the largest size
+ * the compiler allowed. */
+void rs_json_str(FILE *out, const char *s);
+void rs_json_counts(FILE *out, const char *key, const char *const *names,
+		    const size_t *n, int count);
+const char *rs_type_name(const struct rs_elf *f);
+#define RS_SC_COUNT	6
+extern const char *const rs_size_class_names[RS_SC_COUNT];
+unsigned rs_size_class(unsigned kind, uint32_t size_max);
 
 struct rs_patch_opts {
 	const char *cpu;	/* profile name */

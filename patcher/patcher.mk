@@ -12,7 +12,7 @@ DEB_PKGS += clang libclang-rt-14-dev
 PATCHER_BIN	:= patcher/repstos
 PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
 	check.c patch.c output.c dump.c lines.c choice.c tune.c pick.c tunerun.c \
-	kernel.c)
+	kernel.c kcheck.c kdump.c)
 PATCHER_PKGS	:= $(shell pkg-config --cflags capstone 2>/dev/null || \
 	echo -I/usr/include/capstone)
 PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iinclude -Iruntime -Ibench $(PATCHER_PKGS) \

@@ -13,7 +13,7 @@ need "$ASAN_TOOL"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 export LSAN_OPTIONS=exitcode=99
-for t in inputs broken patch copies badinput harden tunerun ../policy/profile \
+for t in inputs broken patch copies badinput harden kernel tunerun ../policy/profile \
 	../policy/readback; do
 	rc=0
 	(cd "$top" && REPSTOS_TOOL=$ASAN_TOOL "tests/patcher/$t.sh") \

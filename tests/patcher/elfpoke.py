@@ -10,6 +10,11 @@ the tool under test: its own minimal ELF64 little-endian reader.
   elfpoke.py poke FILE OFFSET HEX     write bytes at a file offset
   elfpoke.py count FILE               number of entries in the site tables
   elfpoke.py shdr FILE INDEX FIELD VALUE   set a section header field
+  elfpoke.py retype FILE DIR          write to DIR a copy of FILE for each
+                                      section and each other type it could
+                                      have, and each flag it could gain or
+                                      lose (SHF_WRITE, SHF_ALLOC,
+                                      SHF_EXECINSTR); print their number
   elfpoke.py rela FILE SECTION OFFSET file offset of the relocation at
                                       OFFSET in SECTION (a .o)
   elfpoke.py field FILE K NAME HEX    write bytes into field NAME (site,
@@ -126,6 +131,35 @@ def entry(secs, k):
     raise SystemExit("no site table entry %d" % k)
 
 
+# The section types a header may be given: the ones readers of sections
+# look for (a table, its strings, relocations, notes, no bytes at all).
+RETYPES = [0, 1, 2, 3, 4, 7, 8, 9, 11, 17, 18]
+REFLAGS = [1, 2, 4]
+
+
+def retype(path, img, outdir):
+    """Every one-field variant of every section header's type and flags."""
+    shoff, = struct.unpack_from("<Q", img, 0x28)
+    shnum, = struct.unpack_from("<H", img, 0x3c)
+    base = os.path.basename(path)
+    n = 0
+    if shoff + shnum * SHDR.size > len(img):
+        shnum = 0  # a truncated seed: no headers to change
+    for i in range(1, shnum):
+        at = shoff + i * SHDR.size
+        vals = list(SHDR.unpack_from(img, at))
+        changes = [("t%d" % t, 1, t) for t in RETYPES if t != vals[1]]
+        changes += [("f%d" % f, 2, vals[2] ^ f) for f in REFLAGS]
+        for name, field, value in changes:
+            new = list(vals)
+            new[field] = value
+            out = bytearray(img)
+            SHDR.pack_into(out, at, *new)
+            save(os.path.join(outdir, "%s.s%d.%s" % (base, i, name)), out)
+            n += 1
+    print(n)
+
+
 def save(path, img):
     with open(path, "wb") as f:
         f.write(img)
@@ -142,6 +176,9 @@ def main():
         return
     path = sys.argv[2]
     img = load(path)
+    if cmd == "retype":
+        retype(path, img, sys.argv[3])
+        return
     secs = sections(img)
     if cmd == "sections":
         for s in secs:

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # make-corpus.sh - regenerate the fuzz seed corpus in tests/patcher/corpus:
 # small real files (objects with and without DWARF, a PIE, a shared
-# object, a stripped executable, a patched object) and broken ones.
+# object, a stripped executable, a patched object, a kernel-mode object)
+# and broken ones.
 # Run by hand after a contract change; the files are committed, named
 # without .o/.so (which .gitignore ignores).
 set -eu
@@ -34,6 +35,12 @@ cp "$C/sites-o" "$C/bad-reloc-o"
 $POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" \
 	"$($POKE const REPSTOS_SITES_SECTION)" 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
+# A kernel-mode object (tests/plugin/kernel.sh's unit): notes and
+# .altinstructions instead of a site table.
+gcc -O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx \
+	-fcf-protection=branch -fplugin="$TOP/plugin/repstos.so" \
+	-fplugin-arg-repstos-kernel -DVMLINUX -c "$TOP/tests/plugin/kernel/unit.c" \
+	-o "$C/kernel-o"
 printf 'not an ELF file\n' >"$C/text"
 # a size profile (runtime/policy/profile.h): the target reads every input as one too
 printf 'profile 1 table 0000000000000000 sites 4 name x\nsite 1 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nend 0000000000000000\n' >"$C/profile"

@@ -6,6 +6,7 @@
 DEB_PKGS += python3 binutils libcap2-bin
 
 PATCHER_TESTS := tests/patcher/inputs.sh tests/patcher/broken.sh tests/patcher/usage.sh \
+	tests/patcher/kernel.sh \
 	tests/patcher/patch.sh tests/patcher/badinput.sh \
 	tests/patcher/harden.sh tests/patcher/asan.sh tests/patcher/fuzz.sh \
 	tests/patcher/copies.sh

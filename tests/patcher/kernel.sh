@@ -1,0 +1,145 @@
+#!/bin/bash
+# Proves: check, dump and tune --run read kernel-mode objects whole and never crash on them: a notes section without bytes is skipped, every alt_instr on a site and every note counts, and dump --json and --stats list the sites.
+# SPDX-License-Identifier: MIT
+# Objects built as tests/plugin/kernel.sh builds them (the plugin's
+# kernel mode, -mcmodel=kernel), then linked (ld -r) with a few lines of
+# assembler: an SHT_NOBITS .notes or .note.repstos (issue 45 row 1); an
+# extra alt_instr on a site, X86_FEATURE_ALWAYS replaced by `call evil`,
+# 999 more notes naming one site, and a note naming an entry inside a
+# site (row 9); and dump --json and --stats of a clean object (row 10).
+. "$(dirname "$0")/lib.sh"
+
+U=$top/tests/plugin/kernel/unit.c
+KFLAGS="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx -fcf-protection=branch"
+gcc $KFLAGS -fplugin="$PLUGIN" -fplugin-arg-repstos-kernel -DVMLINUX \
+	-c -o "$W/vm.o" "$U" 2>"$W/vm.err" || { fail "kernel unit: $(head -3 "$W/vm.err")"; finish; }
+# asm NAME: assemble stdin into $W/NAME.o, no executable stack.
+asm() {
+	{ cat; printf '\t.section .note.GNU-stack,"",@progbits\n'; } >"$W/$1.s"
+	gcc -c -o "$W/$1.o" "$W/$1.s" 2>"$W/$1.err" || fail "assembling $1: $(head -2 "$W/$1.err")"
+}
+
+# Row 1: a notes section without bytes, alone or next to a kernel
+# object's notes, is no crash.  Alone it names no site: "no sites".
+for sec in .notes .note.repstos; do
+	n=nobits${sec//./-}
+	printf '\t.section %s,"aw",@nobits\n\t.zero 4096\n' "$sec" | asm "$n"
+	for cmd in check dump "dump --json" "dump --stats"; do
+		expect_rc 0 "$cmd, $sec SHT_NOBITS" "$TOOL" $cmd "$W/$n.o"
+	done
+	expect_rc 2 "tune --run, $sec SHT_NOBITS: an object, refused" \
+		"$TOOL" tune --run=true -o "$W/$n.prof" "$W/$n.o"
+	assert "tune --run: one line" [ "$(wc -l <"$W/err")" -eq 1 ]
+	ld -r -o "$W/$n-vm.o" "$W/$n.o" "$W/vm.o"
+	expect_rc 0 "check, $sec SHT_NOBITS and a kernel object's notes" \
+		"$TOOL" check "$W/$n-vm.o"
+	assert "$OUT" [ "$OUT" = "$W/$n-vm.o: clean, 5 kernel-mode sites" ]
+done
+
+# The kernel object as it is: clean, and the offset of its memset site.
+expect_rc 0 "check vm.o" "$TOOL" check "$W/vm.o"
+assert "$OUT" [ "$OUT" = "$W/vm.o: clean, 5 kernel-mode sites" ]
+expect_rc 0 "dump vm.o" "$TOOL" dump "$W/vm.o"
+SET=$(echo "$OUT" | awk '$1 ~ /^set\+0x/ { sub("set", "", $1); print $1 }')
+[ -n "$SET" ] || { fail "no memset site in: $OUT"; finish; }
+
+# Row 9: an alt_instr no note names, on the memset site: on every CPU
+# (X86_FEATURE_ALWAYS) apply_alternatives() writes `call evil` there.
+asm evil <<EOF
+	.section .altinstructions,"a"
+	.long set $SET - .
+	.long 1f - .
+	.word 3 * 32 + 21
+	.byte 5, 5
+	.section .altinstr_replacement,"ax"
+1:	call evil
+EOF
+ld -r -o "$W/evil-vm.o" "$W/vm.o" "$W/evil.o"
+expect_rc 1 "check: an alt_instr on a site that no note names" "$TOOL" check "$W/evil-vm.o"
+assert "check says so: $OUT" grep -q "set$SET: .*alt_instr no note names" "$W/out"
+expect_rc 0 "dump of it" "$TOOL" dump "$W/evil-vm.o"
+line=$(grep "^set$SET " "$W/out")
+assert "dump shows call:evil on every CPU: $line" \
+	[ "$(echo "$line" | grep -o 'call:evil' | wc -l)" -eq 4 ]
+
+# 999 more notes naming the first site's alt_instr entries (linked
+# first, an empty .altinstructions of its own: the label is vm.o's first
+# entry), each a copy of vm.o's first note.
+DESC=$(python3 - "$W/vm.o" <<'EOF'
+import struct, sys
+img = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", img, 0x28)
+shnum, shstr = struct.unpack_from("<HH", img, 0x3c)
+sh = [struct.unpack_from("<IIQQQQIIQQ", img, shoff + i * 64) for i in range(shnum)]
+for s in sh:
+    o = sh[shstr][4] + s[0]
+    if img[o:img.index(b"\0", o)] == b".note.repstos":
+        print(", ".join(str(b) for b in img[s[4] + 24:s[4] + 36]))
+EOF
+)
+asm dup <<EOF
+	.section .altinstructions,"a"
+first:
+	.section .note.repstos,"a",@note
+	.balign 4
+	.rept 999
+	.long 8, 16, 1
+	.asciz "repstos"
+	.long first - .
+	.byte $DESC
+	.endr
+EOF
+ld -r -o "$W/dup-vm.o" "$W/dup.o" "$W/vm.o"
+expect_rc 1 "check: 1000 notes naming one site" "$TOOL" check "$W/dup-vm.o"
+assert "check says so, once: $OUT" \
+	[ "$(grep -c '1000 notes name this site' "$W/out")" -eq 1 ]
+
+# A note naming an entry two bytes into the memset site: overlapping
+# sites; on a CPU without FSRM that entry writes over part of the site
+# (dump: ?).
+asm ovl <<EOF
+	.section .altinstructions,"a"
+ovl:	.long set $SET + 2 - .
+	.long 1f - .
+	.word 0x8000 | (18 * 32 + 4)
+	.byte 5, 5
+	.section .altinstr_replacement,"ax"
+1:	call __repstos_k_set_erms
+	.section .note.repstos,"a",@note
+	.balign 4
+	.long 8, 16, 1
+	.asciz "repstos"
+	.long ovl - .
+	.byte 0, 0, 1, 1
+	.long 0, 0xffffffff
+EOF
+ld -r -o "$W/ovl-vm.o" "$W/vm.o" "$W/ovl.o"
+expect_rc 1 "check: notes naming overlapping sites" "$TOOL" check "$W/ovl-vm.o"
+assert "check says so: $(grep overlapping "$W/out")" \
+	grep -q "set$SET: 2 notes name overlapping sites" "$W/out"
+expect_rc 0 "dump of it" "$TOOL" dump "$W/ovl-vm.o"
+line=$(grep "^set$SET " "$W/out")
+assert "dump: torn without FSRM: $line" \
+	[ "$(echo "$line" | awk '{ print $4, $5, $6, $7 }')" = "rep_stosb ? ? ?" ]
+
+# Row 10: dump --json and --stats of a kernel object list its sites.
+expect_rc 0 "dump --json vm.o" "$TOOL" dump --json "$W/vm.o"
+assert "dump --json: 5 sites, each with its forms" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+s = d["sites"]
+sys.exit(not (d["mode"] == "kernel" and len(s) == 5 and
+	      d["summary"]["sites"] == 5 and
+	      [x["function"] for x in s] == ["set", "zero", "copy", "move", "shift_down"] and
+	      s[0]["forms"] == {"fsrm": "rep_stosb", "erms": "set_erms",
+				"rep_good": "set_rep_good", "none": "set_orig"}))' "$OUT"
+expect_rc 0 "dump --json vm.o vm.o: an array" "$TOOL" dump --json "$W/vm.o" "$W/vm.o"
+assert "dump --json of two: an array of two" python3 -c '
+import json, sys
+sys.exit(len(json.loads(sys.argv[1])) != 2)' "$OUT"
+expect_rc 0 "dump --stats vm.o" "$TOOL" dump --stats "$W/vm.o"
+assert "dump --stats: counts, no site lines: $(echo $OUT)" [ \
+	"$(echo "$OUT" | grep -c '^op: memset 1 zero 1 clear 0 copy 1 move 1 move_fwd 1$')" -eq 1 -a \
+	"$(echo "$OUT" | grep -c '^inline: fsrm 4 erms 0 rep_good 0 none 0$')" -eq 1 -a \
+	"$(echo "$OUT" | grep -c '^set+')" -eq 0 ]
+finish
