@@ -822,6 +822,11 @@ static void remove_dir(const struct search *se)
 	rmdir(se->dir);
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* Is module i a file given before it (by another name, too)?  Its
  * sections would be written twice and its groups searched twice. */
 static bool given_twice(const struct search *se, size_t i)
@@ -831,13 +836,43 @@ static bool given_twice(const struct search *se, size_t i)
 
 	for (j = 0; j < i; j++) {
 		b = &se->mod[j].f.st;
-		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino) {
+		if (same_file(a, b)) {
 			rs_err(se->mod[i].f.path, "given twice (as %s too)",
 			       se->mod[j].f.path);
 			return true;
 		}
 	}
 	return false;
+}
+
+/* Is the output a file read (a FILE, --profile), by any name or through
+ * a link?  The profile would be renamed over it: said in one line. */
+static bool output_read(const char *out, const char *in)
+{
+	struct stat o, lo, i;
+
+	if (!in || lstat(out, &lo) || stat(in, &i))
+		return false;	/* no output yet; an input load_mod reports */
+	if (same_file(&lo, &i))
+		rs_err(out, "profile not written: the same file as %s, which "
+		       "tune --run reads", in);
+	else if (!stat(out, &o) && same_file(&o, &i))
+		rs_err(out, "profile not written: a symbolic link to %s, which "
+		       "tune --run reads", in);
+	else
+		return false;
+	return true;
+}
+
+static bool output_is_input(const struct rs_run_opts *o, char **files,
+			    int nfiles)
+{
+	int i;
+
+	for (i = 0; i < nfiles; i++)
+		if (output_read(o->output, files[i]))
+			return true;
+	return output_read(o->output, o->profile);
 }
 
 static int load_all(struct search *se, char **files, int nfiles)
@@ -884,6 +919,8 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	int r = RS_EXIT_BAD;
 	size_t i;
 
+	if (output_is_input(o, files, nfiles))
+		return RS_EXIT_BAD;
 	if ((why = rs_text_refused(o->output))) {
 		rs_err(o->output, "profile not written: %s", why);
 		return RS_EXIT_BAD;

@@ -15,8 +15,9 @@
 # profile is written 0600, and the program says the same under it.
 # Bad input (options, a module of librepstos.a, one patched ahead of
 # time, an object, a file with no sites, not an ELF, a command that
-# fails, a symbolic link as the output) is one clear message, exit 2
-# and nothing written.  No check depends on how long anything took:
+# fails, a symbolic link as the output, an output that is a file read,
+# by any name or link, which keeps its bytes and mode) is one clear
+# message, exit 2 and nothing written.  No check depends on how long anything took:
 # the command's sleep is ten times any noise, and the gain asked 50%.
 . "$(dirname "$0")/lib.sh"
 
@@ -229,6 +230,48 @@ nothing "one FILE twice" "given twice" --run=true -o "$W/x.prof" "$P" "$W/same"
 nothing "too few rounds" "--rounds: 5 to 99" --run=true --rounds=3 -o "$W/x.prof" "$P"
 nothing "an unknown option" "unknown option '--bogus'" --run=true --bogus -o "$W/x.prof" "$P"
 nothing "-o without --run" "go with --run" -o "$W/x.prof"
+
+# ---- an output that is a file tune --run reads -------------------------
+# -o naming a FILE (by its own name, another path, a hard or a symbolic
+# link) or the --profile read is refused before the command runs, and
+# the file keeps every byte and its mode.
+# fresh: the FILE and the profile as they were, before each case.
+fresh() {
+	rm -f "$W/victim" "$W/victim.hard" &&
+	cp "$P" "$W/victim" && chmod 0751 "$W/victim" &&
+	cp "$W/rec.prof" "$W/sizes.prof" || fail "cannot copy the inputs"
+}
+fresh
+sums() { sha256sum "$W/victim" "$W/sizes.prof"; stat -c %a "$W/victim"; }
+want_sums=$(sums)
+# kept WHAT OUT ARGS...: tune --run -o OUT ARGS refused so, nothing run.
+kept() {
+	local what=$1 out=$2
+	shift 2
+	rm -f "$W/ran"
+	TMPDIR=$W/tmp expect_rc 2 "$what" "$TOOL" tune \
+		--run="touch '$W/ran'" -o "$out" "$@"
+	if ! grep -q "profile not written: .*, which tune --run reads" "$W/err" ||
+	   [ "$(wc -l <"$W/err")" -ne 1 ]; then
+		fail "$what: not said in one line: $(cat "$W/err")"
+	elif [ -e "$W/ran" ] || [ -n "$(ls -A "$W/tmp")" ]; then
+		fail "$what: the command ran"
+	elif [ "$(sums)" != "$want_sums" ]; then
+		fail "$what: a file read was changed"
+	else
+		ok "$what: $(cat "$W/err")"
+	fi
+}
+ln -s victim "$W/victim.sym"
+fresh; kept "-o the FILE tuned" "$W/victim" "$W/victim"
+fresh; kept "-o the FILE by another path" "$W/in/../victim" "$W/victim"
+fresh; kept "-o a symbolic link to the FILE" "$W/victim.sym" "$W/victim"
+fresh; kept "-o the FILE, given through a symbolic link" "$W/victim" "$W/victim.sym"
+fresh; kept "-o the FILE, among others" "$W/victim" "$d/shared" "$W/victim"
+fresh; kept "-o the --profile read" "$W/sizes.prof" --profile="$W/sizes.prof" \
+	"$W/victim"
+fresh; ln "$W/victim" "$W/victim.hard"
+kept "-o a hard link to the FILE" "$W/victim.hard" "$W/victim"
 
 # A command that fails under one form only, mid-search: the existing
 # output stays as it was.
