@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -358,6 +359,93 @@ static void describe_group(const struct search *se, const struct group *g,
 		 " (move)" : "", cls, g->narrow ? ", older entries" : "", g->n);
 }
 
+/* ---- interruption -------------------------------------------------------- */
+
+/*
+ * Ctrl-C (SIGINT to the process group), SIGTERM and SIGHUP remove the
+ * private folder and its profile, then end the tool by the same signal,
+ * so that its parent sees how it ended.  The profiles are written with
+ * the signals held (text_write), so that no temporary of a write is
+ * ever left: one that comes meanwhile is taken once the file is whole.
+ * A signal the tool was started with ignored (nohup) stays ignored.
+ */
+static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
+#define NSTOPS	(sizeof(stops) / sizeof(stops[0]))
+static struct sigaction stops_before[NSTOPS];
+static const struct search *volatile stops_for;	/* its folder to remove */
+static pid_t stops_pid;		/* not a child between fork and exec */
+
+static void stop_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NSTOPS; i++)
+		sigaddset(set, stops[i]);
+}
+
+static void hold_stops(int how)
+{
+	sigset_t set;
+
+	stop_set(&set);
+	sigprocmask(how, &set, NULL);
+}
+
+/* Async-signal-safe calls only.  SA_RESETHAND has made the action the
+ * default again: the signal raised here ends the tool once the handler
+ * returns and unblocks it. */
+static void on_stop(int sig)
+{
+	const struct search *se = stops_for;
+	int e = errno;
+
+	if (se && getpid() == stops_pid) {
+		unlink(se->path);
+		rmdir(se->dir);
+	}
+	raise(sig);
+	errno = e;
+}
+
+static void catch_stops(const struct search *se)
+{
+	struct sigaction sa = { .sa_handler = on_stop,
+				.sa_flags = SA_RESETHAND };
+	size_t i;
+
+	stop_set(&sa.sa_mask);
+	stops_for = se;
+	stops_pid = getpid();
+	for (i = 0; i < NSTOPS; i++)
+		if (!sigaction(stops[i], NULL, &stops_before[i]) &&
+		    stops_before[i].sa_handler != SIG_IGN)
+			sigaction(stops[i], &sa, NULL);
+}
+
+static void release_stops(void)
+{
+	size_t i;
+
+	for (i = 0; i < NSTOPS; i++)
+		if (stops_before[i].sa_handler != SIG_IGN)
+			sigaction(stops[i], &stops_before[i], NULL);
+	stops_for = NULL;
+}
+
+/* rs_text_write with the signals held: 0, or -1 with errno. */
+static int text_write(const char *path, const char *text, size_t len)
+{
+	int r, e;
+
+	hold_stops(SIG_BLOCK);
+	r = rs_text_write(path, text, len, 0600);
+	e = errno;
+	hold_stops(SIG_UNBLOCK);
+	errno = e;
+	return r;
+}
+
 /* ---- profiles --------------------------------------------------------- */
 
 static bool any_pin(const struct run_mod *m)
@@ -434,7 +522,7 @@ static int put_assignment(const struct search *se)
 
 	if (!text)
 		return -1;
-	r = rs_text_write(se->path, text, len, 0600);
+	r = text_write(se->path, text, len);
 	free(text);
 	return r;
 }
@@ -450,7 +538,7 @@ static int write_output(const char *path, const char *text, size_t len)
 		rs_err(path, "profile not written: %s", why);
 		return -1;
 	}
-	if (rs_text_write(path, text, len, 0600)) {
+	if (text_write(path, text, len)) {
 		rs_err(path, "profile not written: %s", strerror(errno));
 		return -1;
 	}
@@ -799,7 +887,7 @@ static int search(struct search *se)
 /* ---- the command -------------------------------------------------------- */
 
 /* A folder of our own (0700) for the profile each run is given. */
-static int private_dir(struct search *se)
+static int make_dir(struct search *se)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -816,10 +904,27 @@ static int private_dir(struct search *se)
 	return 0;
 }
 
+/* The folder made, and the handlers that remove it set, with the
+ * signals held meanwhile: no moment has one without the other. */
+static int private_dir(struct search *se)
+{
+	int r;
+
+	hold_stops(SIG_BLOCK);
+	r = make_dir(se);
+	if (!r)
+		catch_stops(se);
+	hold_stops(SIG_UNBLOCK);
+	return r;
+}
+
 static void remove_dir(const struct search *se)
 {
+	hold_stops(SIG_BLOCK);
 	unlink(se->path);
 	rmdir(se->dir);
+	release_stops();
+	hold_stops(SIG_UNBLOCK);
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)

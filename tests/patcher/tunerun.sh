@@ -17,7 +17,9 @@
 # time, an object, a file with no sites, not an ELF, a command that
 # fails, a symbolic link as the output, an output that is a file read,
 # by any name or link, which keeps its bytes and mode) is one clear
-# message, exit 2 and nothing written.  No check depends on how long anything took:
+# message, exit 2 and nothing written.  Interrupted by SIGINT (to its
+# group), SIGTERM or SIGHUP, it leaves nothing in TMPDIR and the output
+# as it was, and dies by that signal.  No check depends on how long anything took:
 # the command's sleep is ten times any noise, and the gain asked 50%.
 . "$(dirname "$0")/lib.sh"
 
@@ -294,4 +296,51 @@ TMPDIR=$W/tmp expect_rc 2 "a symbolic link as the output" "$TOOL" tune \
 	--run=true -o "$W/link.prof" "$P"
 assert "... is not followed" eval '[ "$(cat "$W/target")" = target ] &&
 	grep -q "symbolic link" "$W/err"'
+
+# ---- interrupted -------------------------------------------------------
+# Ctrl-C to the process group, SIGTERM or SIGHUP to the tool while the
+# command runs: the tool dies by that signal, its private folder and
+# profile are gone from TMPDIR, and the output is as it was.  The
+# command says it started, then waits for the go the test gives once the
+# signal is sent (so that a tool that went on would end, not hang).
+cat >"$W/hold.sh" <<EOF
+#!/bin/sh
+touch "$W/started"
+while [ ! -e "$W/go" ]; do sleep 0.05; done
+EOF
+chmod +x "$W/hold.sh"
+# interrupted SIG TARGET: SIG sent to the tool's "group" or "process".
+interrupted() {
+	local sig=$1 to=$2 tmp=$W/tmp-$1 pid rc
+	rm -f "$W/started" "$W/go"
+	mkdir -p "$tmp"
+	echo "keep me" >"$W/x.prof"
+	set -m		# a job of its own: its own group, SIGINT not ignored
+	TMPDIR=$tmp "$TOOL" tune --run="$W/hold.sh" --rounds=5 \
+		-o "$W/x.prof" "$P" >"$W/out" 2>"$W/err" &
+	pid=$!
+	set +m
+	while [ ! -e "$W/started" ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.05
+	done
+	assert "SIG$sig: the private folder is there while the command runs" \
+		[ -n "$(ls -A "$tmp")" ]
+	if [ "$to" = group ]; then
+		kill -s "$sig" -- "-$pid"
+	else
+		kill -s "$sig" "$pid"
+	fi
+	touch "$W/go"
+	wait "$pid"
+	rc=$?
+	assert "SIG$sig to the $to: the tool dies by it (exit $rc)" \
+		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ]
+	assert "SIG$sig: nothing left in TMPDIR: $(ls -AR "$tmp" | tr '\n' ' ')" \
+		[ -z "$(ls -A "$tmp")" ]
+	assert "SIG$sig: the output untouched" eval \
+		'[ "$(cat "$W/x.prof")" = "keep me" ] && [ "$(ls "$W" | grep -c "^x\.prof")" -eq 1 ]'
+}
+interrupted INT group
+interrupted TERM process
+interrupted HUP process
 finish
