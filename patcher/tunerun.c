@@ -556,8 +556,9 @@ static double now(void)
 }
 
 /* COMMAND once under the profile now in place: its wall time, or -1
- * after one line saying how it failed (what, the assignment's words). */
-static double run_once(const struct search *se, const char *what)
+ * after one line saying how it failed (what, the assignment's words).
+ * debug >= 0: run under REPSTOS_DEBUG=2, its standard error there. */
+static double run_once(const struct search *se, const char *what, int debug)
 {
 	double t0, t;
 	int status;
@@ -568,6 +569,9 @@ static double run_once(const struct search *se, const char *what)
 	pid = fork();
 	if (pid == 0) {
 		dup2(se->devnull, STDOUT_FILENO);
+		if (debug >= 0 && (dup2(debug, STDERR_FILENO) < 0 ||
+				   setenv("REPSTOS_DEBUG", "2", 1)))
+			_exit(127);
 		execl("/bin/sh", "sh", "-c", se->o->command, (char *)NULL);
 		_exit(127);
 	}
@@ -623,7 +627,210 @@ static double run_config(struct search *se, const struct group *g, unsigned c)
 		 se->mod[g->mod].f.path);
 	if (assign(se, g, v))
 		return -1;
-	return run_once(se, c ? what : "the baseline (no new pin)");
+	return run_once(se, c ? what : "the baseline (no new pin)", -1);
+}
+
+/* ---- do pins reach the command? ---------------------------------------- */
+
+/*
+ * A command can run none of the pins it is given: it drops
+ * REPSTOS_PROFILE_USE or sets REPSTOS_PATCH=0 or REPSTOS_VARIANT, runs
+ * another build, or the program does not take the module.  Then every
+ * candidate times the baseline, and one may be pinned by chance.  So
+ * before the search COMMAND runs once for each module with candidates,
+ * every site that may take a pin pinned to its no-profile form (it runs
+ * what the baseline runs), under REPSTOS_DEBUG=2: the runtime's line of
+ * each of the module's first DEBUG_SHOWN sites says "pinned by the size
+ * profile" of a pin it took.  Each family searched needs one such line
+ * where any of its pinned sites is among those shown.
+ */
+#define DEBUG_SHOWN	200	/* sites a module's REPSTOS_DEBUG=2 lines
+				 * show, as the runtime's debug_site */
+
+struct probe {
+	unsigned char *pin;	/* per entry: the probe's pin, or 0 */
+	bool want[REPSTOS_NFAMILY];	/* a family searched, shown pinned */
+	bool seen[REPSTOS_NFAMILY];	/* a line said one of it took its pin */
+};
+
+/* Site e's pin for the probe: its no-profile form if it may be pinned
+ * to it, else the first form it may be; 0 where none. */
+static unsigned char probe_pin(const struct run_mod *m, const struct group *g,
+			       size_t e)
+{
+	const struct repstos_family *f = &repstos_families[g->family];
+	int v, first = -1;
+
+	for (v = 0; v < f->nvariants; v++) {
+		int got = pinned_form(m, g, e, v);
+
+		if (got >= 0 && got == m->base[e])
+			return REPSTOS_PIN(g->family, v);
+		if (got >= 0 && first < 0)
+			first = v;
+	}
+	return first < 0 ? 0 : REPSTOS_PIN(g->family, first);
+}
+
+/* The probe's pins for module i; false where no group of it has a
+ * candidate (it is never timed). */
+static bool probe_pins(const struct search *se, size_t i, struct probe *p)
+{
+	const struct run_mod *m = &se->mod[i];
+	bool timed = false;
+	size_t k, j;
+
+	for (k = 0; k < se->ng; k++) {
+		const struct group *g = &se->g[k];
+
+		if (g->mod != i)
+			continue;
+		timed |= g->ncand > 0;
+		for (j = 0; j < g->n; j++) {
+			size_t e = g->site[j];
+
+			p->pin[e] = probe_pin(m, g, e);
+			if (p->pin[e] && g->ncand && e < DEBUG_SHOWN)
+				p->want[g->family] = true;
+		}
+	}
+	return timed;
+}
+
+/* Module i's section alone, the probe's pins in it, at the profile's
+ * path. */
+static int put_probe(const struct search *se, size_t i, unsigned char *pin)
+{
+	struct run_mod *m = &se->mod[i];
+	unsigned char *keep = m->pin;
+	unsigned at = 0;
+	size_t room;
+	char *buf;
+	int r = -1;
+
+	m->pin = pin;
+	room = section_room(m) + 1;
+	if (room < ~0u && (buf = malloc(room))) {
+		r = put_section(m, buf, (unsigned)room, &at) ? -1 :
+		    text_write(se->path, buf, at);
+		free(buf);
+	}
+	m->pin = keep;
+	if (r)
+		fprintf(stderr, "repstos: tune --run: cannot write %s: %s\n",
+			se->path, strerror(errno));
+	return r;
+}
+
+/* A file for the probe's standard error, in the private folder, its
+ * name gone at once: nothing for an interruption to leave. */
+static int debug_file(const struct search *se)
+{
+	char name[sizeof(se->dir) + 8];
+	int fd;
+
+	snprintf(name, sizeof(name), "%s/debug", se->dir);
+	hold_stops(SIG_BLOCK);
+	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		unlink(name);
+	hold_stops(SIG_UNBLOCK);
+	if (fd < 0)
+		fprintf(stderr, "repstos: tune --run: cannot make %s: %s\n",
+			name, strerror(errno));
+	return fd;
+}
+
+/* The site a runtime's REPSTOS_DEBUG=2 line says took its pin, or -1. */
+static long pinned_site(const char *line)
+{
+	static const char mark[] = " (pinned by the size profile)\n";
+	const char *at = NULL, *p = line;
+	size_t len = strlen(line);
+
+	if (strncmp(line, "repstos: ", 9) || len < sizeof(mark) ||
+	    strcmp(line + len - (sizeof(mark) - 1), mark))
+		return -1;
+	while ((p = strstr(p, ": site ")))	/* the last: after the name */
+		at = p++;
+	return at ? strtol(at + 7, NULL, 10) : -1;
+}
+
+/* What the probe's lines (in fd) say: p->seen. */
+static void read_probe(const struct run_mod *m, int fd, struct probe *p)
+{
+	FILE *f = lseek(fd, 0, SEEK_SET) ? NULL : fdopen(dup(fd), "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long e;
+
+	while (f && getline(&line, &cap, f) > 0)
+		if ((e = pinned_site(line)) >= 0 && (size_t)e < m->t.n &&
+		    p->pin[e])
+			p->seen[repstos_family_of(site_at(m, (size_t)e)->e.op)->id] =
+				true;
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* The name of a family searched whose pins no line showed taken, or
+ * "" where no site searched is shown and no line showed any pin; NULL
+ * where the pins reach the command. */
+static const char *unseen_family(const struct probe *p)
+{
+	bool want = false, seen = false;
+	int f;
+
+	for (f = 0; f < REPSTOS_NFAMILY; f++) {
+		if (p->want[f] && !p->seen[f])
+			return repstos_families[f].name;
+		want |= p->want[f];
+		seen |= p->seen[f];
+	}
+	return want || seen ? NULL : "";
+}
+
+static int probe_run(struct search *se, size_t i, struct probe *p)
+{
+	const char *fam;
+	double t;
+	int fd;
+
+	if (put_probe(se, i, p->pin) || (fd = debug_file(se)) < 0)
+		return -1;
+	t = run_once(se, "the check that pins reach it (each site pinned to "
+		     "its no-profile form)", fd);
+	if (t >= 0)
+		read_probe(&se->mod[i], fd, p);
+	close(fd);
+	if (t < 0)
+		return -1;
+	if (!(fam = unseen_family(p)))
+		return 0;
+	fprintf(stderr, "repstos: tune --run: %s: no %s%ssite took its pin in "
+		"a run with every site pinned (under REPSTOS_DEBUG=2 none was "
+		"\"pinned by the size profile\"): the command must run this "
+		"file, keep REPSTOS_PROFILE_USE, REPSTOS_DEBUG and its standard "
+		"error, and set no REPSTOS_PATCH or REPSTOS_VARIANT; no profile "
+		"written\n", se->mod[i].f.path, fam, *fam ? " " : "");
+	return -1;
+}
+
+/* Do module i's pins take effect in COMMAND?  0, or -1 said why. */
+static int pins_reach(struct search *se, size_t i)
+{
+	struct probe p = { .pin = calloc(se->mod[i].t.n + 1, 1) };
+	int r = 0;
+
+	if (!p.pin) {
+		fprintf(stderr, "repstos: tune --run: out of memory\n");
+		return -1;
+	}
+	if (probe_pins(se, i, &p))
+		r = probe_run(se, i, &p);
+	free(p.pin);
+	return r;
 }
 
 /* ---- the numbers ------------------------------------------------------- */
@@ -876,8 +1083,11 @@ static int search(struct search *se)
 	size_t i;
 
 	if (assign(se, &se->g[0], -1) ||
-	    run_once(se, "the baseline (no new pin)") < 0)	/* warm up */
+	    run_once(se, "the baseline (no new pin)", -1) < 0)	/* warm up */
 		return -1;
+	for (i = 0; i < se->nmod; i++)
+		if (pins_reach(se, i))
+			return -1;
 	for (i = 0; i < se->ng; i++)
 		if (tune_group(se, &se->g[i], (unsigned)i))
 			return -1;
@@ -886,16 +1096,26 @@ static int search(struct search *se)
 
 /* ---- the command -------------------------------------------------------- */
 
-/* A folder of our own (0700) for the profile each run is given. */
+/* A folder of our own (0700) for the profile each run is given, by an
+ * absolute path: COMMAND may change directory before the runtime reads
+ * REPSTOS_PROFILE_USE. */
 static int make_dir(struct search *se)
 {
 	const char *tmp = getenv("TMPDIR");
+	char cwd[4096] = "";
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
+	if (*tmp != '/' && !getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "repstos: tune --run: TMPDIR %s is relative, "
+			"and the current directory unknown: %s\n", tmp,
+			strerror(errno));
+		return -1;
+	}
 	errno = ENAMETOOLONG;
-	if (snprintf(se->dir, sizeof(se->dir), "%s/repstos-run.XXXXXX", tmp) >=
-	    (int)sizeof(se->dir) || !mkdtemp(se->dir)) {
+	if (snprintf(se->dir, sizeof(se->dir), "%s%s%s/repstos-run.XXXXXX",
+		     cwd, *cwd ? "/" : "", tmp) >= (int)sizeof(se->dir) ||
+	    !mkdtemp(se->dir)) {
 		fprintf(stderr, "repstos: tune --run: cannot make a folder in "
 			"%s: %s\n", tmp, strerror(errno));
 		return -1;
@@ -1044,6 +1264,8 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	 * recorded (a recording site calls the profiling routine) */
 	unsetenv("REPSTOS_VARIANT");
 	unsetenv("REPSTOS_PROFILE");
+	/* REPSTOS_PATCH=0 leaves every site calling its stub: no pin runs */
+	unsetenv("REPSTOS_PATCH");
 	/* the forms and the baseline are this CPU's, as --cpu=native's */
 	unsetenv("REPSTOS_CPU");
 	setenv("REPSTOS_PROFILE_USE", se.path, 1);

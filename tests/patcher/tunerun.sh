@@ -17,10 +17,13 @@
 # time, an object, a file with no sites, not an ELF, a command that
 # fails, a symbolic link as the output, an output that is a file read,
 # by any name or link, which keeps its bytes and mode) is one clear
-# message, exit 2 and nothing written.  Interrupted by SIGINT (to its
-# group), SIGTERM or SIGHUP, it leaves nothing in TMPDIR and the output
-# as it was, and dies by that signal.  No check depends on how long anything took:
-# the command's sleep is ten times any noise, and the gain asked 50%.
+# message, exit 2 and nothing written; so is a command under which no
+# pin takes effect.  REPSTOS_PATCH is removed from the command's
+# environment, and the profile's path is absolute.  Interrupted by
+# SIGINT (to its group), SIGTERM or SIGHUP, it leaves nothing in TMPDIR
+# and the output as it was, and dies by that signal.  No check depends
+# on how long anything took: the command's sleep is ten times any
+# noise, and the gain asked 50%.
 . "$(dirname "$0")/lib.sh"
 
 FULL=$top/runtime/librepstos-full.a
@@ -145,18 +148,22 @@ refused "a pin of the other family" "$W/bad3.prof" "pinned to a form of another 
 # ---- tune --run ------------------------------------------------------------
 # The command: the program, checked, under REPSTOS_DEBUG=2; 0.1 s slower
 # unless the memset site runs rep_good.  It fails where tune --run left
-# it REPSTOS_VARIANT, REPSTOS_PROFILE or REPSTOS_CPU, which tune --run is
-# given below.
+# it REPSTOS_VARIANT, REPSTOS_PROFILE, REPSTOS_CPU or REPSTOS_PATCH,
+# which tune --run is given below.  The runtime's lines go on where
+# REPSTOS_DEBUG was asked for, as tune --run does to see pins reach it.
 cat >"$W/bench.sh" <<EOF
 #!/bin/sh
-[ -z "\${REPSTOS_VARIANT:-}\${REPSTOS_PROFILE:-}\${REPSTOS_CPU:-}" ] || exit 4
+[ -z "\${REPSTOS_VARIANT:-}\${REPSTOS_PROFILE:-}\${REPSTOS_CPU:-}\${REPSTOS_PATCH:-}" ] ||
+	exit 4
 out=\$(REPSTOS_DEBUG=2 "$P" 2>"$W/bench.err") || exit 1
+[ -z "\${REPSTOS_DEBUG:-}" ] || cat "$W/bench.err" >&2
 [ "\$out" = "$want_out" ] || exit 1
 grep -q ": site $MEMSET, memset, size unknown: rep_good " "$W/bench.err" ||
 	sleep 0.1
 EOF
 chmod +x "$W/bench.sh"
 TMPDIR=$W/tmp REPSTOS_VARIANT=vec REPSTOS_PROFILE=$W/junk.prof REPSTOS_CPU=zen3 \
+	REPSTOS_PATCH=0 \
 	expect_rc 0 "tune --run" "$TOOL" tune --run="$W/bench.sh" \
 	--rounds=5 --min-gain=50 -o "$W/tuned.prof" "$P"
 cp "$W/out" "$W/report"
@@ -275,11 +282,38 @@ fresh; kept "-o the --profile read" "$W/sizes.prof" --profile="$W/sizes.prof" \
 fresh; ln "$W/victim" "$W/victim.hard"
 kept "-o a hard link to the FILE" "$W/victim.hard" "$W/victim"
 
+# ---- pins that do not reach the command ----------------------------------
+# A relative TMPDIR and a command that changes directory: the profile's
+# path it is given is still absolute, and the pins reach the program.
+mkdir -p "$W/away" "$W/rel"
+(cd "$W" && TMPDIR=rel expect_rc 0 "a relative TMPDIR, a command that changes directory" \
+	"$TOOL" tune --run="cd '$W/away' && test -r \"\$REPSTOS_PROFILE_USE\" && '$P'" \
+	--rounds=5 --min-gain=50 -o "$W/rel.prof" "$P")
+assert "... leaves nothing in it" eval '[ -z "$(ls -A "$W/rel")" ]'
+# A command under which no pin takes effect: it drops the profile, sets
+# REPSTOS_PATCH=0 or REPSTOS_VARIANT, discards the program's standard
+# error, or runs another program.  Every candidate would time the
+# baseline.
+why="no .*site took its pin"
+nothing "a command that drops the profile" "$why" \
+	--run="env -u REPSTOS_PROFILE_USE '$P'" -o "$W/x.prof" "$P"
+nothing "a command that sets REPSTOS_PATCH=0" "$why" \
+	--run="REPSTOS_PATCH=0 '$P'" -o "$W/x.prof" "$P"
+nothing "a command that sets REPSTOS_VARIANT" "no set site took its pin" \
+	--run="REPSTOS_VARIANT=erms '$P'" -o "$W/x.prof" "$P"
+nothing "a command that discards standard error" "$why" \
+	--run="'$P' 2>/dev/null" -o "$W/x.prof" "$P"
+nothing "a command that runs another program" "$why" \
+	--run="'$d/plain'" -o "$W/x.prof" "$P"
+assert "... said in one line" [ "$(wc -l <"$W/err")" -eq 1 ]
+
 # A command that fails under one form only, mid-search: the existing
 # output stays as it was.
 cat >"$W/flaky.sh" <<EOF
 #!/bin/sh
-REPSTOS_DEBUG=2 "$P" 2>&1 >/dev/null | grep -q ": site $MEMSET, memset, size unknown: erms " && exit 4
+err=\$(REPSTOS_DEBUG=2 "$P" 2>&1 >/dev/null)
+[ -z "\${REPSTOS_DEBUG:-}" ] || printf '%s\n' "\$err" >&2
+printf '%s\n' "\$err" | grep -q ": site $MEMSET, memset, size unknown: erms " && exit 4
 exit 0
 EOF
 chmod +x "$W/flaky.sh"
