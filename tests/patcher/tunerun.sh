@@ -334,29 +334,38 @@ assert "... is not followed" eval '[ "$(cat "$W/target")" = target ] &&
 # ---- interrupted -------------------------------------------------------
 # Ctrl-C to the process group, SIGTERM or SIGHUP to the tool while the
 # command runs: the tool dies by that signal, its private folder and
-# profile are gone from TMPDIR, and the output is as it was.  The
-# command says it started, then waits for the go the test gives once the
-# signal is sent (so that a tool that went on would end, not hang).
+# profile are gone from TMPDIR, and the output is as it was.  The tool
+# runs in a session of its own with SIGINT not ignored (as from a
+# terminal; a background job of a script ignores it), and the command
+# says it started, then waits for the go the test gives once the signal
+# is sent (so that a tool that went on would end, not hang); the test
+# waits for the command to end too, leaving no process behind.
 cat >"$W/hold.sh" <<EOF
 #!/bin/sh
-touch "$W/started"
+echo \$\$ >"$W/started.tmp" && mv "$W/started.tmp" "$W/started"
 while [ ! -e "$W/go" ]; do sleep 0.05; done
 EOF
 chmod +x "$W/hold.sh"
 # interrupted SIG TARGET: SIG sent to the tool's "group" or "process".
 interrupted() {
-	local sig=$1 to=$2 tmp=$W/tmp-$1 pid rc
+	local sig=$1 to=$2 tmp=$W/tmp-$1 pid rc hold
 	rm -f "$W/started" "$W/go"
 	mkdir -p "$tmp"
 	echo "keep me" >"$W/x.prof"
-	set -m		# a job of its own: its own group, SIGINT not ignored
-	TMPDIR=$tmp "$TOOL" tune --run="$W/hold.sh" --rounds=5 \
-		-o "$W/x.prof" "$P" >"$W/out" 2>"$W/err" &
+	# exec: $! is the tool's own process (the EXIT trap of lib.sh
+	# would keep a subshell in between)
+	(TMPDIR=$tmp exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execv(sys.argv[1], sys.argv[1:])' "$TOOL" tune --run="$W/hold.sh" \
+		--rounds=5 -o "$W/x.prof" "$P" >"$W/out" 2>"$W/err") &
 	pid=$!
-	set +m
 	while [ ! -e "$W/started" ] && kill -0 "$pid" 2>/dev/null; do
 		sleep 0.05
 	done
+	hold=$(cat "$W/started" 2>/dev/null)
+	assert "SIG$sig: the tool, leading its own group, runs the command" \
+		[ -n "$hold" -a "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ]
 	assert "SIG$sig: the private folder is there while the command runs" \
 		[ -n "$(ls -A "$tmp")" ]
 	if [ "$to" = group ]; then
@@ -367,6 +376,9 @@ interrupted() {
 	touch "$W/go"
 	wait "$pid"
 	rc=$?
+	while [ -n "$hold" ] && kill -0 "$hold" 2>/dev/null; do
+		sleep 0.05
+	done
 	assert "SIG$sig to the $to: the tool dies by it (exit $rc)" \
 		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ]
 	assert "SIG$sig: nothing left in TMPDIR: $(ls -AR "$tmp" | tr '\n' ' ')" \
