@@ -353,9 +353,11 @@ interrupted() {
 	mkdir -p "$tmp"
 	echo "keep me" >"$W/x.prof"
 	# exec: $! is the tool's own process (the EXIT trap of lib.sh
-	# would keep a subshell in between)
+	# would keep a subshell in between); python leaves no signal
+	# ignored that a terminal's shell would not
 	(TMPDIR=$tmp exec python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ:
+	signal.signal(s, signal.SIG_DFL)
 os.setsid()
 os.execv(sys.argv[1], sys.argv[1:])' "$TOOL" tune --run="$W/hold.sh" \
 		--rounds=5 -o "$W/x.prof" "$P" >"$W/out" 2>"$W/err") &
