@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -358,6 +359,93 @@ static void describe_group(const struct search *se, const struct group *g,
 		 " (move)" : "", cls, g->narrow ? ", older entries" : "", g->n);
 }
 
+/* ---- interruption -------------------------------------------------------- */
+
+/*
+ * Ctrl-C (SIGINT to the process group), SIGTERM and SIGHUP remove the
+ * private folder and its profile, then end the tool by the same signal,
+ * so that its parent sees how it ended.  The profiles are written with
+ * the signals held (text_write), so that no temporary of a write is
+ * ever left: one that comes meanwhile is taken once the file is whole.
+ * A signal the tool was started with ignored (nohup) stays ignored.
+ */
+static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
+#define NSTOPS	(sizeof(stops) / sizeof(stops[0]))
+static struct sigaction stops_before[NSTOPS];
+static const struct search *volatile stops_for;	/* its folder to remove */
+static pid_t stops_pid;		/* not a child between fork and exec */
+
+static void stop_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NSTOPS; i++)
+		sigaddset(set, stops[i]);
+}
+
+static void hold_stops(int how)
+{
+	sigset_t set;
+
+	stop_set(&set);
+	sigprocmask(how, &set, NULL);
+}
+
+/* Async-signal-safe calls only.  SA_RESETHAND has made the action the
+ * default again: the signal raised here ends the tool once the handler
+ * returns and unblocks it. */
+static void on_stop(int sig)
+{
+	const struct search *se = stops_for;
+	int e = errno;
+
+	if (se && getpid() == stops_pid) {
+		unlink(se->path);
+		rmdir(se->dir);
+	}
+	raise(sig);
+	errno = e;
+}
+
+static void catch_stops(const struct search *se)
+{
+	struct sigaction sa = { .sa_handler = on_stop,
+				.sa_flags = SA_RESETHAND };
+	size_t i;
+
+	stop_set(&sa.sa_mask);
+	stops_for = se;
+	stops_pid = getpid();
+	for (i = 0; i < NSTOPS; i++)
+		if (!sigaction(stops[i], NULL, &stops_before[i]) &&
+		    stops_before[i].sa_handler != SIG_IGN)
+			sigaction(stops[i], &sa, NULL);
+}
+
+static void release_stops(void)
+{
+	size_t i;
+
+	for (i = 0; i < NSTOPS; i++)
+		if (stops_before[i].sa_handler != SIG_IGN)
+			sigaction(stops[i], &stops_before[i], NULL);
+	stops_for = NULL;
+}
+
+/* rs_text_write with the signals held: 0, or -1 with errno. */
+static int text_write(const char *path, const char *text, size_t len)
+{
+	int r, e;
+
+	hold_stops(SIG_BLOCK);
+	r = rs_text_write(path, text, len, 0600);
+	e = errno;
+	hold_stops(SIG_UNBLOCK);
+	errno = e;
+	return r;
+}
+
 /* ---- profiles --------------------------------------------------------- */
 
 static bool any_pin(const struct run_mod *m)
@@ -434,7 +522,7 @@ static int put_assignment(const struct search *se)
 
 	if (!text)
 		return -1;
-	r = rs_text_write(se->path, text, len, 0600);
+	r = text_write(se->path, text, len);
 	free(text);
 	return r;
 }
@@ -450,7 +538,7 @@ static int write_output(const char *path, const char *text, size_t len)
 		rs_err(path, "profile not written: %s", why);
 		return -1;
 	}
-	if (rs_text_write(path, text, len, 0600)) {
+	if (text_write(path, text, len)) {
 		rs_err(path, "profile not written: %s", strerror(errno));
 		return -1;
 	}
@@ -468,8 +556,9 @@ static double now(void)
 }
 
 /* COMMAND once under the profile now in place: its wall time, or -1
- * after one line saying how it failed (what, the assignment's words). */
-static double run_once(const struct search *se, const char *what)
+ * after one line saying how it failed (what, the assignment's words).
+ * debug >= 0: run under REPSTOS_DEBUG=2, its standard error there. */
+static double run_once(const struct search *se, const char *what, int debug)
 {
 	double t0, t;
 	int status;
@@ -480,6 +569,9 @@ static double run_once(const struct search *se, const char *what)
 	pid = fork();
 	if (pid == 0) {
 		dup2(se->devnull, STDOUT_FILENO);
+		if (debug >= 0 && (dup2(debug, STDERR_FILENO) < 0 ||
+				   setenv("REPSTOS_DEBUG", "2", 1)))
+			_exit(127);
 		execl("/bin/sh", "sh", "-c", se->o->command, (char *)NULL);
 		_exit(127);
 	}
@@ -535,7 +627,210 @@ static double run_config(struct search *se, const struct group *g, unsigned c)
 		 se->mod[g->mod].f.path);
 	if (assign(se, g, v))
 		return -1;
-	return run_once(se, c ? what : "the baseline (no new pin)");
+	return run_once(se, c ? what : "the baseline (no new pin)", -1);
+}
+
+/* ---- do pins reach the command? ---------------------------------------- */
+
+/*
+ * A command can run none of the pins it is given: it drops
+ * REPSTOS_PROFILE_USE or sets REPSTOS_PATCH=0 or REPSTOS_VARIANT, runs
+ * another build, or the program does not take the module.  Then every
+ * candidate times the baseline, and one may be pinned by chance.  So
+ * before the search COMMAND runs once for each module with candidates,
+ * every site that may take a pin pinned to its no-profile form (it runs
+ * what the baseline runs), under REPSTOS_DEBUG=2: the runtime's line of
+ * each of the module's first DEBUG_SHOWN sites says "pinned by the size
+ * profile" of a pin it took.  Each family searched needs one such line
+ * where any of its pinned sites is among those shown.
+ */
+#define DEBUG_SHOWN	200	/* sites a module's REPSTOS_DEBUG=2 lines
+				 * show, as the runtime's debug_site */
+
+struct probe {
+	unsigned char *pin;	/* per entry: the probe's pin, or 0 */
+	bool want[REPSTOS_NFAMILY];	/* a family searched, shown pinned */
+	bool seen[REPSTOS_NFAMILY];	/* a line said one of it took its pin */
+};
+
+/* Site e's pin for the probe: its no-profile form if it may be pinned
+ * to it, else the first form it may be; 0 where none. */
+static unsigned char probe_pin(const struct run_mod *m, const struct group *g,
+			       size_t e)
+{
+	const struct repstos_family *f = &repstos_families[g->family];
+	int v, first = -1;
+
+	for (v = 0; v < f->nvariants; v++) {
+		int got = pinned_form(m, g, e, v);
+
+		if (got >= 0 && got == m->base[e])
+			return REPSTOS_PIN(g->family, v);
+		if (got >= 0 && first < 0)
+			first = v;
+	}
+	return first < 0 ? 0 : REPSTOS_PIN(g->family, first);
+}
+
+/* The probe's pins for module i; false where no group of it has a
+ * candidate (it is never timed). */
+static bool probe_pins(const struct search *se, size_t i, struct probe *p)
+{
+	const struct run_mod *m = &se->mod[i];
+	bool timed = false;
+	size_t k, j;
+
+	for (k = 0; k < se->ng; k++) {
+		const struct group *g = &se->g[k];
+
+		if (g->mod != i)
+			continue;
+		timed |= g->ncand > 0;
+		for (j = 0; j < g->n; j++) {
+			size_t e = g->site[j];
+
+			p->pin[e] = probe_pin(m, g, e);
+			if (p->pin[e] && g->ncand && e < DEBUG_SHOWN)
+				p->want[g->family] = true;
+		}
+	}
+	return timed;
+}
+
+/* Module i's section alone, the probe's pins in it, at the profile's
+ * path. */
+static int put_probe(const struct search *se, size_t i, unsigned char *pin)
+{
+	struct run_mod *m = &se->mod[i];
+	unsigned char *keep = m->pin;
+	unsigned at = 0;
+	size_t room;
+	char *buf;
+	int r = -1;
+
+	m->pin = pin;
+	room = section_room(m) + 1;
+	if (room < ~0u && (buf = malloc(room))) {
+		r = put_section(m, buf, (unsigned)room, &at) ? -1 :
+		    text_write(se->path, buf, at);
+		free(buf);
+	}
+	m->pin = keep;
+	if (r)
+		fprintf(stderr, "repstos: tune --run: cannot write %s: %s\n",
+			se->path, strerror(errno));
+	return r;
+}
+
+/* A file for the probe's standard error, in the private folder, its
+ * name gone at once: nothing for an interruption to leave. */
+static int debug_file(const struct search *se)
+{
+	char name[sizeof(se->dir) + 8];
+	int fd;
+
+	snprintf(name, sizeof(name), "%s/debug", se->dir);
+	hold_stops(SIG_BLOCK);
+	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		unlink(name);
+	hold_stops(SIG_UNBLOCK);
+	if (fd < 0)
+		fprintf(stderr, "repstos: tune --run: cannot make %s: %s\n",
+			name, strerror(errno));
+	return fd;
+}
+
+/* The site a runtime's REPSTOS_DEBUG=2 line says took its pin, or -1. */
+static long pinned_site(const char *line)
+{
+	static const char mark[] = " (pinned by the size profile)\n";
+	const char *at = NULL, *p = line;
+	size_t len = strlen(line);
+
+	if (strncmp(line, "repstos: ", 9) || len < sizeof(mark) ||
+	    strcmp(line + len - (sizeof(mark) - 1), mark))
+		return -1;
+	while ((p = strstr(p, ": site ")))	/* the last: after the name */
+		at = p++;
+	return at ? strtol(at + 7, NULL, 10) : -1;
+}
+
+/* What the probe's lines (in fd) say: p->seen. */
+static void read_probe(const struct run_mod *m, int fd, struct probe *p)
+{
+	FILE *f = lseek(fd, 0, SEEK_SET) ? NULL : fdopen(dup(fd), "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long e;
+
+	while (f && getline(&line, &cap, f) > 0)
+		if ((e = pinned_site(line)) >= 0 && (size_t)e < m->t.n &&
+		    p->pin[e])
+			p->seen[repstos_family_of(site_at(m, (size_t)e)->e.op)->id] =
+				true;
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* The name of a family searched whose pins no line showed taken, or
+ * "" where no site searched is shown and no line showed any pin; NULL
+ * where the pins reach the command. */
+static const char *unseen_family(const struct probe *p)
+{
+	bool want = false, seen = false;
+	int f;
+
+	for (f = 0; f < REPSTOS_NFAMILY; f++) {
+		if (p->want[f] && !p->seen[f])
+			return repstos_families[f].name;
+		want |= p->want[f];
+		seen |= p->seen[f];
+	}
+	return want || seen ? NULL : "";
+}
+
+static int probe_run(struct search *se, size_t i, struct probe *p)
+{
+	const char *fam;
+	double t;
+	int fd;
+
+	if (put_probe(se, i, p->pin) || (fd = debug_file(se)) < 0)
+		return -1;
+	t = run_once(se, "the check that pins reach it (each site pinned to "
+		     "its no-profile form)", fd);
+	if (t >= 0)
+		read_probe(&se->mod[i], fd, p);
+	close(fd);
+	if (t < 0)
+		return -1;
+	if (!(fam = unseen_family(p)))
+		return 0;
+	fprintf(stderr, "repstos: tune --run: %s: no %s%ssite took its pin in "
+		"a run with every site pinned (under REPSTOS_DEBUG=2 none was "
+		"\"pinned by the size profile\"): the command must run this "
+		"file, keep REPSTOS_PROFILE_USE, REPSTOS_DEBUG and its standard "
+		"error, and set no REPSTOS_PATCH or REPSTOS_VARIANT; no profile "
+		"written\n", se->mod[i].f.path, fam, *fam ? " " : "");
+	return -1;
+}
+
+/* Do module i's pins take effect in COMMAND?  0, or -1 said why. */
+static int pins_reach(struct search *se, size_t i)
+{
+	struct probe p = { .pin = calloc(se->mod[i].t.n + 1, 1) };
+	int r = 0;
+
+	if (!p.pin) {
+		fprintf(stderr, "repstos: tune --run: out of memory\n");
+		return -1;
+	}
+	if (probe_pins(se, i, &p))
+		r = probe_run(se, i, &p);
+	free(p.pin);
+	return r;
 }
 
 /* ---- the numbers ------------------------------------------------------- */
@@ -788,8 +1083,11 @@ static int search(struct search *se)
 	size_t i;
 
 	if (assign(se, &se->g[0], -1) ||
-	    run_once(se, "the baseline (no new pin)") < 0)	/* warm up */
+	    run_once(se, "the baseline (no new pin)", -1) < 0)	/* warm up */
 		return -1;
+	for (i = 0; i < se->nmod; i++)
+		if (pins_reach(se, i))
+			return -1;
 	for (i = 0; i < se->ng; i++)
 		if (tune_group(se, &se->g[i], (unsigned)i))
 			return -1;
@@ -798,16 +1096,26 @@ static int search(struct search *se)
 
 /* ---- the command -------------------------------------------------------- */
 
-/* A folder of our own (0700) for the profile each run is given. */
-static int private_dir(struct search *se)
+/* A folder of our own (0700) for the profile each run is given, by an
+ * absolute path: COMMAND may change directory before the runtime reads
+ * REPSTOS_PROFILE_USE. */
+static int make_dir(struct search *se)
 {
 	const char *tmp = getenv("TMPDIR");
+	char cwd[4096] = "";
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
+	if (*tmp != '/' && !getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "repstos: tune --run: TMPDIR %s is relative, "
+			"and the current directory unknown: %s\n", tmp,
+			strerror(errno));
+		return -1;
+	}
 	errno = ENAMETOOLONG;
-	if (snprintf(se->dir, sizeof(se->dir), "%s/repstos-run.XXXXXX", tmp) >=
-	    (int)sizeof(se->dir) || !mkdtemp(se->dir)) {
+	if (snprintf(se->dir, sizeof(se->dir), "%s%s%s/repstos-run.XXXXXX",
+		     cwd, *cwd ? "/" : "", tmp) >= (int)sizeof(se->dir) ||
+	    !mkdtemp(se->dir)) {
 		fprintf(stderr, "repstos: tune --run: cannot make a folder in "
 			"%s: %s\n", tmp, strerror(errno));
 		return -1;
@@ -816,10 +1124,32 @@ static int private_dir(struct search *se)
 	return 0;
 }
 
+/* The folder made, and the handlers that remove it set, with the
+ * signals held meanwhile: no moment has one without the other. */
+static int private_dir(struct search *se)
+{
+	int r;
+
+	hold_stops(SIG_BLOCK);
+	r = make_dir(se);
+	if (!r)
+		catch_stops(se);
+	hold_stops(SIG_UNBLOCK);
+	return r;
+}
+
 static void remove_dir(const struct search *se)
 {
+	hold_stops(SIG_BLOCK);
 	unlink(se->path);
 	rmdir(se->dir);
+	release_stops();
+	hold_stops(SIG_UNBLOCK);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
 /* Is module i a file given before it (by another name, too)?  Its
@@ -831,13 +1161,43 @@ static bool given_twice(const struct search *se, size_t i)
 
 	for (j = 0; j < i; j++) {
 		b = &se->mod[j].f.st;
-		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino) {
+		if (same_file(a, b)) {
 			rs_err(se->mod[i].f.path, "given twice (as %s too)",
 			       se->mod[j].f.path);
 			return true;
 		}
 	}
 	return false;
+}
+
+/* Is the output a file read (a FILE, --profile), by any name or through
+ * a link?  The profile would be renamed over it: said in one line. */
+static bool output_read(const char *out, const char *in)
+{
+	struct stat o, lo, i;
+
+	if (!in || lstat(out, &lo) || stat(in, &i))
+		return false;	/* no output yet; an input load_mod reports */
+	if (same_file(&lo, &i))
+		rs_err(out, "profile not written: the same file as %s, which "
+		       "tune --run reads", in);
+	else if (!stat(out, &o) && same_file(&o, &i))
+		rs_err(out, "profile not written: a symbolic link to %s, which "
+		       "tune --run reads", in);
+	else
+		return false;
+	return true;
+}
+
+static bool output_is_input(const struct rs_run_opts *o, char **files,
+			    int nfiles)
+{
+	int i;
+
+	for (i = 0; i < nfiles; i++)
+		if (output_read(o->output, files[i]))
+			return true;
+	return output_read(o->output, o->profile);
 }
 
 static int load_all(struct search *se, char **files, int nfiles)
@@ -884,6 +1244,8 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	int r = RS_EXIT_BAD;
 	size_t i;
 
+	if (output_is_input(o, files, nfiles))
+		return RS_EXIT_BAD;
 	if ((why = rs_text_refused(o->output))) {
 		rs_err(o->output, "profile not written: %s", why);
 		return RS_EXIT_BAD;
@@ -902,6 +1264,8 @@ int rs_tune_run(const struct rs_run_opts *o, char **files, int nfiles,
 	 * recorded (a recording site calls the profiling routine) */
 	unsetenv("REPSTOS_VARIANT");
 	unsetenv("REPSTOS_PROFILE");
+	/* REPSTOS_PATCH=0 leaves every site calling its stub: no pin runs */
+	unsetenv("REPSTOS_PATCH");
 	/* the forms and the baseline are this CPU's, as --cpu=native's */
 	unsetenv("REPSTOS_CPU");
 	setenv("REPSTOS_PROFILE_USE", se.path, 1);

@@ -15,9 +15,15 @@
 # profile is written 0600, and the program says the same under it.
 # Bad input (options, a module of librepstos.a, one patched ahead of
 # time, an object, a file with no sites, not an ELF, a command that
-# fails, a symbolic link as the output) is one clear message, exit 2
-# and nothing written.  No check depends on how long anything took:
-# the command's sleep is ten times any noise, and the gain asked 50%.
+# fails, a symbolic link as the output, an output that is a file read,
+# by any name or link, which keeps its bytes and mode) is one clear
+# message, exit 2 and nothing written; so is a command under which no
+# pin takes effect.  REPSTOS_PATCH is removed from the command's
+# environment, and the profile's path is absolute.  Interrupted by
+# SIGINT (to its group), SIGTERM or SIGHUP, it leaves nothing in TMPDIR
+# and the output as it was, and dies by that signal.  No check depends
+# on how long anything took: the command's sleep is ten times any
+# noise, and the gain asked 50%.
 . "$(dirname "$0")/lib.sh"
 
 FULL=$top/runtime/librepstos-full.a
@@ -142,18 +148,22 @@ refused "a pin of the other family" "$W/bad3.prof" "pinned to a form of another 
 # ---- tune --run ------------------------------------------------------------
 # The command: the program, checked, under REPSTOS_DEBUG=2; 0.1 s slower
 # unless the memset site runs rep_good.  It fails where tune --run left
-# it REPSTOS_VARIANT, REPSTOS_PROFILE or REPSTOS_CPU, which tune --run is
-# given below.
+# it REPSTOS_VARIANT, REPSTOS_PROFILE, REPSTOS_CPU or REPSTOS_PATCH,
+# which tune --run is given below.  The runtime's lines go on where
+# REPSTOS_DEBUG was asked for, as tune --run does to see pins reach it.
 cat >"$W/bench.sh" <<EOF
 #!/bin/sh
-[ -z "\${REPSTOS_VARIANT:-}\${REPSTOS_PROFILE:-}\${REPSTOS_CPU:-}" ] || exit 4
+[ -z "\${REPSTOS_VARIANT:-}\${REPSTOS_PROFILE:-}\${REPSTOS_CPU:-}\${REPSTOS_PATCH:-}" ] ||
+	exit 4
 out=\$(REPSTOS_DEBUG=2 "$P" 2>"$W/bench.err") || exit 1
+[ -z "\${REPSTOS_DEBUG:-}" ] || cat "$W/bench.err" >&2
 [ "\$out" = "$want_out" ] || exit 1
 grep -q ": site $MEMSET, memset, size unknown: rep_good " "$W/bench.err" ||
 	sleep 0.1
 EOF
 chmod +x "$W/bench.sh"
 TMPDIR=$W/tmp REPSTOS_VARIANT=vec REPSTOS_PROFILE=$W/junk.prof REPSTOS_CPU=zen3 \
+	REPSTOS_PATCH=0 \
 	expect_rc 0 "tune --run" "$TOOL" tune --run="$W/bench.sh" \
 	--rounds=5 --min-gain=50 -o "$W/tuned.prof" "$P"
 cp "$W/out" "$W/report"
@@ -230,11 +240,80 @@ nothing "too few rounds" "--rounds: 5 to 99" --run=true --rounds=3 -o "$W/x.prof
 nothing "an unknown option" "unknown option '--bogus'" --run=true --bogus -o "$W/x.prof" "$P"
 nothing "-o without --run" "go with --run" -o "$W/x.prof"
 
+# ---- an output that is a file tune --run reads -------------------------
+# -o naming a FILE (by its own name, another path, a hard or a symbolic
+# link) or the --profile read is refused before the command runs, and
+# the file keeps every byte and its mode.
+# fresh: the FILE and the profile as they were, before each case.
+fresh() {
+	rm -f "$W/victim" "$W/victim.hard" &&
+	cp "$P" "$W/victim" && chmod 0751 "$W/victim" &&
+	cp "$W/rec.prof" "$W/sizes.prof" || fail "cannot copy the inputs"
+}
+fresh
+sums() { sha256sum "$W/victim" "$W/sizes.prof"; stat -c %a "$W/victim"; }
+want_sums=$(sums)
+# kept WHAT OUT ARGS...: tune --run -o OUT ARGS refused so, nothing run.
+kept() {
+	local what=$1 out=$2
+	shift 2
+	rm -f "$W/ran"
+	TMPDIR=$W/tmp expect_rc 2 "$what" "$TOOL" tune \
+		--run="touch '$W/ran'" -o "$out" "$@"
+	if ! grep -q "profile not written: .*, which tune --run reads" "$W/err" ||
+	   [ "$(wc -l <"$W/err")" -ne 1 ]; then
+		fail "$what: not said in one line: $(cat "$W/err")"
+	elif [ -e "$W/ran" ] || [ -n "$(ls -A "$W/tmp")" ]; then
+		fail "$what: the command ran"
+	elif [ "$(sums)" != "$want_sums" ]; then
+		fail "$what: a file read was changed"
+	else
+		ok "$what: $(cat "$W/err")"
+	fi
+}
+ln -s victim "$W/victim.sym"
+fresh; kept "-o the FILE tuned" "$W/victim" "$W/victim"
+fresh; kept "-o the FILE by another path" "$W/in/../victim" "$W/victim"
+fresh; kept "-o a symbolic link to the FILE" "$W/victim.sym" "$W/victim"
+fresh; kept "-o the FILE, given through a symbolic link" "$W/victim" "$W/victim.sym"
+fresh; kept "-o the FILE, among others" "$W/victim" "$d/shared" "$W/victim"
+fresh; kept "-o the --profile read" "$W/sizes.prof" --profile="$W/sizes.prof" \
+	"$W/victim"
+fresh; ln "$W/victim" "$W/victim.hard"
+kept "-o a hard link to the FILE" "$W/victim.hard" "$W/victim"
+
+# ---- pins that do not reach the command ----------------------------------
+# A relative TMPDIR and a command that changes directory: the profile's
+# path it is given is still absolute, and the pins reach the program.
+mkdir -p "$W/away" "$W/rel"
+(cd "$W" && TMPDIR=rel expect_rc 0 "a relative TMPDIR, a command that changes directory" \
+	"$TOOL" tune --run="cd '$W/away' && test -r \"\$REPSTOS_PROFILE_USE\" && '$P'" \
+	--rounds=5 --min-gain=50 -o "$W/rel.prof" "$P")
+assert "... leaves nothing in it" eval '[ -z "$(ls -A "$W/rel")" ]'
+# A command under which no pin takes effect: it drops the profile, sets
+# REPSTOS_PATCH=0 or REPSTOS_VARIANT, discards the program's standard
+# error, or runs another program.  Every candidate would time the
+# baseline.
+why="no .*site took its pin"
+nothing "a command that drops the profile" "$why" \
+	--run="env -u REPSTOS_PROFILE_USE '$P'" -o "$W/x.prof" "$P"
+nothing "a command that sets REPSTOS_PATCH=0" "$why" \
+	--run="REPSTOS_PATCH=0 '$P'" -o "$W/x.prof" "$P"
+nothing "a command that sets REPSTOS_VARIANT" "no set site took its pin" \
+	--run="REPSTOS_VARIANT=erms '$P'" -o "$W/x.prof" "$P"
+nothing "a command that discards standard error" "$why" \
+	--run="'$P' 2>/dev/null" -o "$W/x.prof" "$P"
+nothing "a command that runs another program" "$why" \
+	--run="'$d/plain'" -o "$W/x.prof" "$P"
+assert "... said in one line" [ "$(wc -l <"$W/err")" -eq 1 ]
+
 # A command that fails under one form only, mid-search: the existing
 # output stays as it was.
 cat >"$W/flaky.sh" <<EOF
 #!/bin/sh
-REPSTOS_DEBUG=2 "$P" 2>&1 >/dev/null | grep -q ": site $MEMSET, memset, size unknown: erms " && exit 4
+err=\$(REPSTOS_DEBUG=2 "$P" 2>&1 >/dev/null)
+[ -z "\${REPSTOS_DEBUG:-}" ] || printf '%s\n' "\$err" >&2
+printf '%s\n' "\$err" | grep -q ": site $MEMSET, memset, size unknown: erms " && exit 4
 exit 0
 EOF
 chmod +x "$W/flaky.sh"
@@ -251,4 +330,65 @@ TMPDIR=$W/tmp expect_rc 2 "a symbolic link as the output" "$TOOL" tune \
 	--run=true -o "$W/link.prof" "$P"
 assert "... is not followed" eval '[ "$(cat "$W/target")" = target ] &&
 	grep -q "symbolic link" "$W/err"'
+
+# ---- interrupted -------------------------------------------------------
+# Ctrl-C to the process group, SIGTERM or SIGHUP to the tool while the
+# command runs: the tool dies by that signal, its private folder and
+# profile are gone from TMPDIR, and the output is as it was.  The tool
+# runs in a session of its own with SIGINT not ignored (as from a
+# terminal; a background job of a script ignores it), and the command
+# says it started, then waits for the go the test gives once the signal
+# is sent (so that a tool that went on would end, not hang); the test
+# waits for the command to end too, leaving no process behind.
+cat >"$W/hold.sh" <<EOF
+#!/bin/sh
+echo \$\$ >"$W/started.tmp" && mv "$W/started.tmp" "$W/started"
+while [ ! -e "$W/go" ]; do sleep 0.05; done
+EOF
+chmod +x "$W/hold.sh"
+# interrupted SIG TARGET: SIG sent to the tool's "group" or "process".
+interrupted() {
+	local sig=$1 to=$2 tmp=$W/tmp-$1 pid rc hold
+	rm -f "$W/started" "$W/go"
+	mkdir -p "$tmp"
+	echo "keep me" >"$W/x.prof"
+	# exec: $! is the tool's own process (the EXIT trap of lib.sh
+	# would keep a subshell in between); python leaves no signal
+	# ignored that a terminal's shell would not
+	(TMPDIR=$tmp exec python3 -c 'import os, signal, sys
+for s in signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ:
+	signal.signal(s, signal.SIG_DFL)
+os.setsid()
+os.execv(sys.argv[1], sys.argv[1:])' "$TOOL" tune --run="$W/hold.sh" \
+		--rounds=5 -o "$W/x.prof" "$P" >"$W/out" 2>"$W/err") &
+	pid=$!
+	while [ ! -e "$W/started" ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.05
+	done
+	hold=$(cat "$W/started" 2>/dev/null)
+	assert "SIG$sig: the tool, leading its own group, runs the command" \
+		[ -n "$hold" -a "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ]
+	assert "SIG$sig: the private folder is there while the command runs" \
+		[ -n "$(ls -A "$tmp")" ]
+	if [ "$to" = group ]; then
+		kill -s "$sig" -- "-$pid"
+	else
+		kill -s "$sig" "$pid"
+	fi
+	touch "$W/go"
+	wait "$pid"
+	rc=$?
+	while [ -n "$hold" ] && kill -0 "$hold" 2>/dev/null; do
+		sleep 0.05
+	done
+	assert "SIG$sig to the $to: the tool dies by it (exit $rc)" \
+		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ]
+	assert "SIG$sig: nothing left in TMPDIR: $(ls -AR "$tmp" | tr '\n' ' ')" \
+		[ -z "$(ls -A "$tmp")" ]
+	assert "SIG$sig: the output untouched" eval \
+		'[ "$(cat "$W/x.prof")" = "keep me" ] && [ "$(ls "$W" | grep -c "^x\.prof")" -eq 1 ]'
+}
+interrupted INT group
+interrupted TERM process
+interrupted HUP process
 finish
