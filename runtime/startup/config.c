@@ -156,9 +156,9 @@ static void report_refusals(const struct writer *w, FILE *f)
 	else if (w->noprobe)
 		fprintf(f, " (mprotect: no page of this start-up's file to "
 			"probe first)");
-	else if (w->crowded == EINVAL)	/* both routes, see may_write */
+	else if (w->crowded == EINVAL)	/* both routes, see crowded */
 		fprintf(f, " (another thread shares the address space)");
-	else if (w->crowded)
+	else if (w->crowded > 0)
 		fprintf(f, " (cannot tell if single-threaded: %s)",
 			strerror(w->crowded));
 	else if (e)

@@ -188,6 +188,8 @@ STARTUP_FN void patch_sites(struct module *mod)
 
 	w->fd = -1;
 	w->allowed = cfg.route;
+	if (cfg.route != ROUTE_OFF)
+		w->crowded = crowded();
 	w->page_mask = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) - 1 : 4095;
 	w->last_page = ~(uintptr_t)0;
 	if (!(run.buf = malloc(RUN_MAX)))

@@ -30,16 +30,16 @@
  * and the runtime's, which has no sites, rather than the module's.
  *
  * Nor may anything else run during the window: not a signal handler,
- * not another thread, not a vfork parent sharing the address space (a
- * library constructor that starts a thread calling into the executable
- * made most runs die).  So every signal is blocked first, then
- * unshare(CLONE_VM) must say that no other task shares the address
- * space: it fails with EINVAL if one does and does nothing if none does.
- * With signals blocked and no other task, none can appear before the
- * window closes.  Returns
+ * not another thread (a library constructor that starts a thread
+ * calling into the executable made most runs die).  So every signal is
+ * blocked first; the caller opens the window only in a process it
+ * found alone (write.c, crowded), where with signals blocked no other
+ * task can appear before the window closes: only this thread could
+ * start one.  No system call to ask the kernel (unshare(CLONE_VM) would
+ * tell, but a seccomp filter may kill a process for it).  Returns
  *   0        done
- *   -errno   nothing changed: another task shares the address space
- *            (-EINVAL), unshare was refused, or the first mprotect failed
+ *   -errno   nothing changed: the first mprotect failed (or blocking
+ *            signals did)
  *   errno    the second failed: the range is left read-write, fatal for
  *            code on it, so the caller probes a page first that nothing
  *            executes (patch.c, probe_page)
@@ -63,11 +63,6 @@ ENTRY(__repstos_poke)
 	syscall
 	test	%rax, %rax
 	jnz	.Lpoke_out		/* mask unchanged: nothing to undo */
-	mov	$272, %eax		/* SYS_unshare */
-	mov	$0x100, %edi		/* CLONE_VM */
-	syscall
-	test	%rax, %rax
-	jnz	.Lpoke_unmask
 	mov	$10, %eax		/* SYS_mprotect */
 	mov	8(%rsp), %rdi
 	mov	16(%rsp), %rsi

@@ -319,8 +319,8 @@ void repstos_prof_end(struct repstos_recorder *rec)
 	/* A process that ever had another thread may have one in a site
 	 * now, searching them (at exit; at dlclose() none can be in this
 	 * module, but which of the two this is nobody tells).  Asked of
-	 * glibc, not of the kernel: unshare(), which patch.c asks, is a
-	 * call a seccomp filter may punish, and this runs at every exit. */
+	 * glibc alone: this runs at every exit, and a system call more
+	 * is one a seccomp allow-list may punish. */
 	if (!__libc_single_threaded) {
 		rec->ret = NULL;
 		rec->slot = NULL;

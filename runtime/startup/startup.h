@@ -15,35 +15,32 @@
  *
  * Writing code keeps W^X at every moment.  Two routes, tried in order:
  *
- *  1. pwrite() to /proc/self/mem.  The kernel writes through to the
- *     private copy of the page as a debugger would; the page is never
- *     writable in this process's page tables and never stops being
- *     executable, so code sharing a page with a site (this file's own,
- *     libc's in a static binary, the PLT) runs on undisturbed.  Unlike
- *     route 2 it does not ask whether other threads run, and need not:
- *     the copy is done within the one system call (no signal handler of
- *     this thread sees half of it), and what it copies are the sites of
- *     the module being started, from the module's first constructor,
- *     before any code of the module has run or could have been handed
- *     to anyone (the loader initialises a library's dependencies before
- *     it, and dlopen() returns it only after its constructors).  Only a
- *     thread that calls into a module the loader has not initialised
- *     yet - started by an earlier library's constructor, calling the
- *     executable - could meet a site half written; that breaks what the
- *     loader promises any module, whose data would not be set up either.
+ *  1. pwrite() to /proc/self/mem, where that is the proc file system's
+ *     (a tmpfs on /proc with a regular file there takes nothing).  The
+ *     kernel writes through to the private copy of the page as a
+ *     debugger would; the page is never writable in this process's page
+ *     tables and never stops being executable, so code sharing a page
+ *     with a site (this file's own, libc's in a static binary, the PLT)
+ *     runs on undisturbed.  The copy is done within the one system call
+ *     (no signal handler of this thread sees half of it), but in place:
+ *     another thread fetching a call while its rel32 is half written
+ *     would jump anywhere, so as for route 2 the process must be alone.
  *  2. mprotect(): the pages go read-write (not executable), the bytes
  *     are copied, the pages go read-execute.  Nothing on them may run
  *     meanwhile, so that window is one assembly routine (__repstos_poke,
- *     poke.S), which blocks every signal and opens only if no other task
- *     shares the address space, and it is never opened on a page that
- *     holds a byte of that routine (the sites there stay calls to the
- *     stub); and a probe first checks, on a page of this start-up's own
- *     file that nothing executes (a read-only segment's), that a written
- *     page may become executable again (SELinux execmod says no): only
- *     then is real code touched.  A process with threads, or one that
- *     cannot tell, never takes this route, nor one under
+ *     poke.S), which blocks every signal, and it is never opened on a
+ *     page that holds a byte of that routine (the sites there stay
+ *     calls to the stub); and a probe first checks, on a page of this
+ *     start-up's own file that nothing executes (a read-only segment's),
+ *     that a written page may become executable again (SELinux execmod
+ *     says no): only then is real code touched.  Not under
  *     READ_IMPLIES_EXEC, where the read-write window would come back
  *     executable too.
+ *
+ * Alone means no other thread, by glibc's word or the count under
+ * /proc/self/task (crowded), not by a system call such as unshare(2)
+ * that a seccomp allow-list may kill the process for.  A process with
+ * threads, or one that cannot tell, writes nothing.
  *
  * If both are refused, sites stay calls to the stub, which goes to the
  * chosen routine through its family's choice byte (dispatch.S): correct,
@@ -152,8 +149,8 @@ struct writer {
 	int mem_errno;		/* why the mem route failed, or 0 */
 	int mprotect_ok;	/* probe passed */
 	int mprotect_errno;	/* why the mprotect route failed, or 0 */
-	int crowded;		/* ... because it may not be alone: may_write's
-				 * errno of unshare */
+	int crowded;		/* ... because it may not be alone (EINVAL),
+				 * or cannot tell (why): crowded() */
 	int rie;		/* ... because of READ_IMPLIES_EXEC */
 	int noprobe;		/* ... because no page could be probed */
 	unsigned beside;	/* sites it left: on the window's own pages */
@@ -247,6 +244,7 @@ STARTUP_FN void report(const struct module *mod);
 STARTUP_FN void warn(const char *fmt, const char *arg);
 
 /* writing text, W^X (write.c) */
+STARTUP_FN int crowded(void);
 STARTUP_FN void add_to_run(struct module *mod, struct run *r, uintptr_t at,
 		       const uint8_t *bytes, unsigned len, int rescue);
 STARTUP_FN void flush_run(struct module *mod, struct run *r);

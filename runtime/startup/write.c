@@ -5,8 +5,30 @@
  * (startup.h says both), and the runs of sites each writes in one go.
  */
 #define _GNU_SOURCE
+#include <linux/magic.h>
 #include <sys/single_threaded.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include "startup.h"
+
+/* ---- the proc file system --------------------------------------------- */
+
+/* A file of the proc file system, or -1 (errno EMEDIUMTYPE where what
+ * is there is not known to be one: a tmpfs on /proc with a regular file
+ * at the name, whose word on the process would mean nothing, and into
+ * which "writing text" would write nothing). */
+static int open_proc(const char *path, int flags)
+{
+	struct statfs fs;
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd >= 0 && (fstatfs(fd, &fs) || fs.f_type != PROC_SUPER_MAGIC)) {
+		close(fd);
+		errno = EMEDIUMTYPE;
+		fd = -1;
+	}
+	return fd;
+}
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -16,7 +38,7 @@ static int write_mem(struct writer *w, uintptr_t at, const void *src,
 	ssize_t done;
 
 	if (w->fd < 0 && !w->mem_errno) {
-		w->fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+		w->fd = open_proc("/proc/self/mem", O_RDWR);
 		if (w->fd < 0)
 			w->mem_errno = errno;
 	}
@@ -97,8 +119,6 @@ static int probe_mprotect(struct writer *w)
 		w->mprotect_errno = ENOENT;
 		return 0;
 	}
-	if (w->crowded)		/* as may_write found */
-		return 0;
 	r = __repstos_poke((void *)page, w->page_mask + 1, (void *)page,
 			   (const void *)page, 1);
 	if (r >= 0)
@@ -142,28 +162,36 @@ static int write_mprotect(struct writer *w, uintptr_t at, const void *src,
 }
 
 /*
- * May this module's text be written at all?  Both routes write pages
+ * Is this process alone in its address space?  0, EINVAL where another
+ * thread shares it, or why it cannot tell.  Both routes write pages
  * another thread could be running: the mprotect route takes away their
  * exec for a moment, and /proc/self/mem writes in place, where a thread
  * fetching a call while its rel32 is half written jumps anywhere.
- * Which pages another thread runs cannot be known, so the process must
- * be alone in its address space, no other thread and no vfork parent:
- * unshare(CLONE_VM) fails with EINVAL if another task shares it and
- * changes nothing if none does (kernel/fork.c, check_unshare_flags).
- * Where a seccomp filter refuses it (EPERM: "cannot tell"; Docker's
- * default one does without CAP_SYS_ADMIN), glibc's word that no thread
- * was ever created lets the mem route write, not the mprotect one.
- * Otherwise the sites stay stub calls and the stubs' byte (set_choices)
- * sends them to the process's routine.  Asked before every run of
- * sites is written (a system call that changes nothing); __repstos_poke
- * asks again, with signals blocked, where it counts.
+ * Which pages another thread runs cannot be known, so there must be
+ * none.  glibc's word that no thread was ever created settles it with
+ * no system call; where one was, the kernel's count of those left does:
+ * /proc/self/task links to each, besides "." and "..".  Where neither
+ * tells (no proc file system), the sites stay stub calls and the stubs'
+ * byte (set_choices) sends them to the process's routine.  Neither sees
+ * a task cloned with CLONE_VM by hand, outside pthread_create() and the
+ * thread group, nor a vfork parent (repstos(7) says so); unshare(CLONE_VM)
+ * would, but a seccomp allow-list may kill the process for asking.
+ * Asked once a module: alone, only this thread could start another.
  */
-static int may_write(struct writer *w)
+STARTUP_FN int crowded(void)
 {
-	if (!unshare(CLONE_VM))
-		return 1;
-	w->crowded = errno;
-	return errno == EPERM && __libc_single_threaded;
+	struct stat st;
+	int fd, e;
+
+	if (__libc_single_threaded)
+		return 0;
+	fd = open_proc("/proc/self/task", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return errno;
+	e = fstat(fd, &st) || st.st_nlink < 3 ? EIO :
+	    st.st_nlink > 3 ? EINVAL : 0;
+	close(fd);
+	return e;
 }
 
 /* 0 written; -1 not.  Where the mprotect route was the one left and
@@ -172,7 +200,7 @@ STARTUP_FN int write_text(struct writer *w, uintptr_t at, const void *src,
 		      size_t n, int *beside)
 {
 	*beside = 0;
-	if (w->allowed == ROUTE_OFF || !may_write(w))
+	if (w->allowed == ROUTE_OFF || w->crowded)
 		return -1;
 	if (w->allowed != ROUTE_MPROTECT && write_mem(w, at, src, n) == 0)
 		return 0;

@@ -15,24 +15,13 @@
  * While a page is read-write and not executable, any of them dies of
  * SIGSEGV.  Exit 0 when the sites worked and nothing else died; prints
  * how the runtime patched, for race.sh to check.
- *
- *   race unshare
- *
- * checks what the runtime relies on to know it is alone in its address
- * space: unshare(CLONE_VM) is 0 in a single-threaded process and EINVAL
- * in a vfork child (its parent shares the address space) and with a
- * second thread.  Exit 77 if unshare is refused altogether.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "repstos.h"
 
@@ -106,42 +95,6 @@ static void arm(int argc, char **argv, char **envp)
 __attribute__((section(".preinit_array"), used))
 static void (*const preinit)(int, char **, char **) = arm;
 
-static void *wait_for_exit(void *arg)
-{
-	for (;;)
-		pause();
-	return arg;
-}
-
-static int unshare_vm(void)
-{
-	return unshare(CLONE_VM) ? errno : 0;
-}
-
-static int check_unshare(void)
-{
-	int alone = unshare_vm(), in_vfork, threaded, status;
-	pthread_t t;
-	pid_t pid;
-
-	if (alone) {
-		printf("unshare(CLONE_VM) refused: %s\n", strerror(alone));
-		return 77;
-	}
-	pid = vfork();
-	if (pid == 0)
-		_exit(unshare_vm());
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return 1;
-	in_vfork = WEXITSTATUS(status);
-	if (pthread_create(&t, NULL, wait_for_exit, NULL))
-		return 1;
-	threaded = unshare_vm();
-	printf("unshare(CLONE_VM): alone %d, in a vfork child %s, with a "
-	       "thread %s\n", alone, strerror(in_vfork), strerror(threaded));
-	return in_vfork == EINVAL && threaded == EINVAL ? 0 : 1;
-}
-
 int main(int argc, char **argv)
 {
 	const struct repstos_stats *st = repstos_stats();
@@ -149,8 +102,6 @@ int main(int argc, char **argv)
 	unsigned char b[NPAGES];
 	int bad;
 
-	if (argc > 1 && !strcmp(argv[1], "unshare"))
-		return check_unshare();
 	set_timer(0);
 	race_stop(&calls, &deaths);
 	bad = race_touch(b) | alarm_bad;

@@ -337,3 +337,24 @@ fuzz-routines-run: $(RTT)/fuzz_routines
 		$(RTT)/fuzz_routines -t $(FUZZ_SECONDS) $(RTT_FUZZ_CORPUS) \
 			$(RTT_FUZZ)/corpus || exit 1; \
 	fi
+
+# Issue 45: the start-up under a default-kill seccomp allow-list
+# (sandbox.sh): one source, built plain and through the plugin, each
+# dynamic and static.
+RTT_SANDBOX := sandbox sandbox-plain sandbox-static sandbox-plain-static
+DEPS += $(patsubst %,$(RTT)/%.d,$(RTT_SANDBOX))
+$(RTT)/sandbox-plain $(RTT)/sandbox-plain-static: tests/runtime/sandbox.c
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) $(if $(filter %-static,$@),-static) -o $@ $< -lpthread
+$(RTT)/sandbox $(RTT)/sandbox-static: tests/runtime/sandbox.c $(RT_LIB) $(PLUGIN_SO)
+	@mkdir -p $(@D)
+	$(CC) $(RTT_CFLAGS) $(if $(filter %-static,$@),-static) \
+		-fplugin=$(PLUGIN_SO) -o $@ $< $(RT_LIB) -lpthread
+
+TESTS += tests/runtime/sandbox.sh
+tests/runtime/sandbox.sh: $(patsubst %,$(RTT)/%,$(RTT_SANDBOX)) \
+	$(RTT)/seccomp_run runtime/repstos.7
+
+# Issue 45: a tmpfs on /proc is not the proc file system (fakeproc.sh).
+TESTS += tests/runtime/fakeproc.sh
+tests/runtime/fakeproc.sh: $(RTT)/sites $(RTT)/sandbox
