@@ -17,6 +17,7 @@ static const char why_text[] =
 	"the size profile's counts\0"
 	"REPSTOS_VARIANT\0"
 	"size unknown: the process's routine\0"
+	"size unknown, read back: the process's read routine\0"
 	"the rule for this CPU (no cost table row)\0"
 	"the cost table over the site's sizes";
 
@@ -115,8 +116,12 @@ static int by_size(const struct repstos_family_tuning *ft,
 	unsigned known, lo, hi;
 
 	*why = REPSTOS_WHY_UNKNOWN;
-	if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN)
-		return module;
+	if (repstos_site_kind(e) == REPSTOS_SIZE_UNKNOWN) {
+		if (!(repstos_site_use(e) & REPSTOS_USE_READ))
+			return module;
+		*why = REPSTOS_WHY_READ;
+		return ft->read_variant;
+	}
 	known = forms(ft, f, e->op);
 	lo = repstos_size_class(e->size_min);
 	hi = repstos_size_class(e->size_max);

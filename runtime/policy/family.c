@@ -74,6 +74,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.variant_word = "variant",
 		.cost_word = "cost",
 		.change_word = "change",
+		.read_word = "read_variant",
 	},
 	[REPSTOS_FAMILY_COPY] = {
 		.id = REPSTOS_FAMILY_COPY,
@@ -99,6 +100,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.variant_word = "copy_variant",
 		.cost_word = "copy_cost",
 		.change_word = "copy_change",
+		.read_word = "copy_read_variant",
 	},
 };
 

@@ -56,8 +56,8 @@ struct repstos_family {
 	unsigned narrow_version; /* the same from before the vector-state rule */
 	const char *stub;	/* the symbol its sites call first */
 	/* The tuning file's words: the module routine, a cost line, a
-	 * change line. */
-	const char *variant_word, *cost_word, *change_word;
+	 * change line, the read routine. */
+	const char *variant_word, *cost_word, *change_word, *read_word;
 };
 
 extern const struct repstos_family repstos_families[REPSTOS_NFAMILY];

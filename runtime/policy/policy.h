@@ -77,7 +77,12 @@ unsigned repstos_cost_forms(const struct repstos_costs *k);
 /* One family's part of a tuning. */
 struct repstos_family_tuning {
 	int variant;			/* the module-wide routine: the stub's
-					 * target, and every site of unknown size */
+					 * target, and every site of unknown size
+					 * and use */
+	int read_variant;		/* a site of unknown size its function
+					 * reads back (REPSTOS_USE_READ): the
+					 * routine best in the shapes that read
+					 * what was just written */
 	unsigned inline_min;		/* without costs: sites proven at least
 					 * this large go inline; ~0u: none */
 	struct repstos_costs costs;	/* per form and class; all 0: none */
@@ -130,6 +135,7 @@ enum repstos_why {
 	REPSTOS_WHY_PROFILE,	/* the size profile's counts */
 	REPSTOS_WHY_FORCED,	/* REPSTOS_VARIANT, --cpu=ROUTINE */
 	REPSTOS_WHY_UNKNOWN,	/* size unknown: the module routine */
+	REPSTOS_WHY_READ,	/* size unknown, read back: the read routine */
 	REPSTOS_WHY_RULE,	/* known size, no cost table: the CPU's rule */
 	REPSTOS_WHY_COSTS,	/* known size: the cost table over its classes */
 	REPSTOS_WHY_COUNT
@@ -173,7 +179,10 @@ struct repstos_decision {
  *    then the smallest total, then the lowest number: deterministic for
  *    a given table); without a cost table, the inline form when the site
  *    is proven at least inline_min bytes;
- *  - else (size unknown) the module routine.
+ *  - else (size unknown) the module routine, or where the site's
+ *    function reads its bytes back (REPSTOS_USE_READ) the read routine,
+ *    the one best in the shapes that read what was just written (tune
+ *    chooses both from the same cells: `repstos tune`, pick.h).
  * A site its function reads back (REPSTOS_USE_READ) whose sizes lie in
  * one class below 64 bytes takes none of the family's `no_forward` forms
  * where the table has another: the loads after it would wait for a
@@ -236,11 +245,12 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
  * copied to another machine is ignored.  Text, one "key value" a line,
  * '#' comments:
  *   cpu VENDOR FAMILY MODEL STEPPING FEATURES   (hex; must all match)
- *   variant NAME   vec_rep_min N   wide_rep_min N   short_rep_max N
+ *   variant NAME   read_variant NAME
+ *   vec_rep_min N   wide_rep_min N   short_rep_max N
  *   inline_min N
  *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
  *   change NAME C   (centi-ns per change of size class; part of the table)
- *   copy_variant NAME
+ *   copy_variant NAME   copy_read_variant NAME
  *   copy_cost NAME C0 C1 .. C21, copy_change NAME C   (the copy table)
  * repstos_tuning_format writes one into buf (returns its length, or -1
  * if it does not fit); repstos_tuning_parse reads one: 1 when it applies

@@ -121,6 +121,9 @@ struct measured {
 	const struct repstos_costs *costs;	/* or NULL */
 	const struct repstos_costs *copy_costs;	/* or NULL */
 	const char *source;
+	/* the routines of sites of unknown size read back (REPSTOS_USE_READ) */
+	enum repstos_variant read_variant;
+	enum repstos_copy_variant copy_read_variant;
 };
 
 /* The measured cost tables: the .costs files in rows/, what `repstos
@@ -147,23 +150,31 @@ static const struct measured table[] = {
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 4 * KIB, 4 * KIB,
 	  REPSTOS_COPY_VARIANT_AVX512, ~0ull, &amd_19_11_costs,
 	  &amd_19_11_copy_costs,
-	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)" },
+	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11)",
+	  .read_variant = REPSTOS_VARIANT_AVX512_SPLIT,
+	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX512 },
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN4_MODELS, F(ERMS) | F(AVX2),
 	  REPSTOS_VARIANT_STOSB_AVX2, 2 * KIB, 4 * KIB, 4 * KIB,
 	  REPSTOS_COPY_VARIANT_AVX2, ~0ull, &amd_19_11_costs,
 	  &amd_19_11_copy_costs,
-	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512" },
+	  "measured: AMD family 0x19 Zen 4 (EPYC model 0x11), no AVX-512",
+	  .read_variant = REPSTOS_VARIANT_STOSB_AVX2,
+	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX2 },
 	{ REPSTOS_VENDOR_AMD, 0x19, ZEN3_MODELS, F(ERMS) | F(AVX2),
 	  REPSTOS_VARIANT_AVX2, 4 * KIB, ~0ull, ~0u,
 	  REPSTOS_COPY_VARIANT_AVX2, ~0ull, &amd_19_01_costs,
 	  &amd_19_01_copy_costs,
-	  "measured: AMD family 0x19 Zen 3 (EPYC model 0x01)" },
+	  "measured: AMD family 0x19 Zen 3 (EPYC model 0x01)",
+	  .read_variant = REPSTOS_VARIANT_AVX2,
+	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX2 },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 512 * KIB, 512 * KIB,
 	  REPSTOS_COPY_VARIANT_AVX512, 24 * KIB, &amd_1a_02_costs,
 	  &amd_1a_02_copy_costs,
-	  "measured: AMD family 0x1a (EPYC model 2)" },
+	  "measured: AMD family 0x1a (EPYC model 2)",
+	  .read_variant = REPSTOS_VARIANT_AVX512_SPLIT,
+	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX512 },
 };
 #undef F
 
@@ -247,6 +258,7 @@ static void conservative(const struct repstos_cpu *cpu, struct repstos_tuning *t
 		r = 1;
 	t->fam[REPSTOS_FAMILY_SET].variant = r == 2 ? REPSTOS_VARIANT_AVX512_SPLIT :
 		     r == 1 ? REPSTOS_VARIANT_AVX2 : REPSTOS_VARIANT_VEC;
+	t->fam[REPSTOS_FAMILY_SET].read_variant = t->fam[REPSTOS_FAMILY_SET].variant;
 	t->vec_rep_min = t->wide_rep_min = erms ? 4 * KIB : ~0ull;
 	t->fam[REPSTOS_FAMILY_SET].inline_min = erms ? 4 * KIB : ~0u;
 	t->source = why[r][erms];
@@ -269,6 +281,7 @@ static void conservative_copy(const struct repstos_cpu *cpu,
 
 	c->variant = repstos_policy_copy_supported(cpu, REPSTOS_COPY_VARIANT_AVX2) ?
 		     REPSTOS_COPY_VARIANT_AVX2 : REPSTOS_COPY_VARIANT_VEC;
+	c->read_variant = c->variant;
 	c->inline_min = ~0u;
 	t->copy_rep_min = erms ? 2 * KIB : ~0ull;
 }
@@ -289,10 +302,12 @@ void repstos_policy_tuning(const struct repstos_cpu *cpu,
 		return;
 	}
 	s->variant = m->variant;
+	s->read_variant = m->read_variant;
 	t->vec_rep_min = m->vec_rep_min;
 	t->wide_rep_min = m->wide_rep_min;
 	s->inline_min = m->inline_min;
 	c->variant = m->copy_variant;
+	c->read_variant = m->copy_read_variant;
 	c->inline_min = ~0u;
 	t->copy_rep_min = m->copy_rep_min;
 	/* a row's copy routine needs more than its set routine: a CPU the

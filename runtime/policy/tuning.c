@@ -107,19 +107,28 @@ static int put_table(char *buf, unsigned len, unsigned *at,
 	return r;
 }
 
-/* A family's lines: its module routine (one that is no variant: the
- * narrow form, correct on every x86-64), its numbers, its table. */
+/* Variant v's name, or for one that is no variant the narrow form's,
+ * correct on every x86-64. */
+static const char *routine_name(const struct repstos_family *f, int v)
+{
+	const char *name = repstos_family_name(f, v);
+
+	return name ? name : repstos_family_name(f, f->narrow_form);
+}
+
+/* A family's lines: its module and read routines, its numbers, its
+ * table. */
 static int put_family(char *buf, unsigned len, unsigned *at,
 		      const struct repstos_family *f,
 		      const struct repstos_tuning *t)
 {
-	const char *module = repstos_family_name(f, t->fam[f->id].variant);
+	const struct repstos_family_tuning *ft = &t->fam[f->id];
 	unsigned i;
 	int r;
 
-	if (!module)
-		module = repstos_family_name(f, f->narrow_form);
-	r = repstos_text_put(buf, len, at, "%s %s\n", f->variant_word, module);
+	r = repstos_text_put(buf, len, at, "%s %s\n%s %s\n", f->variant_word,
+			     routine_name(f, ft->variant), f->read_word,
+			     routine_name(f, ft->read_variant));
 	for (i = 0; !r && i < NNUMBERS; i++)
 		if (numbers[i].family == f->id)
 			r = repstos_text_put(buf, len, at, "%s %llu\n",
@@ -226,10 +235,10 @@ static const char *change_at(const char *p, unsigned *change)
 	return p;
 }
 /*
- * A family's line at p (its variant, cost or change word) into n: *q
- * past the line's value, or NULL when it is malformed.  Returns the
- * family's number, with *what 0 (variant), 1 (cost) or 2 (change); -1
- * when p starts no family's line.
+ * A family's line at p (its variant, cost, change or read word) into n:
+ * *q past the line's value, or NULL when it is malformed.  Returns the
+ * family's number, with *what 0 (variant), 1 (cost), 2 (change) or 3
+ * (read); -1 when p starts no family's line.
  */
 static int family_line(const char *p, struct repstos_tuning *n,
 		       const char **q, int *what)
@@ -239,16 +248,18 @@ static int family_line(const char *p, struct repstos_tuning *n,
 	for (id = 0; id < REPSTOS_NFAMILY; id++) {
 		const struct repstos_family *f = &repstos_families[id];
 		struct repstos_family_tuning *ft = &n->fam[id];
-		const char *words[3] = { f->variant_word, f->cost_word,
-					 f->change_word };
+		const char *words[4] = { f->variant_word, f->cost_word,
+					 f->change_word, f->read_word };
 
-		for (*what = 0; *what < 3; ++*what) {
+		for (*what = 0; *what < 4; ++*what) {
 			if (!(*q = repstos_text_word(p, words[*what])))
 				continue;
 			if ((v = name_at(*q, f)) < 0)
 				*q = NULL;
 			else if (*what == 0)
 				ft->variant = v, *q += strlen(f->names[v]);
+			else if (*what == 3)
+				ft->read_variant = v, *q += strlen(f->names[v]);
 			else if (*what == 1)
 				*q = costs_at(*q, &ft->costs.cns[v]);
 			else if ((*q = change_at(*q, &ft->costs.change[v])))
@@ -313,7 +324,7 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		} else if ((id = family_line(p, &n, &q, &what)) >= 0) {
 			if (!q)
 				return -1;
-			have_table[id] |= what > 0;
+			have_table[id] |= what == 1 || what == 2;
 		} else if (number_line(p, &n, &q)) {
 			if (!q)
 				return -1;
@@ -332,7 +343,8 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 	for (id = 0; id < REPSTOS_NFAMILY; id++) {
 		const struct repstos_family *f = &repstos_families[id];
 
-		if (!repstos_family_runs(f, cpu, n.fam[id].variant))
+		if (!repstos_family_runs(f, cpu, n.fam[id].variant) ||
+		    !repstos_family_runs(f, cpu, n.fam[id].read_variant))
 			return -1;
 		if (!have_table[id])	/* the policy's table stays */
 			n.fam[id].costs = t->fam[id].costs;

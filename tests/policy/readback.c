@@ -10,7 +10,8 @@
  *                          rep movsb in place (a string store), then
  *                          "avx512", both "vec" next, "avx2" from 64;
  *                          SET the set sites' module routine (default
- *                          avx512_split), COPY the copy sites' (avx512)
+ *                          avx512_split), COPY the copy sites' (avx512);
+ *                          both families' read routine "vec"
  *   readback forms         each site's op, sizes, use and form now, one
  *                          line a site, in table order
  *   readback run           call every site and check what it stored
@@ -159,6 +160,9 @@ static int write_tuning(const char *path, const char *set, const char *copy)
 	if (module_named(&t, REPSTOS_FAMILY_SET, set) ||
 	    module_named(&t, REPSTOS_FAMILY_COPY, copy))
 		return 2;
+	/* a read routine none of the module routines is */
+	t.fam[REPSTOS_FAMILY_SET].read_variant = REPSTOS_VARIANT_VEC;
+	t.fam[REPSTOS_FAMILY_COPY].read_variant = REPSTOS_COPY_VARIANT_VEC;
 	k = &t.fam[REPSTOS_FAMILY_SET].costs;
 	slow(k, f);
 	row(k, REPSTOS_VARIANT_AVX512_SPLIT, 100, 500);

@@ -7,10 +7,11 @@
 # tuning file whose tables make avx512_split (copies: rep movsb in
 # place, then avx512) cheapest below 64 bytes and vec next, in the
 # runtime and in `repstos patch --cpu=native` alike.  Sites of a range
-# over several classes, of 64 bytes and more, or of unknown size choose
-# as if not marked; and a marked site is not answered from the choice
-# of an unmarked one of the same sizes (the start-up asks each range
-# once).  The same with a size profile, by where the calls fell; and
+# over several classes, or of 64 bytes and more, choose as if not
+# marked; a marked site of unknown size takes the read routine (vec
+# here), an unmarked one the module routine; and a marked site is not
+# answered from the choice of an unmarked one of the same sizes (the
+# start-up asks each range once).  The same with a size profile, by where the calls fell; and
 # there a site with 95% of its calls spread over 16..63 (one copy site
 # with a few calls of 5 bytes), marked or not, takes
 # avx512_plain, plain stores with no size branch, where the module
@@ -35,7 +36,7 @@ expect() {
 		unknown=avx2 var_read=vec spread=avx512_plain
 		copy_spread=avx512_plain
 	else
-		unknown=avx512_split var_read=avx512_split spread=avx512_split
+		unknown=vec var_read=vec spread=avx512_split
 		copy_spread=inline
 	fi
 	cat <<END
