@@ -17,18 +17,20 @@ while [ $i -le $n ]; do
 done
 cat $t.1
 echo
-echo "decisions of $n runs (module routine, copy routine; rep stosb thresholds):"
+echo "decisions of $n runs (module routines, set and copy; read routines; rep stosb thresholds):"
 i=1
 while [ $i -le $n ]; do
-	# the decisions: the starred routines before the use-after-write
-	# part of the report, which marks the same ones again
-	pick=$(sed -n '/with use after write/q; s/^  \* \([a-z0-9_]*\) .*/\1/p' $t.$i | paste -sd' ')
+	# the decisions: each family's module routine (*) and read
+	# routine (r), set first
+	pick=$(sed -n 's/^  \* \([a-z0-9_]*\) .*/\1/p' $t.$i | paste -sd' ')
+	read=$(sed -n 's/^  r \([a-z0-9_]*\) .*/\1/p' $t.$i | paste -sd' ')
+	[ -z "$read" ] || pick="$pick; read $read"
 	thr=$(sed -n 's/^  rep stosb thresholds: //p' $t.$i)
 	printf 'run %2d: %-21s %s; in %.2f s\n' $i "$pick" "$thr" "$(cat $t.$i.time)"
 	i=$((i + 1))
 done
 distinct=$(for i in $(seq 1 $n); do
-	sed -n '/with use after write/q; s/^  \* \([a-z0-9_]*\) .*/\1/p; s/^  rep stosb thresholds: //p' $t.$i |
+	sed -n 's/^  [*r] \([a-z0-9_]*\) .*/\1/p; s/^  rep stosb thresholds: //p' $t.$i |
 		tr '\n' ' '; echo; done | sort -u | wc -l)
 echo "distinct decisions: $distinct"
 rm -f $t $t.*

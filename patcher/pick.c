@@ -7,84 +7,94 @@
 /* The margin the policy's routine keeps its place by, as step 1 of
  * repstos_tune keeps the policy's rep stosb thresholds. */
 #define HOLD 1.05
-/* Level with glibc over the distributions taken together: the goals'
- * bar for "not slower" (bench/results/README.md), not 1: one run's
- * distributions move by 5% (Zen 5: avx512_split's mean 0.95-1.05). */
-#define LEVEL 0.97
+/* Worst cells this close are level: one run's cell moves by 2-3%. */
+#define NEAR 0.97
 
-int repstos_pick_qualifies(const struct repstos_verdict *v)
+/* x^(1/n) by Newton's method, x > 0: no libm for the tool. */
+static double root(double x, unsigned n)
 {
-	return v->worst >= 0.95 && v->dist_min >= 0.95;
+	double y = 1;
+	unsigned i, k;
+
+	for (i = 0; i < 60; i++) {
+		double p = 1;
+
+		for (k = 1; k < n; k++)
+			p *= y;
+		y -= (p * y - x) / (n * p);
+	}
+	return y;
 }
 
-/* Routine i's verdict, raised by HOLD where i is held (-1: none). */
-static struct repstos_verdict seen(const struct repstos_verdict *v,
-				   unsigned i, int held)
+struct repstos_standing repstos_pick_standing(const struct repstos_cells *c,
+					      unsigned shapes)
 {
-	struct repstos_verdict r = v[i];
+	struct repstos_standing s = { 1e9, 1, 0, 0 };
+	unsigned sh, i, n = 0;
 
-	if ((int)i == held) {
-		r.worst *= HOLD;
-		r.dist_min *= HOLD;
-		r.geo *= HOLD;
-	}
-	return r;
+	for (sh = 0; sh < REPSTOS_NSHAPE; sh++)
+		for (i = 0; (shapes >> sh & 1) && i < REPSTOS_PICK_NCELL; i++) {
+			double r = c->r[sh][i];
+
+			if (r <= 0)
+				continue;
+			n++;
+			s.geo *= r;
+			if (r < s.worst)
+				s.worst = r, s.worst_shape = sh, s.worst_cell = i;
+		}
+	if (!n)
+		return (struct repstos_standing){ 0, 0, 0, 0 };
+	s.geo = root(s.geo, n);
+	return s;
+}
+
+/* Routine i's standing, its figures raised by HOLD where i is held
+ * (-1: none). */
+static struct repstos_standing seen(const struct repstos_cells *c, unsigned i,
+				    unsigned shapes, int held)
+{
+	struct repstos_standing s = repstos_pick_standing(&c[i], shapes);
+
+	if ((int)i == held)
+		s.worst *= HOLD, s.geo *= HOLD;
+	return s;
 }
 
 /* The rule of pick.h, with the held routine's figures raised by HOLD. */
-static unsigned rule(const struct repstos_verdict *v, unsigned n, int held)
+static unsigned rule(const struct repstos_cells *c, unsigned n,
+		     unsigned shapes, int held)
 {
-	double top = 0, safest = 0;
+	double top = 0, geo = 0;
 	unsigned i, pick = 0;
-	int any = 0;
 
 	for (i = 0; i < n; i++) {
-		struct repstos_verdict r = seen(v, i, held);
+		struct repstos_standing s = seen(c, i, shapes, held);
 
-		if (repstos_pick_qualifies(&r) && r.geo > top)
-			top = r.geo, any = 1;
+		if (s.worst > top)
+			top = s.worst;
 	}
-	if (any) {
-		/* within 2% of the best mean, the one safest at fixed sizes */
-		for (i = 0; i < n; i++) {
-			struct repstos_verdict r = seen(v, i, held);
-
-			if (repstos_pick_qualifies(&r) && r.geo >= top * 0.98 &&
-			    r.worst > safest)
-				safest = r.worst, pick = i;
-		}
-		return pick;
-	}
-	/* None: the safest at fixed sizes of those not slower than glibc on
-	 * the distributions taken together; failing that, the fastest there. */
 	for (i = 0; i < n; i++) {
-		struct repstos_verdict r = seen(v, i, held);
+		struct repstos_standing s = seen(c, i, shapes, held);
 
-		if (r.geo >= LEVEL && r.worst > safest)
-			safest = r.worst, pick = i, any = 1;
-	}
-	if (any)
-		return pick;
-	for (i = 0; i < n; i++) {
-		struct repstos_verdict r = seen(v, i, held);
-
-		if (r.geo > top)
-			top = r.geo, pick = i;
+		if (s.worst >= top * NEAR && s.geo > geo)
+			geo = s.geo, pick = i;
 	}
 	return pick;
 }
 
-unsigned repstos_pick(const struct repstos_verdict *v, unsigned n)
+unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
+		      unsigned shapes)
 {
-	return rule(v, n, -1);
+	return rule(c, n, shapes, -1);
 }
 
-unsigned repstos_pick_keep(const struct repstos_verdict *v, unsigned n,
-			   int held)
+unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
+			   unsigned shapes, int held)
 {
-	unsigned pick = rule(v, n, -1);
+	unsigned pick = rule(c, n, shapes, -1);
 
 	if (held < 0 || (unsigned)held >= n || (unsigned)held == pick)
 		return pick;
-	return rule(v, n, held) == (unsigned)held ? (unsigned)held : pick;
+	return rule(c, n, shapes, held) == (unsigned)held ? (unsigned)held : pick;
 }

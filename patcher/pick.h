@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pick.h - how `repstos tune` picks the module routine (and the copy
- * routine) from what it measured: the rule alone, apart from the
- * measuring in tune.c, so that a test can hold it to crafted figures.
+ * pick.h - how `repstos tune` picks the module routine and the read
+ * routine of each family (set, copy) from what it measured: the rule
+ * alone, apart from the measuring in tune.c, so that a test can hold it
+ * to crafted figures.
+ *
+ * A cell is one way a program may use a routine: a shape (what the code
+ * after the call does with the bytes) and a size distribution, or back
+ * to back the fixed sizes.  Its figure is glibc's time over the
+ * routine's (>1: faster), the worst of the placements measured
+ * (destination aligned, +3, at a random offset).  Every choice is made
+ * from the cells of every shape, never one: on Zen 4 a masked store is
+ * not forwarded to a later load, so a routine 2% ahead back to back can
+ * be 40% behind when the next instruction reads what it wrote.
  */
 #ifndef REPSTOS_PICK_H
 #define REPSTOS_PICK_H
@@ -13,28 +23,46 @@ extern "C" {
 
 /* The most published distributions a family has (tune.c checks). */
 #define REPSTOS_PICK_NDIST 8
+/* A shape's cells: its distributions, then (back to back) the fixed
+ * sizes, the worst size class. */
+#define REPSTOS_PICK_FIXED REPSTOS_PICK_NDIST
+#define REPSTOS_PICK_NCELL (REPSTOS_PICK_NDIST + 1)
 
-/* One routine's standing against glibc, each figure glibc's time over
- * the routine's (>1: faster). */
-struct repstos_verdict {
-	double worst;		/* at fixed sizes, the worst class */
-	unsigned worst_class;
-	double dist[REPSTOS_PICK_NDIST];	/* per distribution */
-	double dist_min, geo;	/* their least and geometric mean */
+/* The shapes (bench.h has the same four): nothing reads the bytes; the
+ * next call's address depends on the last byte written, on the first,
+ * on the sum of every 8-byte word. */
+enum repstos_shape {
+	REPSTOS_SHAPE_B2B,
+	REPSTOS_SHAPE_LAST,
+	REPSTOS_SHAPE_FIRST,
+	REPSTOS_SHAPE_ALL,
+	REPSTOS_NSHAPE
+};
+#define REPSTOS_SHAPES_EVERY	((1u << REPSTOS_NSHAPE) - 1)
+/* What a site the plugin saw read back is judged by. */
+#define REPSTOS_SHAPES_READ	(REPSTOS_SHAPES_EVERY & ~(1u << REPSTOS_SHAPE_B2B))
+
+/* One routine's cells; 0 where a cell was not measured. */
+struct repstos_cells {
+	double r[REPSTOS_NSHAPE][REPSTOS_PICK_NCELL];
 };
 
-/* Within 5% of glibc at every fixed size and on every distribution. */
-int repstos_pick_qualifies(const struct repstos_verdict *v);
+/* A routine's standing over the shapes of a mask: its worst cell (and
+ * where), and the geometric mean of its cells. */
+struct repstos_standing {
+	double worst, geo;
+	unsigned worst_shape, worst_cell;
+};
+struct repstos_standing repstos_pick_standing(const struct repstos_cells *c,
+					      unsigned shapes);
 
 /*
- * Which of the n routines (n >= 1): among those that qualify, the best
- * geometric mean over the distributions, and within 2% of it the one
- * safest at fixed sizes; when none qualifies, the safest at fixed sizes
- * of those level with glibc or better on the distributions taken
- * together (geometric mean >= 0.97, the goals' bar); failing that, the
- * best mean.
+ * Which of the n routines (n >= 1), over the shapes of the mask: the
+ * best worst cell; among those within 3% of it (the noise of one run's
+ * cell), the best geometric mean over the cells.
  */
-unsigned repstos_pick(const struct repstos_verdict *v, unsigned n);
+unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
+		      unsigned shapes);
 
 /*
  * The routine the policy already has, held (an index, or -1 where it is
@@ -43,8 +71,8 @@ unsigned repstos_pick(const struct repstos_verdict *v, unsigned n);
  * rule's measures would otherwise trade places on noise.  Returns the
  * index to take: held, or repstos_pick's.
  */
-unsigned repstos_pick_keep(const struct repstos_verdict *v, unsigned n,
-			   int held);
+unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
+			   unsigned shapes, int held);
 
 #ifdef __cplusplus
 }

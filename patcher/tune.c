@@ -16,18 +16,19 @@
  *     threshold chosen on noise would differ from run to run);
  *  2. the cost of every form in every size class, at both ends of the
  *     class, destination aligned and not, the worst of the four;
- *  3. the module routine, which every site of unknown size gets: among
- *     the routines no more than 5% slower than glibc at any fixed size
- *     and on any published distribution, the best geometric mean over
- *     the distributions (the goals say 3%; the margin keeps noise from
- *     flipping the choice); when none qualifies, the one safest at fixed
- *     sizes among those level with glibc or better on the distributions
- *     taken together (geometric mean >= 0.97) (pick.c).  As in step 1, the
- *     policy's routine stays unless another wins with the policy's
- *     figures raised by 5%: on Zen 5, where neither avx512_split nor
- *     avx512 qualifies and avx512_split's worst fixed size is bimodal
- *     (0.71x or 0.85-1.00x) and its distribution mean 0.95-1.05, 6 of 30
- *     runs chose avx512 without it.
+ *  3. the module routine, which every site of unknown size and use
+ *     gets, and the read routine, which a site of unknown size its
+ *     function reads back gets: each routine's cells, its ratio to glibc
+ *     in every shape (back to back; the next call depending on the last
+ *     byte written, the first, every 8-byte word) on every published
+ *     distribution at three placements (aligned, +3, a random offset
+ *     in a line: the worst of them), and back to back at fixed sizes;
+ *     the module routine is the best worst cell over every shape, then
+ *     the best geometric mean; the read routine the same over the three
+ *     read shapes (pick.h).  As in step 1, the policy's routine stays
+ *     unless another wins with the policy's figures raised by 5%: on
+ *     Zen 5, where avx512_split's worst fixed size is bimodal (0.71x or
+ *     0.85-1.00x), 6 of 30 runs chose avx512 without such a margin.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +49,8 @@
 
 #define RING 65536u
 #define REPS 11
+#define CELL_REPS 7	/* step 3's cells are many: 3 s for the whole tune */
+_Static_assert(CELL_REPS <= REPS, "measure_reps' arrays");
 #define BATCH_NS 100e3
 #define NEVER (~0ull)
 #define NSETDIST (sizeof(repstos_dists) / sizeof(repstos_dists[0]))
@@ -62,6 +65,8 @@
 static unsigned char *buf;
 static unsigned char *src;	/* what copies read */
 static uint32_t *ring;
+static uint8_t *place;		/* each call's offset past the destination:
+				 * 0, or 0..63 for the random placement */
 static size_t ring_pos;		/* batches go on where the last one ended:
 				 * replaying one stretch of the ring from
 				 * batch to batch lets the branch predictor
@@ -73,142 +78,161 @@ static size_t ring_pos;		/* batches go on where the last one ended:
  * One loop per routine and shape, each calling its routine directly, as
  * a patched site does (this file is built with -mno-red-zone, as the
  * plugin builds the code it compiles), and one for glibc, a plain `call
- * memset@plt`: each as a real program would run it.  Two shapes:
+ * memset@plt`: each as a real program would run it.  Four shapes
+ * (enum repstos_shape):
  *   back to back   nothing reads what a call wrote;
- *   use            the last byte each call wrote is loaded and folded
- *                  (times an opaque 0) into the next call's destination,
- *                  as code does that reads back what it cleared or
- *                  copied: a load of bytes a store cannot forward (a
- *                  masked or string store, on some CPUs) waits for it to
- *                  commit, and the next call waits on the load.
+ *   last, first    the last (first) byte each call wrote is loaded and
+ *                  folded (times an opaque 0) into the next call's
+ *                  destination, as code does that reads back what it
+ *                  cleared or copied: a load of bytes a store cannot
+ *                  forward (a masked or string store, on some CPUs)
+ *                  waits for it to commit, and the next call waits on
+ *                  the load;
+ *   all            the same with the sum of every 8-byte word written
+ *                  (and the last byte), as a parser reads a buffer.
+ * Each call's destination is the loop's, plus place[] (0, or a random
+ * offset in a line for the random placement), plus that dependency.
  */
-static inline size_t read_back(const unsigned char *d, unsigned long n)
+static inline size_t read_back(const unsigned char *d, unsigned long n,
+				int how)
 {
-	size_t b = d[n ? n - 1 : 0], zero = 0;
+	size_t b = 0, zero = 0, w, i;
 
+	if (how == REPSTOS_SHAPE_LAST)
+		b = d[n ? n - 1 : 0];
+	else if (how == REPSTOS_SHAPE_FIRST)
+		b = d[0];
+	else {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&w, d + i, 8);
+			b += w;
+		}
+		b += d[n ? n - 1 : 0];
+	}
 	__asm__("" : "+r"(zero));
 	return b & zero;
 }
 
-#define SET_LOOP(fn, use, insn, ...)					\
+/* Call i's size and destination in a loop over the ring. */
+#define AT(i)	(ring_pos + (i)) & (RING - 1)
+
+#define SET_LOOP(fn, how, insn, ...)					\
 static void fn(unsigned char *dst, size_t iters)			\
 {									\
 	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		unsigned char *at = dst + dep;				\
+		unsigned char *at = dst + place[AT(i)] + dep;		\
 		void *d = at;						\
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned long n = ring[AT(i)];				\
 		unsigned long a = 0x5a;					\
 									\
 		__asm__ __volatile__(insn : "+D"(d), "+c"(n), "+a"(a)	\
 				     : : "memory", "cc", ##__VA_ARGS__);\
-		if (use)						\
-			dep = read_back(at, ring[(ring_pos + i) & (RING - 1)]); \
+		if (how)						\
+			dep = read_back(at, ring[AT(i)], how);		\
 	}								\
 }
 
+/* A form's loop in each shape, by enum repstos_shape. */
+#define SHAPED(LOOP, pre, ...)						\
+	LOOP(pre##_b2b, REPSTOS_SHAPE_B2B, __VA_ARGS__)			\
+	LOOP(pre##_last, REPSTOS_SHAPE_LAST, __VA_ARGS__)		\
+	LOOP(pre##_first, REPSTOS_SHAPE_FIRST, __VA_ARGS__)		\
+	LOOP(pre##_all, REPSTOS_SHAPE_ALL, __VA_ARGS__)
+#define SHAPES_OF(pre) { pre##_b2b, pre##_last, pre##_first, pre##_all }
+
 #define REPSTOS_X_RUN(e, name, sym, needs)				\
-	SET_LOOP(run_##e, 0, "call " #sym, "xmm0")			\
-	SET_LOOP(use_##e, 1, "call " #sym, "xmm0")
+	SHAPED(SET_LOOP, run_##e, "call " #sym, "xmm0")
 REPSTOS_VARIANTS(REPSTOS_X_RUN)
 #undef REPSTOS_X_RUN
-SET_LOOP(run_inline, 0, "rep stosb")
-SET_LOOP(use_inline, 1, "rep stosb")
+SHAPED(SET_LOOP, run_inline, "rep stosb")
 
 typedef void set_loop_fn(unsigned char *, size_t);
-static set_loop_fn *const runners[2][REPSTOS_VARIANT_COUNT] = {
-#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = run_##e,
-	{ REPSTOS_VARIANTS(REPSTOS_X_RUNNER) },
-#undef REPSTOS_X_RUNNER
-#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_VARIANT_##e] = use_##e,
-	{ REPSTOS_VARIANTS(REPSTOS_X_RUNNER) },
+static set_loop_fn *const runners[REPSTOS_VARIANT_COUNT][REPSTOS_NSHAPE] = {
+#define REPSTOS_X_RUNNER(e, name, sym, needs) \
+	[REPSTOS_VARIANT_##e] = SHAPES_OF(run_##e),
+	REPSTOS_VARIANTS(REPSTOS_X_RUNNER)
 #undef REPSTOS_X_RUNNER
 };
-static set_loop_fn *const inline_runners[2] = { run_inline, use_inline };
+static set_loop_fn *const inline_runners[REPSTOS_NSHAPE] = SHAPES_OF(run_inline);
 
-#define LIBC_LOOP(fn, use)						\
+#define LIBC_LOOP(fn, how, unused)					\
 static void fn(unsigned char *dst, size_t iters)			\
 {									\
 	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned char *at = dst + place[AT(i)] + dep;		\
+		unsigned long n = ring[AT(i)];				\
 									\
-		memset(dst + dep, 0x5a, n);				\
+		memset(at, 0x5a, n);					\
 		__asm__ __volatile__("" : : : "memory");		\
-		if (use)						\
-			dep = read_back(dst + dep, n);			\
+		if (how)						\
+			dep = read_back(at, n, how);			\
 	}								\
 }
-LIBC_LOOP(run_libc, 0)
-LIBC_LOOP(use_libc, 1)
-static set_loop_fn *const libc_runners[2] = { run_libc, use_libc };
+SHAPED(LIBC_LOOP, run_libc, 0)
+static set_loop_fn *const libc_runners[REPSTOS_NSHAPE] = SHAPES_OF(run_libc);
 
 /* The same for the copy forms: each copy routine called as a copy site
  * calls it, rep movsb in place, and glibc's memcpy through the PLT. */
-#define COPY_LOOP(fn, use, insn, ...)					\
+#define COPY_LOOP(fn, how, insn, ...)					\
 static void fn(unsigned char *dst, const unsigned char *from,		\
 	       size_t iters)						\
 {									\
 	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		unsigned char *at = dst + dep;				\
+		unsigned char *at = dst + place[AT(i)] + dep;		\
 		void *d = at;						\
 		const void *s = from;					\
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned long n = ring[AT(i)];				\
 									\
 		__asm__ __volatile__(insn : "+D"(d), "+S"(s), "+c"(n)	\
 				     : : "memory", "cc", ##__VA_ARGS__);\
-		if (use)						\
-			dep = read_back(at, ring[(ring_pos + i) & (RING - 1)]); \
+		if (how)						\
+			dep = read_back(at, ring[AT(i)], how);		\
 	}								\
 }
 
 #define REPSTOS_X_COPY_RUN(e, name, sym, needs)				\
-	COPY_LOOP(copy_run_##e, 0, "call " #sym, REPSTOS_COPY_CLOBBERS)	\
-	COPY_LOOP(copy_use_##e, 1, "call " #sym, REPSTOS_COPY_CLOBBERS)
+	SHAPED(COPY_LOOP, copy_run_##e, "call " #sym, REPSTOS_COPY_CLOBBERS)
 REPSTOS_COPY_VARIANTS(REPSTOS_X_COPY_RUN)
 #undef REPSTOS_X_COPY_RUN
-COPY_LOOP(copy_run_inline, 0, "rep movsb")
-COPY_LOOP(copy_use_inline, 1, "rep movsb")
+SHAPED(COPY_LOOP, copy_run_inline, "rep movsb")
 
 typedef void copy_loop_fn(unsigned char *, const unsigned char *, size_t);
-static copy_loop_fn *const copy_runners[2][REPSTOS_COPY_VARIANT_COUNT] = {
-#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_run_##e,
-	{ REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER) },
-#undef REPSTOS_X_RUNNER
-#define REPSTOS_X_RUNNER(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = copy_use_##e,
-	{ REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER) },
+static copy_loop_fn *const copy_runners[REPSTOS_COPY_VARIANT_COUNT][REPSTOS_NSHAPE] = {
+#define REPSTOS_X_RUNNER(e, name, sym, needs) \
+	[REPSTOS_COPY_VARIANT_##e] = SHAPES_OF(copy_run_##e),
+	REPSTOS_COPY_VARIANTS(REPSTOS_X_RUNNER)
 #undef REPSTOS_X_RUNNER
 };
-static copy_loop_fn *const copy_inline_runners[2] = {
-	copy_run_inline, copy_use_inline
-};
+static copy_loop_fn *const copy_inline_runners[REPSTOS_NSHAPE] =
+	SHAPES_OF(copy_run_inline);
 
-#define COPY_LIBC_LOOP(fn, use)						\
+#define COPY_LIBC_LOOP(fn, how, unused)					\
 static void fn(unsigned char *dst, const unsigned char *from,		\
 	       size_t iters)						\
 {									\
 	size_t i, dep = 0;						\
 									\
 	for (i = 0; i < iters; i++) {					\
-		unsigned long n = ring[(ring_pos + i) & (RING - 1)];	\
+		unsigned char *at = dst + place[AT(i)] + dep;		\
+		unsigned long n = ring[AT(i)];				\
 									\
-		memcpy(dst + dep, from, n);				\
+		memcpy(at, from, n);					\
 		__asm__ __volatile__("" : : : "memory");		\
-		if (use)						\
-			dep = read_back(dst + dep, n);			\
+		if (how)						\
+			dep = read_back(at, n, how);			\
 	}								\
 }
-COPY_LIBC_LOOP(copy_run_libc, 0)
-COPY_LIBC_LOOP(copy_use_libc, 1)
-static copy_loop_fn *const copy_libc_runners[2] = {
-	copy_run_libc, copy_use_libc
-};
+SHAPED(COPY_LIBC_LOOP, copy_run_libc, 0)
+static copy_loop_fn *const copy_libc_runners[REPSTOS_NSHAPE] =
+	SHAPES_OF(copy_run_libc);
 
-/* Which shape the loops run: 0 back to back, 1 use after write. */
+/* Which shape the loops run (enum repstos_shape). */
 static int shape;
 
 static double now(void)
@@ -232,13 +256,13 @@ static double once(int copy, unsigned f, unsigned off, size_t iters)
 	else if (copy && f == REPSTOS_COPY_VARIANT_INLINE)
 		copy_inline_runners[shape](buf + off, from, iters);
 	else if (copy)
-		copy_runners[shape][f](buf + off, from, iters);
+		copy_runners[f][shape](buf + off, from, iters);
 	else if (f == GLIBC)
 		libc_runners[shape](buf + off, iters);
 	else if (f == REPSTOS_VARIANT_INLINE)
 		inline_runners[shape](buf + off, iters);
 	else
-		runners[shape][f](buf + off, iters);
+		runners[f][shape](buf + off, iters);
 	t = (now() - t0) / (double)iters;
 	ring_pos += iters;
 	return t;
@@ -290,8 +314,8 @@ static int with_glibc(const struct forms *s, struct forms *out)
  * cancels the drift between repetitions (bench/bench.c does the
  * same).  The batch length is set by the first form's speed.
  */
-static void measure(const struct forms *s, unsigned off, double *med,
-		    double *ratio)
+static void measure_reps(const struct forms *s, unsigned off, double *med,
+			 double *ratio, unsigned reps)
 {
 	double t[NFORM][REPS], q[REPS];
 	unsigned r, c, n = s->n;
@@ -301,19 +325,25 @@ static void measure(const struct forms *s, unsigned off, double *med,
 		return;
 	once(s->copy, s->f[0], off, 16);
 	iters = (size_t)(BATCH_NS / (once(s->copy, s->f[0], off, 16) + 0.5)) + 2;
-	for (r = 0; r < REPS; r++)
+	for (r = 0; r < reps; r++)
 		for (c = 0; c < n; c++) {
 			unsigned k = (c + r) % n;
 
 			t[k][r] = once(s->copy, s->f[k], off, iters);
 		}
 	for (c = 0; ratio && c < n; c++) {
-		for (r = 0; r < REPS; r++)
+		for (r = 0; r < reps; r++)
 			q[r] = t[n - 1][r] / t[c][r];
-		ratio[c] = median(q, REPS);
+		ratio[c] = median(q, reps);
 	}
 	for (c = 0; c < n; c++)
-		med[c] = median(t[c], REPS);
+		med[c] = median(t[c], reps);
+}
+
+static void measure(const struct forms *s, unsigned off, double *med,
+		    double *ratio)
+{
+	measure_reps(s, off, med, ratio, REPS);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -619,94 +649,132 @@ static int tune_change(FILE *rep, const struct repstos_cpu *cpu, int copy,
 	return 0;
 }
 
-/* ---- step 3: the module routine --------------------------------------- */
+/* ---- step 3: the module and read routines ----------------------------- */
 
-/* pick.h's verdicts: a slot for each published distribution */
+/* pick.h's cells: a slot for each published distribution */
 _Static_assert(NDIST <= REPSTOS_PICK_NDIST, "pick.h: REPSTOS_PICK_NDIST");
 
-/* The least, over the classes, of the median of the class's four
- * ratios (both ends, aligned and not): a single low point is usually
- * noise (glibc's time at a small fixed size is bimodal from run to
- * run), a real weakness spans a class. */
-static void judge_fixed(const struct table *tb, unsigned f, struct repstos_verdict *v)
+/* Routine f's fixed-size cell: the least, over the classes, of the
+ * median of the class's four ratios (both ends, aligned and not), back
+ * to back; a single low point is usually noise (glibc's time at a small
+ * fixed size is bimodal from run to run), a real weakness spans a
+ * class. */
+static double fixed_cell(const struct table *tb, unsigned f)
 {
-	double r[4];
+	double r[4], worst = 1e9;
 	unsigned c, i;
 
-	v->worst = 1e9;
 	for (c = 0; c < REPSTOS_NCLASS; c++) {
 		for (i = 0; i < 4; i++)
 			r[i] = tb->ratio[f][c][i];
 		qsort(r, 4, sizeof(double), cmpd);
-		if ((r[1] + r[2]) / 2 < v->worst)
-			v->worst = (r[1] + r[2]) / 2, v->worst_class = c;
+		if ((r[1] + r[2]) / 2 < worst)
+			worst = (r[1] + r[2]) / 2;
 	}
+	return worst;
 }
 
-/* x^(1/n) by Newton's method, x > 0: no libm for the tool. */
-static double root(double x, unsigned n)
+/* Each call's offset in its line: 0, or drawn for the random placement. */
+static void fill_place(int random)
 {
-	double y = 1;
-	unsigned i, k;
+	uint64_t s = 0x853c49e6748fea9bull;
+	unsigned i;
 
-	for (i = 0; i < 60; i++) {
-		double p = 1;
-
-		for (k = 1; k < n; k++)
-			p *= y;
-		y -= (p * y - x) / (n * p);
-	}
-	return y;
+	for (i = 0; i < RING; i++)
+		place[i] = random ? (uint8_t)(xorshift(&s) & 63) : 0;
 }
 
-/* v[i] for each routine rt->f[i], on every published distribution: the
- * worse of aligned and +3, their least and their geometric mean. */
-static int judge_dists(const struct forms *rt, struct repstos_verdict *v)
+#define NPLACE 3	/* aligned, +3, random */
+
+/* Every routine of rt against glibc in every shape, on every published
+ * distribution, at every placement: c[i]'s cells, each the worst
+ * placement's ratio. */
+static int measure_cells(const struct forms *rt, struct repstos_cells *c)
 {
-	double m[NFORM], x[2][NFORM];
+	double m[NFORM], x[NFORM];
 	struct forms s;
-	unsigned d, f, a, nd;
+	unsigned d, f, sh, p, nd;
 	const struct repstos_dist *ds = dists(rt->copy, &nd);
 
 	if (with_glibc(rt, &s))
 		return -1;
 	for (f = 0; f < rt->n; f++)
-		v[f].dist_min = 1e9, v[f].geo = 1;
+		for (sh = 0; sh < REPSTOS_NSHAPE; sh++)
+			for (d = 0; d < nd; d++)
+				c[f].r[sh][d] = 1e9;
 	for (d = 0; d < nd; d++) {
 		fill_dist(&ds[d]);
-		for (a = 0; a < 2; a++)
-			measure(&s, a ? 3 : 0, m, x[a]);
-		for (f = 0; f < rt->n; f++) {
-			double r = x[0][f] < x[1][f] ? x[0][f] : x[1][f];
-
-			v[f].dist[d] = r;
-			v[f].geo *= r;
-			if (r < v[f].dist_min)
-				v[f].dist_min = r;
+		for (p = 0; p < NPLACE; p++) {
+			fill_place(p == 2);
+			for (sh = 0; sh < REPSTOS_NSHAPE; sh++) {
+				shape = (int)sh;
+				measure_reps(&s, p == 1 ? 3 : 0, m, x, CELL_REPS);
+				for (f = 0; f < rt->n; f++)
+					if (x[f] < c[f].r[sh][d])
+						c[f].r[sh][d] = x[f];
+			}
 		}
 	}
-	for (f = 0; f < rt->n; f++)
-		v[f].geo = root(v[f].geo, nd);
+	shape = REPSTOS_SHAPE_B2B;
+	fill_place(0);
 	return 0;
 }
 
-static void report_verdicts(FILE *rep, const struct forms *rt,
-			    const struct repstos_verdict *v, unsigned pick)
+static const char *const shape_names[REPSTOS_NSHAPE] = {
+	[REPSTOS_SHAPE_B2B] = "back to back",
+	[REPSTOS_SHAPE_LAST] = "read last",
+	[REPSTOS_SHAPE_FIRST] = "read first",
+	[REPSTOS_SHAPE_ALL] = "read all",
+};
+
+/* A routine's standing over a mask of shapes, for the report. */
+static void report_standing(FILE *rep, const struct repstos_cells *c,
+			    unsigned shapes, const struct repstos_dist *ds)
 {
-	unsigned i, d, nd;
+	struct repstos_standing st = repstos_pick_standing(c, shapes);
+
+	fprintf(rep, "worst %.2fx (%s, %s), geomean %.2fx", st.worst,
+		shape_names[st.worst_shape], st.worst_cell == REPSTOS_PICK_FIXED ?
+		"fixed sizes" : ds[st.worst_cell].name, st.geo);
+}
+
+/* The cells, a table a shape; then each routine's standing over every
+ * shape and over the read shapes; * the module routine, r the read
+ * routine.  tune-runs.sh reads the `  * NAME` and `  r NAME` lines. */
+static void report_cells(FILE *rep, const struct forms *rt,
+			 const struct repstos_cells *c, unsigned module,
+			 unsigned read)
+{
+	const struct repstos_family *fam = FAM(rt->copy);
+	unsigned i, d, sh, nd;
 	const struct repstos_dist *ds = dists(rt->copy, &nd);
 
-	fprintf(rep, "  %s routine, speedup = glibc ns / routine ns (worst of "
-		"aligned and +3):\n", rt->copy ? "copy" : "module");
-	for (i = 0; i < rt->n; i++) {
-		fprintf(rep, "  %c %-13s fixed sizes >= %.2fx (class %llu..%llu); dists",
-			i == pick ? '*' : ' ', repstos_family_name(FAM(rt->copy), (int)rt->f[i]),
-			v[i].worst, repstos_class_lo(v[i].worst_class),
-			repstos_class_hi(v[i].worst_class));
+	fprintf(rep, "  %s routines' cells, glibc ns / routine ns, the worst "
+		"of aligned, +3 and a random offset (fixed: back to back, the "
+		"worst size class):\n", fam->name);
+	for (sh = 0; sh < REPSTOS_NSHAPE; sh++) {
+		fprintf(rep, "    %-12s %-13s", shape_names[sh], "");
 		for (d = 0; d < nd; d++)
-			fprintf(rep, " %s %.2fx", ds[d].name, v[i].dist[d]);
-		fprintf(rep, "; geomean %.2fx%s\n", v[i].geo,
-			repstos_pick_qualifies(&v[i]) ? "" : " (slower than glibc somewhere)");
+			fprintf(rep, " %6s", ds[d].name);
+		fprintf(rep, "%s\n", sh == REPSTOS_SHAPE_B2B ? "  fixed" : "");
+		for (i = 0; i < rt->n; i++) {
+			fprintf(rep, "    %-12s %-13s", "",
+				repstos_family_name(fam, (int)rt->f[i]));
+			for (d = 0; d < nd; d++)
+				fprintf(rep, " %5.2fx", c[i].r[sh][d]);
+			if (sh == REPSTOS_SHAPE_B2B)
+				fprintf(rep, " %5.2fx", c[i].r[sh][REPSTOS_PICK_FIXED]);
+			fprintf(rep, "\n");
+		}
+	}
+	for (i = 0; i < rt->n; i++) {
+		fprintf(rep, "  %c %-13s every shape: ", i == module ? '*' : ' ',
+			repstos_family_name(fam, (int)rt->f[i]));
+		report_standing(rep, &c[i], REPSTOS_SHAPES_EVERY, ds);
+		fprintf(rep, "\n  %c %-13s read shapes: ", i == read ? 'r' : ' ',
+			repstos_family_name(fam, (int)rt->f[i]));
+		report_standing(rep, &c[i], REPSTOS_SHAPES_READ, ds);
+		fprintf(rep, "\n");
 	}
 }
 
@@ -738,77 +806,63 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 	return rt->n ? 0 : -1;		/* repstos_pick() needs one */
 }
 
-/* Step 3, from the fixed sizes in *tb and the distributions measured
- * now: out's variant (copy: its copy_variant). */
+/* The index of variant v in rt, or -1. */
+static int index_of(const struct forms *rt, int v)
+{
+	unsigned i;
+
+	for (i = 0; i < rt->n; i++)
+		if ((int)rt->f[i] == v)
+			return (int)i;
+	return -1;
+}
+
+/* Step 3, from the fixed sizes in *tb and the cells measured now: out's
+ * module and read routines of the family (pick.h). */
 static int tune_module(FILE *rep, const struct repstos_cpu *cpu, int copy,
 		       const struct table *tb, struct repstos_tuning *out)
 {
-	struct repstos_verdict v[NFORM];
+	static struct repstos_cells c[NFORM];
+	struct repstos_family_tuning *ft = &out->fam[FAM(copy)->id];
 	struct forms rt;
-	unsigned i, pick, rule;
-	int held = -1;
+	unsigned i, module, read;
 
-	if (routine_forms(cpu, copy, &rt))
+	memset(c, 0, sizeof(c));
+	if (routine_forms(cpu, copy, &rt) || measure_cells(&rt, c))
 		return -1;
-	for (i = 0; i < rt.n; i++) {
-		judge_fixed(tb, rt.f[i], &v[i]);
-		if ((int)rt.f[i] == out->fam[FAM(copy)->id].variant)
-			held = (int)i;
-	}
-	if (judge_dists(&rt, v))
-		return -1;
-	rule = repstos_pick(v, rt.n);
-	pick = repstos_pick_keep(v, rt.n, held);
-	out->fam[FAM(copy)->id].variant = (int)rt.f[pick];
-	if (rep) {
-		report_verdicts(rep, &rt, v, pick);
-		if (pick != rule)
-			fprintf(rep, "  (%s: the policy's, kept: the rule "
-				"picks %s only by less than 5%%)\n",
-				repstos_family_name(FAM(copy), (int)rt.f[pick]),
-				repstos_family_name(FAM(copy), (int)rt.f[rule]));
-	}
+	for (i = 0; i < rt.n; i++)
+		c[i].r[REPSTOS_SHAPE_B2B][REPSTOS_PICK_FIXED] = fixed_cell(tb, rt.f[i]);
+	module = repstos_pick_keep(c, rt.n, REPSTOS_SHAPES_EVERY,
+				   index_of(&rt, ft->variant));
+	read = repstos_pick_keep(c, rt.n, REPSTOS_SHAPES_READ,
+				 index_of(&rt, ft->read_variant));
+	ft->variant = (int)rt.f[module];
+	ft->read_variant = (int)rt.f[read];
+	if (rep)
+		report_cells(rep, &rt, c, module, read);
 	return 0;
 }
 
-/* ---- step 4: the same with use after write, for the report -------------- */
+/* ---- step 4: the cost table with the last byte read, for the report --- */
 
-/* Each family's cost table with use after write: what the report shows
- * beside the table sites are chosen by (the policy does not weigh it
- * yet: bench/results/README.md says why). */
+/* Each family's cost table with the last byte read back: what the
+ * report shows beside the table sites are chosen by (the policy does
+ * not weigh it yet: bench/results/README.md says why). */
 static struct repstos_costs use_costs[REPSTOS_NFAMILY];
 
-/* Step 2 and step 3's verdicts again, each call's destination depending
- * on the last byte the call before wrote; the routine step 3 chose is
- * marked. */
-static int tune_use(FILE *rep, const struct repstos_cpu *cpu, int copy,
-		    struct table *tb, const struct repstos_tuning *out)
+/* Step 2 again, each call's destination depending on the last byte the
+ * call before wrote. */
+static int tune_use(const struct repstos_cpu *cpu, int copy, struct table *tb)
 {
-	struct repstos_verdict v[NFORM];
-	struct forms sites, s, rt;
-	unsigned i, pick = 0;
-	int r;
+	struct forms sites, s;
 
-	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s) ||
-	    routine_forms(cpu, copy, &rt))
+	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
 		return -1;
-	shape = 1;
+	shape = REPSTOS_SHAPE_LAST;
 	measure_costs(&s, tb);
 	set_costs(&sites, tb, &use_costs[FAM(copy)->id]);
-	for (i = 0; i < rt.n; i++) {
-		judge_fixed(tb, rt.f[i], &v[i]);
-		if ((int)rt.f[i] == out->fam[FAM(copy)->id].variant)
-			pick = i;
-	}
-	r = judge_dists(&rt, v);
-	shape = 0;
-	if (!r) {
-		fprintf(rep, "  with use after write (each call's destination "
-			"depends on the last byte the one before wrote; * the "
-			"routine chosen back to back):\n");
-		report_verdicts(rep, &rt, v, pick);
-	}
-	return r;
+	shape = REPSTOS_SHAPE_B2B;
+	return 0;
 }
 
 /* ---- repstos_tune ------------------------------------------------------ */
@@ -817,10 +871,12 @@ static int setup(void)
 {
 	buf = src = NULL;
 	ring = malloc(RING * sizeof(*ring));
-	if (!ring || posix_memalign((void **)&buf, 4096, BUF_SIZE) ||
+	place = calloc(RING, 1);
+	if (!ring || !place || posix_memalign((void **)&buf, 4096, BUF_SIZE) ||
 	    posix_memalign((void **)&src, 4096, BUF_SIZE)) {
 		free(buf);
 		free(ring);
+		free(place);
 		return -1;
 	}
 	memset(buf, 1, BUF_SIZE);
@@ -833,8 +889,10 @@ static void teardown(void)
 	free(buf);
 	free(src);
 	free(ring);
+	free(place);
 	buf = src = NULL;
 	ring = NULL;
+	place = NULL;
 }
 
 int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
@@ -879,9 +937,9 @@ int repstos_tune_use(FILE *rep, const struct repstos_cpu *cpu,
 		return -1;
 	knobs_set(&k);
 	memset(use_costs, 0, sizeof(use_costs));
-	r = tune_use(rep, cpu, 0, &tb, t);
+	r = tune_use(cpu, 0, &tb);
 	if (!r)
-		r = tune_use(rep, cpu, 1, &tb, t);
+		r = tune_use(cpu, 1, &tb);
 	knobs_set(&saved);
 	teardown();
 	return r;
@@ -933,8 +991,9 @@ static void print_row_file(FILE *f, const struct repstos_cpu *cpu,
 		nl = strchr(p, '\n');
 		if (!nl)
 			break;
-		if (!strncmp(p, "cost ", 5) || !strncmp(p, "change ", 7) ||
-		    !strncmp(p, "copy_cost ", 10) || !strncmp(p, "copy_change ", 12))
+		/* all but the comment and the cpu line: mkrows.sh makes the
+		 * row's routines, thresholds and tables of the rest */
+		if (*p != '#' && strncmp(p, "cpu ", 4))
 			fwrite(p, 1, (size_t)(nl - p + 1), f);
 	}
 }
@@ -956,12 +1015,12 @@ void repstos_tune_print_costs(FILE *f, const struct repstos_cpu *cpu,
 		print_table(f, 1, &t->fam[REPSTOS_FAMILY_COPY].costs);
 	}
 	if (repstos_cost_forms(&use_costs[REPSTOS_FAMILY_SET])) {
-		fprintf(f, "the same with use after write (each call's "
+		fprintf(f, "the same with the last byte read back (each call's "
 			"destination depends on the last byte written):\n");
 		print_table(f, 0, &use_costs[REPSTOS_FAMILY_SET]);
 	}
 	if (repstos_cost_forms(&use_costs[REPSTOS_FAMILY_COPY])) {
-		fprintf(f, "copy, with use after write:\n");
+		fprintf(f, "copy, with the last byte read back:\n");
 		print_table(f, 1, &use_costs[REPSTOS_FAMILY_COPY]);
 	}
 	print_row_file(f, cpu, t);

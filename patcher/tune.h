@@ -30,17 +30,21 @@ extern "C" {
 /*
  * Measure this machine (about 1-3 s): the rep stosb thresholds of the
  * store loops, the cost of every form this CPU runs in every size class
- * (the table per-site choices are made from), and the module routine
- * every site of unknown size gets: among the routines no more than 5%
- * slower than glibc's memset at any fixed size and on any published
- * distribution (bench/dists/memset_dists.h), the best geometric mean over
- * the distributions, the policy's routine kept within 5% (pick.h); then
- * the same for the copy routines and rep movsb
- * in place (the copy table), and the copy routine for copy sites of
- * unknown size, against glibc's memcpy and the published memcpy
- * distributions (bench/dists/memcpy_dists.h).  The copy routines' rep movsb
- * and non-temporal thresholds stay the policy's.
- * Writes what it measured to `report` (may be NULL).
+ * (the table per-site choices are made from), and two routines: the
+ * module routine every site of unknown size and use gets, and the read
+ * routine a site of unknown size its function reads back gets.  Each
+ * routine's cells are its ratio to glibc's memset in every shape (back
+ * to back; the next call depending on the last byte written, the first,
+ * every 8-byte word) on every published distribution
+ * (bench/dists/memset_dists.h), the worst of three placements, and
+ * back to back at fixed sizes; the module routine is the best worst
+ * cell over every shape, then the best geometric mean; the read routine
+ * the same over the read shapes; the policy's routine kept within 5%
+ * (pick.h).  Then the same for the copy routines and rep movsb in place
+ * (the copy table), against glibc's memcpy and the published memcpy
+ * distributions (bench/dists/memcpy_dists.h).  The copy routines' rep
+ * movsb and non-temporal thresholds stay the policy's.  Writes what it
+ * measured, every cell, to `report` (may be NULL).
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if
  * it could not measure (no memory; or, a bug, more forms than its
  * tables hold).
@@ -49,12 +53,10 @@ int repstos_tune(FILE *report, const struct repstos_cpu *cpu,
 		 struct repstos_tuning *out);
 
 /*
- * For a report: the cost table and the routines' standing again with
- * use after write (each call's destination depends on the last byte the
- * call before wrote), the routines with *t's thresholds, the routine *t
- * chose marked; repstos_tune_print_costs then prints that table too.
- * About as long again as repstos_tune; nothing in *t changes.  Returns
- * 0, or -1 as repstos_tune does.
+ * For a report: the cost table again with the last byte read back (each
+ * call's destination depends on the last byte the call before wrote),
+ * with *t's thresholds; repstos_tune_print_costs then prints it too.
+ * Nothing in *t changes.  Returns 0, or -1 as repstos_tune does.
  */
 int repstos_tune_use(FILE *report, const struct repstos_cpu *cpu,
 		     const struct repstos_tuning *t);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Proves: the tuning file `repstos tune` writes is the one it printed, is
 # keyed to the CPU it measured, and steers the runtime and --cpu=native.
-# --report shows the tables in both shapes (back to back, use after write).
+# --report shows every routine's cells in the four shapes, set and copy,
+# the module (*) and read (r) routines marked, and the cost tables back
+# to back and with the last byte read back.
 #
 # Also a file statically patched for a CPU with more than this one: the
 # runtime rewrites the calls of routines it cannot run and leaves every
@@ -22,13 +24,21 @@ grep -q '^cpu ' $W/tuning && grep -q '^variant ' $W/tuning &&
 	ok "repstos tune wrote $(grep '^variant' $W/tuning)" ||
 	fail "no tuning file written"
 
-# --report: both shapes, each with the set and the copy table
+# --report: the cells in every shape, set and copy, and both tables
 $TOOL tune --report >$W/report 2>&1 || fail "repstos tune --report exited $?"
-[ "$(grep -c 'with use after write' $W/report)" -ge 2 ] &&
-	grep -q '^the same with use after write' $W/report &&
-	grep -q '^copy, with use after write' $W/report &&
-	ok "tune --report: both shapes, set and copy" ||
-	fail "tune --report lacks the use-after-write shape"
+for s in 'back to back' 'read last' 'read first' 'read all'; do
+	[ "$(grep -c "^    $s " $W/report)" -eq 2 ] ||
+		fail "tune --report: no '$s' cells for both families"
+done
+[ "$(grep -c '^  \* [a-z0-9_]* *every shape: worst' $W/report)" -eq 2 ] &&
+	[ "$(grep -c '^  r [a-z0-9_]* *read shapes: worst' $W/report)" -eq 2 ] &&
+	grep -q '^the same with the last byte read back' $W/report &&
+	grep -q '^copy, with the last byte read back' $W/report &&
+	ok "tune --report: the cells in four shapes, set and copy, the routines marked" ||
+	fail "tune --report lacks a shape, a family or a mark"
+grep -q '^read_variant ' $W/tuning && grep -q '^copy_read_variant ' $W/tuning &&
+	ok "the tuning file has the read routines" ||
+	fail "no read routines in the tuning file"
 
 out=$(REPSTOS_TUNING=$W/tuning REPSTOS_DEBUG=1 $full quick 2>&1) ||
 	fail "sites under the tuning file: $out"
