@@ -1,13 +1,14 @@
 #!/bin/sh
-# transcript.sh - the README's demo transcript, from a real run.
+# transcript.sh - the demo transcript of examples/README.md, from a real run.
 #
 #   examples/transcript.sh          run examples/demo.sh and write its
 #                                   output, and the CPU it ran on, into
-#                                   README.md between the two markers
+#                                   examples/README.md between the two
+#                                   markers
 #   examples/transcript.sh --check  run it and compare its shape with the
-#                                   README's: exit 1, with the difference,
-#                                   when the tools print something the
-#                                   README does not show
+#                                   transcript's: exit 1, with the
+#                                   difference, when the tools print
+#                                   something the transcript does not show
 #
 # The shape is the output with what varies from run to run and CPU to
 # CPU made alike: numbers, addresses, the CPU's vendor and feature list,
@@ -15,7 +16,7 @@
 # print (a new line, a renamed word) shows; a faster run does not.
 cd "$(dirname "$0")/.." || exit 1
 # TRANSCRIPT_README: another copy to read or write (the test's).
-readme=${TRANSCRIPT_README:-README.md}
+readme=${TRANSCRIPT_README:-examples/README.md}
 BEGIN='<!-- demo transcript: examples/transcript.sh writes it -->'
 END='<!-- end of demo transcript -->'
 
@@ -67,7 +68,7 @@ fi
 	echo '```'
 	tail -n "+$e" "$readme"
 } >"$out.md" || exit 1
-# all of README.md but the transcript is as it was, or nothing is written
+# all of the file but the transcript is as it was, or nothing is written
 [ "$(head -n "$b" "$out.md")" = "$(head -n "$b" "$readme")" ] &&
 	[ "$(wc -l <"$out.md")" -gt "$(wc -l <"$readme")" -o "$e" -gt $((b + 1)) ] ||
 	{ echo "transcript.sh: the new $readme came out wrong; left as it was" >&2; exit 1; }
