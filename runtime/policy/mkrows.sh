@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# mkrows.sh - write rows.h, the measured rows' cost tables, from the
-# tables `repstos tune` measured (runtime/policy/rows/*.costs: the cost,
-# change, copy_cost and copy_change lines of a tuning file):
+# mkrows.sh - write rows.h, the measured rows' cost tables, routines and
+# thresholds, from what `repstos tune` measured (runtime/policy/rows/
+# *.costs: the lines of a tuning file but its cpu line, as `repstos tune
+# --report` prints them for a row):
 #   runtime/policy/mkrows.sh > runtime/policy/rows.h
 # Each file NAME.costs becomes NAME_costs and NAME_copy_costs (dashes as
-# underscores).  tests/policy/costs.sh checks that rows.h is what this
+# underscores), and its routine and threshold lines macros NAME_VARIANT,
+# NAME_READ_VARIANT, NAME_COPY_VARIANT, NAME_VEC_REP_MIN and the like, so
+# that a row tune measured is derived from it by code.  tests/policy/costs.sh checks that rows.h is what this
 # writes, so the figures live once, in the .costs files.
 set -eu
 cd "$(dirname "$0")"
@@ -51,7 +54,21 @@ for f in rows/*.costs; do
 		fam = $1 == "change" ? "" : "_copy"
 		chg[fam, ++nchange[fam]] = $2; chv[fam, $2] = $3; next
 	}
-	{ print FILENAME ": line " FNR ": not a table line" > "/dev/stderr"; exit 1 }
-	END { table("", ""); table("_copy", "COPY_") }
+	# the routines and thresholds of the row, as tune chose them: macros
+	# for the table in rows.c (NAME_VARIANT, NAME_VEC_REP_MIN, ...)
+	$1 == "variant" || $1 == "read_variant" {
+		defs = defs define($1, "REPSTOS_VARIANT_" toupper($2)); next
+	}
+	$1 == "copy_variant" || $1 == "copy_read_variant" {
+		defs = defs define($1, "REPSTOS_COPY_VARIANT_" toupper($2)); next
+	}
+	$1 ~ /^(vec_rep_min|wide_rep_min|short_rep_max|inline_min)$/ && $2 ~ /^[0-9]+$/ {
+		defs = defs define($1, $2 "ull"); next
+	}
+	{ print FILENAME ": line " FNR ": not a row line" > "/dev/stderr"; exit 1 }
+	function define(word, value) {
+		return "#define " toupper(name "_" word) " " value "\n"
+	}
+	END { printf "%s", (defs == "" ? "" : "\n" defs); table("", ""); table("_copy", "COPY_") }
 	' "$f"
 done

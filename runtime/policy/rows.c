@@ -28,6 +28,23 @@
  * real machine belong here; every other CPU gets the conservative rule
  * below.  Rows are tried in order: put the one needing more first.
  *
+ * Intel family 6 model 0xcf (Emerald Rapids): measured on an Intel Xeon
+ * of that model (KVM, 2 cores, AVX-512, FSRM; glibc 2.36 choosing its
+ * AVX-512 memset and memmove; bench/results/intel-06-cf), the first
+ * Intel CPU this project met and the first row derived by code: its
+ * routines, thresholds and tables are what bench/mkrow.sh took from 20
+ * runs of `repstos tune --report`, which judges each routine by its
+ * worst cell over four shapes, five distributions and three placements
+ * (rows/intel-06-cf.costs says how many runs agreed).  The conservative
+ * rule gave this CPU "avx2", 0.41-0.83x glibc on the distributions back
+ * to back (summary.txt); "avx512_split" is the best worst cell here
+ * (0.92-0.94x, every shape), copies "avx512" (its worst cell a fixed
+ * size, 0.87-0.92x, the distributions 1.75-3.0x back to back).  The copy
+ * read routine is avx512 or avx512_plain by a coin's throw (10 and 9 of
+ * 20 runs); the copy rep movsb threshold is the conservative rule's 2 KiB,
+ * not measured.  Only this model: Sapphire Rapids (0x8f) shares its core
+ * but was not measured.
+ *
  * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
  * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
  * bench/results/amd-1a-02): "avx512_split", the only form at 0.97x
@@ -167,6 +184,14 @@ static const struct measured table[] = {
 	  "measured: AMD family 0x19 Zen 3 (EPYC model 0x01)",
 	  .read_variant = REPSTOS_VARIANT_AVX2,
 	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX2 },
+	{ REPSTOS_VENDOR_INTEL, 0x6, { { 0xcf, 0xcf } },
+	  F(ERMS) | F(AVX2) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
+	  INTEL_06_CF_VARIANT, INTEL_06_CF_VEC_REP_MIN, INTEL_06_CF_WIDE_REP_MIN,
+	  INTEL_06_CF_INLINE_MIN, INTEL_06_CF_COPY_VARIANT, 2 * KIB,
+	  &intel_06_cf_costs, &intel_06_cf_copy_costs,
+	  "measured: Intel family 6 model 0xcf (Xeon, Emerald Rapids)",
+	  .read_variant = INTEL_06_CF_READ_VARIANT,
+	  .copy_read_variant = INTEL_06_CF_COPY_READ_VARIANT },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
 	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 512 * KIB, 512 * KIB,
