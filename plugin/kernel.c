@@ -50,7 +50,7 @@
  * reference to an instruction for a branch target.  A unit's notes end
  * in a type 2 note.
  */
-#include "gcc-compat.h"
+#include "plugin.h"
 #include "output.h"
 #include "cpplib.h"
 
@@ -69,12 +69,6 @@ static cpp_reader *preprocessor(void)
 		return NULL;
 	return parse_in;
 }
-
-#define _Static_assert static_assert
-#include "repstos_site.h"
-#undef _Static_assert
-
-#include "kernel.h"
 
 bool kernel_mode;
 
@@ -567,7 +561,6 @@ static void start_unit(void *gcc_data, void *user_data)
 
 void kernel_register(const char *plugin_name)
 {
-	(void)gcc_version;	/* plugin-version.h's, checked in repstos.c */
 	register_callback(plugin_name, PLUGIN_START_UNIT, start_unit, NULL);
 	register_callback(plugin_name, PLUGIN_FINISH_DECL, see_decl, NULL);
 	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
