@@ -483,7 +483,7 @@ void judge(struct candidate *c)
 	const char *conflict = sanitizer_conflict(c);
 
 	if (!conflict && kernel_mode)
-		conflict = kernel_conflict(c->call, c->objsz);
+		conflict = kernel_conflict(c);
 	if (conflict)
 		leave(c, "%s", conflict);
 	else if (relabelled(c) || regs_unusable(c))

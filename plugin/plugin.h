@@ -116,6 +116,20 @@ struct reg_list {
 unsigned site_clobber_lists(const struct candidate *c,
 			    struct reg_list *lists);
 
+/* The operands and clobbers of a site's asm as they are built, and the
+ * two outputs every site has: rdi and rcx. */
+struct site_operands {
+	vec<tree, va_gc> *in, *out, *clob;
+	tree d, n;
+};
+
+tree asm_operand(const char *constraint, tree value);
+tree asm_clobber(const char *reg);
+/* rdi = dst, rcx = len and the clobbers every site has, into ops. */
+void site_begin(struct site_operands *ops, tree dst, tree len);
+/* The volatile asm of text (freed) and ops; *end is its rdi output. */
+gasm *site_finish(struct site_operands *ops, char *text, tree *end);
+
 /* Replace c->call by a site; true if new calls were added. */
 bool rewrite(struct candidate *c);
 
@@ -133,13 +147,12 @@ bool kernel_option(const char *key, const char *value, bool *ok);
 /* Register kernel mode's callbacks (alt_instr check, routines). */
 void kernel_register(const char *plugin_name);
 
-/* Why no site may replace call here, or NULL. */
-const char *kernel_conflict(gcall *call, tree objsz);
+/* Why no site may replace c's call here, or NULL. */
+const char *kernel_conflict(const struct candidate *c);
 
-/* The site asm for one call: rdi = dst, rcx = len and rax = fill, or rsi
- * = src for copies; *end is rdi after it (dst + len). */
-gasm *kernel_build_site(enum repstos_op op, enum repstos_size_kind kind,
-			unsigned long long min, unsigned long long max,
-			tree dst, tree src, tree len, tree fill, tree *end);
+/* The site asm for c: rdi = dst, rcx = len and rax = fill, or rsi =
+ * src for copies; *end is rdi after it (dst + len). */
+gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
+			tree *end);
 
 #endif /* REPSTOS_PLUGIN_H */

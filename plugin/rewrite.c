@@ -79,16 +79,61 @@ static char *site_asm(const struct candidate *c)
 			 (int)c->op, kind_byte(c), c->min, c->max);
 }
 
-static tree asm_operand(const char *constraint, tree value)
+/* One asm operand (its constraint and value), or one clobber, as
+ * gimple_build_asm_vec takes them; kernel_build_site's too. */
+tree asm_operand(const char *constraint, tree value)
 {
 	tree str = build_string(strlen(constraint) + 1, constraint);
 
 	return build_tree_list(build_tree_list(NULL_TREE, str), value);
 }
 
-static tree asm_clobber(const char *reg)
+tree asm_clobber(const char *reg)
 {
 	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
+}
+
+/*
+ * What every site has, user space's and kernel mode's: rdi = dst and
+ * rcx = len, tied in/out operands 0 and 1, and the "memory" and "cc"
+ * clobbers.  The "memory" clobber is what orders the site against other
+ * memory accesses, for the source's reads as for the destination's
+ * writes: GCC takes such an asm as reading and writing all memory, so
+ * no store to the source is sunk below it or deleted as dead, and no
+ * load of the destination is hoisted above it (the asm is also
+ * volatile, which RTL dead store elimination treats as a read of
+ * everything).
+ */
+void site_begin(struct site_operands *ops, tree dst, tree len)
+{
+	ops->in = ops->out = ops->clob = NULL;
+	ops->d = make_ssa_name(ptr_type_node);
+	ops->n = make_ssa_name(size_type_node);
+	vec_safe_push(ops->out, asm_operand("=D", ops->d));
+	vec_safe_push(ops->out, asm_operand("=c", ops->n));
+	vec_safe_push(ops->in, asm_operand("0", dst));
+	vec_safe_push(ops->in, asm_operand("1", len));
+	vec_safe_push(ops->clob, asm_clobber("memory"));
+	vec_safe_push(ops->clob, asm_clobber("cc"));
+}
+
+/* The volatile asm of text (freed) with ops, defining its SSA outputs;
+ * *end is the rdi output, dst + len when the site is done. */
+gasm *site_finish(struct site_operands *ops, char *text, tree *end)
+{
+	gasm *as = gimple_build_asm_vec(text, ops->in, ops->out, ops->clob,
+					NULL);
+
+	free(text);
+	gimple_asm_set_volatile(as, true);
+	for (unsigned i = 0; i < gimple_asm_noutputs(as); i++) {
+		tree v = TREE_VALUE(gimple_asm_output_op(as, i));
+
+		if (TREE_CODE(v) == SSA_NAME)
+			SSA_NAME_DEF_STMT(v) = as;
+	}
+	*end = ops->d;
+	return as;
 }
 
 /* Clobbers from a list; repeats (xmm0..7 of a copy site in AVX code)
@@ -113,50 +158,25 @@ static tree fill_value(gimple_seq *seq, location_t loc, tree fill)
 	return gimple_convert(seq, loc, long_unsigned_type_node, fill);
 }
 
-/*
- * Build the site asm for c: rdi = dst, rcx = len and rax = fill for a
- * set site; rdi = dst, rsi = src, rcx = len for a copy site.  *end is
- * the rdi output, dst + len when the site is done.
- *
- * The "memory" clobber is what orders the site against other memory
- * accesses, for the source's reads as for the destination's writes: GCC
- * takes such an asm as reading and writing all memory, so no store to
- * the source is sunk below it or deleted as dead, and no load of the
- * destination is hoisted above it (the asm is also volatile, which RTL
- * dead store elimination treats as a read of everything).
- */
+/* Build the site asm for c: rdi = dst, rcx = len and rax = fill for a
+ * set site; rdi = dst, rsi = src, rcx = len for a copy site. */
 static gasm *build_site(const struct candidate *c, tree len, tree fill,
 			tree *end)
 {
-	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
+	struct site_operands ops;
 	bool copy = repstos_op_is_copy(c->op);
-	tree d = make_ssa_name(ptr_type_node);
-	tree n = make_ssa_name(size_type_node);
-	tree a = make_ssa_name(copy ? ptr_type_node : long_unsigned_type_node);
-	char *text = site_asm(c);
+	tree a;
 	struct reg_list lists[3];
 	unsigned nlists;
-	gasm *as;
 
-	vec_safe_push(out, asm_operand("=D", d));
-	vec_safe_push(out, asm_operand("=c", n));
-	vec_safe_push(out, asm_operand(copy ? "=S" : "=a", a));
-	vec_safe_push(in, asm_operand("0", c->dst));
-	vec_safe_push(in, asm_operand("1", len));
-	vec_safe_push(in, asm_operand("2", copy ? c->src : fill));
-	vec_safe_push(clob, asm_clobber("memory"));
-	vec_safe_push(clob, asm_clobber("cc"));
+	site_begin(&ops, c->dst, len);
+	a = make_ssa_name(copy ? ptr_type_node : long_unsigned_type_node);
+	vec_safe_push(ops.out, asm_operand(copy ? "=S" : "=a", a));
+	vec_safe_push(ops.in, asm_operand("2", copy ? c->src : fill));
 	nlists = site_clobber_lists(c, lists);
 	for (unsigned i = 0; i < nlists; i++)
-		push_clobbers(&clob, lists[i].regs, lists[i].n);
-	as = gimple_build_asm_vec(text, in, out, clob, NULL);
-	free(text);
-	gimple_asm_set_volatile(as, true);
-	SSA_NAME_DEF_STMT(d) = as;
-	SSA_NAME_DEF_STMT(n) = as;
-	SSA_NAME_DEF_STMT(a) = as;
-	*end = d;
-	return as;
+		push_clobbers(&ops.clob, lists[i].regs, lists[i].n);
+	return site_finish(&ops, site_asm(c), end);
 }
 
 /* ---- The checks ----------------------------------------------------- */
@@ -363,8 +383,7 @@ bool rewrite(struct candidate *c)
 		new_calls |= emit_asan_check(c, c->src, len, false);
 	new_calls |= emit_asan_check(c, c->dst, len, true);
 
-	site = kernel_mode ? kernel_build_site(c->op, c->kind, c->min, c->max,
-					       c->dst, c->src, len, fill, &end)
+	site = kernel_mode ? kernel_build_site(c, len, fill, &end)
 			   : build_site(c, len, fill, &end);
 	gimple_set_location(site, loc);
 	gimple_set_block(site, gimple_block(call));
