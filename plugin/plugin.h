@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plugin.h - what the files of the repstos GCC plugin share: the GCC
+ * plugin.h - what the parts of the repstos GCC plugin share: the GCC
  * headers, the site contract, the options, the candidate each call
- * becomes, and each file's entry points.  The plugin's work, in the
+ * becomes, and each part's entry points.  The plugin's work, in the
  * order a unit meets it:
  *
  *	parse_args		the -fplugin-arg-repstos-* options
@@ -30,7 +30,7 @@
 #include "repstos_site.h"
 #undef _Static_assert
 
-/* ---- Options (options.c) -------------------------------------------- */
+/* ---- Options -------------------------------------------------------- */
 
 /* Sentinels for the numeric options: min-const=auto, no max-size. */
 #define MIN_CONST_AUTO	(~0ULL)
@@ -50,11 +50,11 @@ struct plugin_options {
 extern struct plugin_options opt;
 extern struct plugin_info repstos_plugin_info;
 
-/* Every -fplugin-arg-repstos-KEY[=VALUE] into opt (kernel mode's into
- * kernel.c); false, with a GCC error each, on a bad one. */
+/* Every -fplugin-arg-repstos-KEY[=VALUE] into opt (kernel mode's by
+ * kernel_option); false, with a GCC error each, on a bad one. */
 bool parse_args(const struct plugin_name_args *info);
 
-/* ---- A candidate (classify.c, readback.c) --------------------------- */
+/* ---- A candidate ---------------------------------------------------- */
 
 /* One call the pass looked at and what it found out about it. */
 struct candidate {
@@ -90,7 +90,7 @@ void remark(const struct candidate *c);
 /* Are some of the bytes c writes loaded after it (REPSTOS_USE_READ)? */
 bool read_back(const struct candidate *c);
 
-/* ---- The site (rewrite.c) ------------------------------------------- */
+/* ---- The site ------------------------------------------------------- */
 
 /*
  * The link sites share (REPSTOS_ENTRY_IN), so that gas opens one table
@@ -136,7 +136,7 @@ bool rewrite(struct candidate *c);
 /* The checks' functions, for PLUGIN_REGISTER_GGC_ROOTS. */
 extern const struct ggc_root_tab check_ggc_roots[];
 
-/* ---- Kernel mode (kernel.c) ----------------------------------------- */
+/* ---- Kernel mode ---------------------------------------------------- */
 
 extern bool kernel_mode;
 

@@ -3,8 +3,8 @@
  * readback.c - the use mark of a site's entry (REPSTOS_USE_READ in its
  * kind byte): does the function load some of the bytes the site writes
  * soon after it?  read_back() looks a few dozen statements ahead for a
- * load of the same object; such sites want forms whose stores forward
- * to loads.
+ * load of the same object.  A masked or string store does not forward
+ * to such a load: such sites want forms with plain stores.
  */
 #include "plugin.h"
 
