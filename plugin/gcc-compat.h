@@ -17,6 +17,13 @@
 #error "repstos: the plugin needs GCC 12 or newer"
 #endif
 
+/* plugin-version.h defines gcc_version in every file that includes it;
+ * plugin_init checks it, and this use keeps the other files quiet. */
+static inline const struct plugin_gcc_version *compat_gcc_version(void)
+{
+	return &gcc_version;
+}
+
 #include "tree.h"
 #include "tree-pass.h"
 #include "context.h"

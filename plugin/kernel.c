@@ -50,7 +50,7 @@
  * reference to an instruction for a branch target.  A unit's notes end
  * in a type 2 note.
  */
-#include "gcc-compat.h"
+#include "plugin.h"
 #include "output.h"
 #include "cpplib.h"
 
@@ -69,12 +69,6 @@ static cpp_reader *preprocessor(void)
 		return NULL;
 	return parse_in;
 }
-
-#define _Static_assert static_assert
-#include "repstos_site.h"
-#undef _Static_assert
-
-#include "kernel.h"
 
 bool kernel_mode;
 
@@ -179,7 +173,7 @@ static bool in_head_text(void)
 	return sec && !strcmp(sec, ".head.text");
 }
 
-const char *kernel_conflict(gcall *call, tree objsz)
+const char *kernel_conflict(const struct candidate *c)
 {
 	if (ix86_cmodel != CM_KERNEL)
 		return "kernel mode: not -mcmodel=kernel (vDSO, boot or "
@@ -190,7 +184,7 @@ const char *kernel_conflict(gcall *call, tree objsz)
 		return "kernel mode: the alternatives patcher itself";
 	if (in_head_text())
 		return "kernel mode: .head.text runs before patching only";
-	if (objsz)
+	if (c->objsz)
 		return "kernel mode: a _chk form (the kernel has no __chk_fail)";
 	if (function_has_uaccess())
 		return "kernel mode: the function opens a user-access "
@@ -245,9 +239,9 @@ static bool in_interrupt_function(void)
 				TYPE_ATTRIBUTES(TREE_TYPE(current_function_decl)));
 }
 
-static char *site_text(enum repstos_op op, enum repstos_size_kind kind,
-		       unsigned long long min, unsigned long long max)
+static char *site_text(const struct candidate *c)
 {
+	enum repstos_op op = c->op;
 	const char *fam = op_family(op);
 	bool inl = op != REPSTOS_OP_MOVE;
 	char *text = xstrdup(in_interrupt_function() ? "cld\n.Lrk%=:\n"
@@ -278,22 +272,11 @@ static char *site_text(enum repstos_op op, enum repstos_size_kind kind,
 	append(&text, "\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
 	       "\t.long 8, 16, %d\n\t.asciz \"repstos\"\n\t.long .Lrk%%=_a - .\n"
 	       "\t.byte %d, %d, %d, %d\n\t.long %llu, %llu\n\t.popsection",
-	       K_NOTE_SITE, (int)op, (int)kind, n, K_NOTE_VERSION, min, max);
+	       K_NOTE_SITE, (int)op, (int)c->kind, n, K_NOTE_VERSION, c->min,
+	       c->max);
 	free(head);
 	free(repl);
 	return text;
-}
-
-static tree asm_op(const char *constraint, tree value)
-{
-	tree str = build_string(strlen(constraint) + 1, constraint);
-
-	return build_tree_list(build_tree_list(NULL_TREE, str), value);
-}
-
-static tree asm_clob(const char *reg)
-{
-	return build_tree_list(NULL_TREE, build_string(strlen(reg) + 1, reg));
 }
 
 /* The kernel's current_stack_pointer (asm/asm.h), if the unit declares
@@ -316,45 +299,27 @@ static const struct ggc_root_tab kernel_ggc_roots[] = {
 	LAST_GGC_ROOT_TAB
 };
 
-gasm *kernel_build_site(enum repstos_op op, enum repstos_size_kind kind,
-			unsigned long long min, unsigned long long max,
-			tree dst, tree src, tree len, tree fill, tree *end)
+gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
+			tree *end)
 {
-	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
-	bool copy = repstos_op_is_copy(op);
-	tree d = make_ssa_name(ptr_type_node);
-	tree n = make_ssa_name(size_type_node);
-	tree s = copy ? make_ssa_name(ptr_type_node) : NULL_TREE;
+	struct site_operands ops;
+	bool copy = repstos_op_is_copy(c->op);
 	tree sp = stack_pointer_var;
-	char *text = site_text(op, kind, min, max);
-	gasm *as;
 
-	vec_safe_push(out, asm_op("=D", d));
-	vec_safe_push(out, asm_op("=c", n));
-	vec_safe_push(in, asm_op("0", dst));
-	vec_safe_push(in, asm_op("1", len));
+	site_begin(&ops, c->dst, len);
 	if (copy) {
-		vec_safe_push(out, asm_op("=S", s));
-		vec_safe_push(in, asm_op("2", src));
+		vec_safe_push(ops.out, asm_operand("=S",
+						   make_ssa_name(ptr_type_node)));
+		vec_safe_push(ops.in, asm_operand("2", c->src));
 	} else {
-		vec_safe_push(in, asm_op("a", fill));
+		vec_safe_push(ops.in, asm_operand("a", fill));
 	}
 	if (sp) {
-		vec_safe_push(out, asm_op("=r", sp));
-		vec_safe_push(in, asm_op(copy ? "3" : "2", sp));
+		vec_safe_push(ops.out, asm_operand("=r", sp));
+		vec_safe_push(ops.in, asm_operand(copy ? "3" : "2", sp));
 	}
-	vec_safe_push(clob, asm_clob("memory"));
-	vec_safe_push(clob, asm_clob("cc"));
-	as = gimple_build_asm_vec(text, in, out, clob, NULL);
-	free(text);
-	gimple_asm_set_volatile(as, true);
-	SSA_NAME_DEF_STMT(d) = as;
-	SSA_NAME_DEF_STMT(n) = as;
-	if (s)
-		SSA_NAME_DEF_STMT(s) = as;
-	*end = d;
 	unit_sites++;
-	return as;
+	return site_finish(&ops, site_text(c), end);
 }
 
 /* ---- The routines --------------------------------------------------- */
@@ -567,7 +532,6 @@ static void start_unit(void *gcc_data, void *user_data)
 
 void kernel_register(const char *plugin_name)
 {
-	(void)gcc_version;	/* plugin-version.h's, checked in repstos.c */
 	register_callback(plugin_name, PLUGIN_START_UNIT, start_unit, NULL);
 	register_callback(plugin_name, PLUGIN_FINISH_DECL, see_decl, NULL);
 	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,

@@ -45,7 +45,7 @@ done
 # Every name a registry holds is in the pages that list such names: the
 # routines (the contract's X-macro lists) in repstos(1) and repstos(7),
 # the CPU profiles (the tool's --help, printed from the policy's table)
-# in repstos(1), the plugin's options (the keys plugin/repstos.c parses)
+# in repstos(1), the plugin's options (the keys plugin/options.c parses)
 # in repstos(7) and repstos-cc(1), the run-time variables (what the
 # runtime reads) in repstos(7) and repstos-cc(1).  A page's source, its
 # escapes taken out, must hold each as a word.
@@ -66,8 +66,8 @@ documents "routine" "$(echo $routines | tr ' ' '\n' | sort -u)" \
 	patcher/repstos.1 runtime/repstos.7
 documents "CPU profile" "$("$TOOL" --help | sed -n 's/.*or a CPU: *//p')" \
 	patcher/repstos.1
-keys=$(grep -o 'strcmp(key, "[a-z-]*")' plugin/repstos.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
-[ -n "$keys" ] || fail "no plugin option found in plugin/repstos.c"
+keys=$(grep -o 'strcmp(key, "[a-z-]*")' plugin/options.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
+[ -n "$keys" ] || fail "no plugin option found in plugin/options.c"
 documents "plugin option" "$keys" runtime/repstos.7 plugin/repstos-cc.1
 envs=$(grep -oh '"REPSTOS_[A-Z_]*"' runtime/*/*.c | tr -d '"' | sort -u)
 [ -n "$envs" ] || fail "no REPSTOS_ variable found in runtime/"
