@@ -551,10 +551,11 @@ static void set_costs(const struct forms *s, const struct table *tb,
 			k->cns[s->f[f]][c] = class_cost(tb, s->f[f], c);
 }
 
-/* The variants of a family this CPU runs, by number: "inline" stands
- * for rep stosb (rep movsb) in place, as sites run it (its called form
- * is for the stub only). */
-static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
+/* The variants of a family this CPU runs, by number, but those of
+ * `leave`: "inline" stands for rep stosb (rep movsb) in place, as sites
+ * run it (its called form is for the stub only). */
+static int forms_but(const struct repstos_cpu *cpu, int copy, unsigned leave,
+		     struct forms *s)
 {
 	const struct repstos_family *fam = FAM(copy);
 	int v;
@@ -562,20 +563,36 @@ static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
 	s->copy = copy;
 	s->n = 0;
 	for (v = 0; v < fam->nvariants; v++)
-		if (repstos_family_runs(fam, cpu, v) && !(fam->forced_only >> v & 1) &&
+		if (repstos_family_runs(fam, cpu, v) && !(leave >> v & 1) &&
 		    add_form(s, (unsigned)v))
 			return -1;
 	return 0;
 }
 
-/* Step 2: the cost of every site form of a family, into *tb and out's
- * table. */
+/* The forms the cost table has: none that only a forced choice or the
+ * range rule gives (forced_only). */
+static int site_forms(const struct repstos_cpu *cpu, int copy, struct forms *s)
+{
+	return forms_but(cpu, copy, FAM(copy)->forced_only, s);
+}
+
+/* The forms measured: every routine shipped but the C library's
+ * adaptor (the family's `wide` ones), which times glibc again. */
+static int measured_forms(const struct repstos_cpu *cpu, int copy,
+			  struct forms *s)
+{
+	return forms_but(cpu, copy, FAM(copy)->wide, s);
+}
+
+/* Step 2: the cost of every form measured, into *tb, and of every site
+ * form into out's table. */
 static int tune_costs(const struct repstos_cpu *cpu, int copy,
 		      struct table *tb, struct repstos_tuning *out)
 {
-	struct forms sites, s;
+	struct forms sites, all, s;
 
-	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
+	if (site_forms(cpu, copy, &sites) || measured_forms(cpu, copy, &all) ||
+	    with_glibc(&all, &s))
 		return -1;
 	measure_costs(&s, tb);
 	set_costs(&sites, tb, &out->fam[FAM(copy)->id].costs);
@@ -778,9 +795,9 @@ static void report_cells(FILE *rep, const struct forms *rt,
 	}
 }
 
-/* The routines among a family's site forms: all but rep stosb (rep
- * movsb) in place, and the copy stub's "original", which is no routine
- * a module would choose. */
+/* The routines among the forms measured: all but rep stosb (rep movsb)
+ * in place, and the copy stub's "original", which is no routine a module
+ * would choose; avx512_plain among them, which no cost table has. */
 static int routine_forms(const struct repstos_cpu *cpu, int copy,
 			 struct forms *rt)
 {
@@ -789,7 +806,7 @@ static int routine_forms(const struct repstos_cpu *cpu, int copy,
 
 	rt->copy = copy;
 	rt->n = 0;
-	if (site_forms(cpu, copy, &sites))
+	if (measured_forms(cpu, copy, &sites))
 		return -1;
 	for (i = 0; i < sites.n; i++) {
 		unsigned f = sites.f[i];
