@@ -69,7 +69,7 @@ static void read_route(struct config *c)
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
- * (runtime/policy/policy.c reads it; one open() when there is none).  A
+ * (runtime/policy/tuning.c reads it; one open() when there is none).  A
  * set-user-ID or otherwise secure program says nothing about it: what
  * it could say about a file its user cannot read is an oracle.  Where
  * the reader is not linked (librepstos.a: -DREPSTOS_TUNING_FILE is not
