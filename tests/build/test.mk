@@ -4,3 +4,5 @@
 TESTS += tests/build/deps.sh
 # layout.sh reads the sources and the folders' READMEs: nothing built.
 TESTS += tests/build/layout.sh
+# refs.sh reads the tracked files for stale paths and function homes.
+TESTS += tests/build/refs.sh
