@@ -43,8 +43,15 @@ for cmd in check patch dump tune; do
 done
 one_line_usage "no command" "$TOOL"
 one_line_usage "an unknown command" "$TOOL" frobnicate "$EXE"
+assert "an unknown command is named: $(head -n 1 "$W/err")" grep -q "'frobnicate'" "$W/err"
+one_line_usage "an unknown option before any command" "$TOOL" --bogus
+assert "an unknown option is named: $(head -n 1 "$W/err")" grep -q "'--bogus'" "$W/err"
 one_line_usage "help of an unknown command" "$TOOL" help frobnicate
 one_line_usage "patch --cpu without its value" "$TOOL" patch "$EXE" --cpu
+# --cpu FILE: getopt takes FILE for the profile, and then there is none.
+one_line_usage "patch --cpu kv: kv taken for the profile" "$TOOL" patch --cpu kv
+assert "it says --cpu took kv, which is no profile: $(head -n 1 "$W/err")" \
+	grep -q "no FILE: --cpu took 'kv' for its PROFILE, which is none" "$W/err"
 one_line_usage "patch -o twice" "$TOOL" patch --cpu=vec -o "$W/a" -o "$W/b" "$EXE"
 assert "patch -o twice wrote nothing" [ ! -e "$W/a" -a ! -e "$W/b" ]
 one_line_usage "patch --cpu twice" "$TOOL" patch --cpu=vec --cpu=erms "$EXE" -o "$W/a"
