@@ -30,8 +30,8 @@ error() {
 		{ fail "[$args] error does not say [$want]"; echo "$out"; }
 }
 error "-fplugin-arg-repstos-bogus=1" "-fplugin-arg-repstos-bogus"
-error "-fplugin-arg-repstos-min-const=abc" "bad value .abc. for .-fplugin-arg-repstos-min-const"
-error "-fplugin-arg-repstos-max-size=-5" "bad value .-5. for .-fplugin-arg-repstos-max-size"
+error "-fplugin-arg-repstos-min-const=abc" "bad value .abc. for .-fplugin-arg-repstos-min-const.: expected a non-negative integer or .auto."
+error "-fplugin-arg-repstos-max-size=-5" "bad value .-5. for .-fplugin-arg-repstos-max-size.: expected a non-negative integer$"
 error "-fplugin-arg-repstos-max-size" "missing value for .-fplugin-arg-repstos-max-size"
 error "-fplugin-arg-repstos-clear" "missing value for .-fplugin-arg-repstos-clear"
 error "-fplugin-arg-repstos-clear=a,,b" "bad value .a,,b. for .-fplugin-arg-repstos-clear"
