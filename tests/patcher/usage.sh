@@ -114,6 +114,17 @@ assert "... says why" grep -q "ahard: the file has other hard links" "$W/err"
 assert "... both left as they were" eval \
 	'[ -L "$W/alink" ] && [ "$(cat "$W/target")" = keep ]'
 
+# Counts agree with their nouns: a file of one site says "1 site".
+echo 'void f(char *p, unsigned long n) { __builtin_memset(p, 0, n); }' |
+	gcc -O2 -fPIC -fplugin="$PLUGIN" -c -x c -o "$W/one.o" - &&
+	gcc -shared -o "$W/one.so" "$W/one.o" "$RTLIB" || fail "cannot build one.so"
+expect_rc 0 "dump of a file of one site" "$TOOL" dump "$W/one.so"
+assert "dump: '1 site,': $(head -n 1 "$W/out")" grep -q "^$W/one.so: shared, 1 site, " "$W/out"
+expect_rc 0 "patch --dry-run of it" "$TOOL" patch --cpu=vec --dry-run "$W/one.so"
+assert "patch --dry-run: 'of 1 site': $OUT" grep -q "would change [01] of 1 site and" "$W/out"
+expect_rc 0 "patch of it" "$TOOL" patch --cpu=vec "$W/one.so" -o "$W/one-vec.so"
+assert "patch: 'of 1 site': $OUT" grep -q "patched [01] of 1 site, marked" "$W/out"
+
 # A stripped file's targets are known by their bytes: the ? says so.
 strip -o "$W/stripped" "$EXE"
 expect_rc 0 "dump of a stripped file" "$TOOL" dump "$W/stripped"

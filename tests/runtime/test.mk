@@ -130,7 +130,8 @@ tests/runtime/libc.sh: $(RTT)/sites $(RTT)/copysites $(RTT)/regs_libc $(PATCHER_
 
 # REPSTOS_DEBUG=2's line per site, and its bound in a program of many.
 TESTS += tests/runtime/debug.sh
-tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites
+tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites $(RTT)/dlopen_main \
+	$(RTT)/librelro.so
 
 TESTS += tests/runtime/cet.sh
 tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
