@@ -6,3 +6,5 @@ TESTS += tests/build/deps.sh
 TESTS += tests/build/layout.sh
 # refs.sh reads the tracked files for stale paths and function homes.
 TESTS += tests/build/refs.sh
+# runtests.sh runs tests/run-tests on two tests of its own: nothing built.
+TESTS += tests/build/runtests.sh
