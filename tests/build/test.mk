@@ -8,3 +8,5 @@ TESTS += tests/build/layout.sh
 TESTS += tests/build/refs.sh
 # runtests.sh runs tests/run-tests on two tests of its own: nothing built.
 TESTS += tests/build/runtests.sh
+# apt.sh reads make -n of deps, build-deps and demo: nothing built.
+TESTS += tests/build/apt.sh

@@ -313,8 +313,9 @@ fuzz-routines:
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "make fuzz-routines: installing$$missing"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$missing; } || \
+		{ apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get $(APT_WAIT) install -y -qq --no-install-recommends \
+			$$missing; } || \
 			echo "make fuzz-routines: could not install$$missing"; \
 	fi
 	@$(MAKE) --no-print-directory fuzz-routines-run
