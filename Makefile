@@ -38,15 +38,19 @@ DEPS	:=
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
 
-# Debian packages the build and tests need; `make deps` installs any missing.
-DEB_PKGS := gcc g++ make binutils gcc-12-plugin-dev libelf-dev libdw-dev \
-	libcapstone-dev pkg-config valgrind gnuplot-nox dpkg-dev
+# Debian packages: what `make` builds with (`make demo` installs only
+# these: build-deps), and on top what the tests and benchmarks need
+# (`make deps`; each folder's .mk adds its own).
+BUILD_PKGS := gcc g++ make binutils gcc-12-plugin-dev libelf-dev libdw-dev \
+	libcapstone-dev pkg-config
+DEB_PKGS := $(BUILD_PKGS) valgrind gnuplot-nox dpkg-dev
 
 ALL		:=
 TESTS		:=
 CLEAN_FILES	:=
 
-.PHONY: all test run-tests build-tests demo bench deps clean install uninstall
+.PHONY: all test run-tests build-tests demo bench deps build-deps clean install \
+	uninstall
 all: build-all
 
 include runtime/runtime.mk
@@ -76,16 +80,27 @@ build-tests: $(ALL) $(TESTS)
 run-tests: build-tests
 	@tests/run-tests $(TESTS)
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call apt_install,WHO,PACKAGES): install those not installed yet,
+# waiting up to ten minutes for another apt or dpkg to let go of its lock
+# (a fresh machine often runs unattended-upgrades at first).
+APT_WAIT := -o DPkg::Lock::Timeout=600
+define apt_install
+	@missing=""; for p in $(2); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 			grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-		echo "make deps: installing$$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$missing; \
+		echo "make $(1): installing$$missing"; \
+		apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get $(APT_WAIT) install -y -qq --no-install-recommends \
+			$$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,deps,$(sort $(DEB_PKGS)))
+build-deps:
+	$(call apt_install,build-deps,$(BUILD_PKGS))
 
 clean:
 	rm -rf $(B) $(CLEAN_FILES)

@@ -7,6 +7,7 @@
 #                                   -s shapes b2b,use,read, -a offsets
 #                                   0,3,rand (bench.h), all by default
 #   make tune                       time the routines here, print the tuning
+#                                   (repstos tune --report)
 PB := $(B)/bench
 PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Ibench
 BENCH_ARGS ?=
@@ -28,7 +29,7 @@ PERF_OBJS := $(PB)/bench.o $(PB)/gpr.o $(PB)/plain.o $(PB)/cand-glibc.o $(PB)/ca
 	$(patsubst %,$(PB)/cand-site-%.o,$(PERF_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/cand-gcc-%.o,$(PERF_GCC))
 
-DEPS += $(PERF_OBJS:.o=.d) $(PB)/tune.d
+DEPS += $(PERF_OBJS:.o=.d)
 
 $(PB)/bench.o: bench/bench.c
 	@mkdir -p $(@D)
@@ -92,12 +93,9 @@ bench-memset: $(PB)/bench
 
 .PHONY: bench-memset
 
-$(PB)/tune: bench/tune-main.c $(RT_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(PERF_CFLAGS) $(DEPFLAGS) -o $@ $< $(RT_LIB)
-
-tune: $(PB)/tune
-	$(PB)/tune
+# repstos tune --report: it writes no tuning file.
+tune: $(PATCHER_BIN)
+	$(PATCHER_BIN) tune --report
 .PHONY: tune
 
 # Many sites, each with its own narrow size distribution, plain and with

@@ -1,21 +1,18 @@
 #!/bin/sh
 # Compile-time overhead of the plugin on a real code base: every C file
-# of zlib (Debian source package, fetched by tests/plugin/zlib.sh into
-# build/zlib/) compiled at -O2 with plain gcc and with
-# -fplugin=plugin/repstos.so, alternating, ROUNDS times each; reports the
-# best and the median CPU time (user+sys) of each and the ratio.  Goal:
-# at most 3% overhead.  Results: bench/plugin-compile-time.txt.
+# of zlib (Debian source package, fetched by tests/realworld/lib.sh's
+# fetch_source into build/realworld/) compiled at -O2 with plain gcc
+# and with -fplugin=plugin/repstos.so, alternating, ROUNDS times each;
+# reports the best and the median CPU time (user+sys) of each and the
+# ratio.  Goal: at most 3% overhead.  Results: bench/plugin-compile-time.txt.
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-9}
-CC=${CC:-gcc}
-src=$(ls -d build/zlib/zlib-*/ 2>/dev/null | head -n 1)
-if [ -z "$src" ]; then
-	sh tests/plugin/zlib.sh >/dev/null 2>&1
-	src=$(ls -d build/zlib/zlib-*/ 2>/dev/null | head -n 1)
-fi
-[ -n "$src" ] || { echo "no zlib source (run tests/plugin/zlib.sh)"; exit 77; }
+cc=${CC:-gcc}
+. tests/realworld/lib.sh	# fetch_source; it unsets CC
+CC=$cc
+src=$(fetch_source zlib) || { echo "no zlib source"; exit 77; }
 make -s plugin/repstos.so || exit 1
-files=$(ls $src*.c)
+files=$(ls "$src"/*.c)
 out=build/perf-compile
 # what zlib's configure defines on Linux
 ZFLAGS="-D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN -DHAVE_UNISTD_H -DHAVE_STDARG_H"

@@ -1,4 +1,4 @@
 # examples/: what a new user runs first.
-demo: deps
+demo: build-deps
 	@$(MAKE) --no-print-directory build-all
 	@examples/demo.sh

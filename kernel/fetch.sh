@@ -16,7 +16,7 @@ for p in flex bison bc libelf-dev qemu-system-x86 cpio; do
 done
 if [ -n "$need" ]; then
 	echo "fetch.sh: installing$need" >&2
-	apt-get install -y $need >&2
+	apt-get -o DPkg::Lock::Timeout=600 install -y $need >&2
 fi
 
 [ -f "$src/.repstos-unpacked" ] && { echo "$src"; exit 0; }

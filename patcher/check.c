@@ -260,7 +260,7 @@ int rs_check(struct rs_elf *f, FILE *out, bool require_sites, bool quiet)
 	n = rs_check_table(f, &t, out);
 	if (!n && !quiet)
 		fprintf(out, "%s: clean, %zu site%s\n", f->path, t.n,
-			t.n == 1 ? "" : "s");
+			rs_plural(t.n));
 	rs_table_free(&t);
 	return n ? RS_EXIT_PROBLEM : RS_EXIT_OK;
 }

@@ -35,6 +35,16 @@ static int native_tuning(struct rs_choice *c)
 	return -1;
 }
 
+bool rs_cpu_known(const char *name)
+{
+	int f;
+
+	for (f = 0; f < REPSTOS_NFAMILY; f++)
+		if (repstos_family_by_name(&repstos_families[f], name) >= 0)
+			return true;
+	return !strcmp(name, "native") || repstos_cpu_profile(name);
+}
+
 /*
  * A routine's name forces it on the sites of its family (set or copy;
  * most names are both).  A name only one family has, "erms" say, leaves

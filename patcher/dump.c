@@ -396,8 +396,8 @@ int rs_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)
 		rs_json_str(out, f->path);
 		fprintf(out, ", \"type\": \"%s\", \"sites\": [", rs_type_name(f));
 	} else {
-		fprintf(out, "%s: %s, %zu sites, %s\n", f->path, rs_type_name(f),
-			t.n, mod);
+		fprintf(out, "%s: %s, %zu site%s, %s\n", f->path,
+			rs_type_name(f), t.n, rs_plural(t.n), mod);
 	}
 	for (i = 0; i < t.n; i++) {
 		const struct rs_site *s = &t.site[i];
@@ -574,15 +574,17 @@ static void profile_head(struct rs_elf *f, FILE *out, const struct rs_table *t,
 	for (i = 0; i < t->n; i++)
 		calls += repstos_profile_calls(c->hist[i]);
 	module_text(f, mod, sizeof(mod));
-	fprintf(out, "%s: %s, %zu sites, %s, table %016llx\n", f->path,
-		rs_type_name(f), t->n, mod, (unsigned long long)rs_table_hash(t));
+	fprintf(out, "%s: %s, %zu site%s, %s, table %016llx\n", f->path,
+		rs_type_name(f), t->n, rs_plural(t->n), mod,
+		(unsigned long long)rs_table_hash(t));
 	fprintf(out, "profile %s: %u section%s, ", profile, c->sections,
-		c->sections == 1 ? "" : "s");
+		rs_plural(c->sections));
 	if (c->pins)
 		fprintf(out, "%u site%s pinned, ", c->pins,
-			c->pins == 1 ? "" : "s");
-	fprintf(out, "%llu calls; --cpu=%s: %s, "
-		"module routine %s%s, copy routine %s%s\n", calls, cpu,
+			rs_plural(c->pins));
+	fprintf(out, "%llu call%s; --cpu=%s: %s, "
+		"module routine %s%s, copy routine %s%s\n", calls,
+		rs_plural(calls), cpu,
 		c->tuning.source,
 		rs_variant_names[c->mods.fam[REPSTOS_FAMILY_SET].variant],
 		rs_choice_costs(c, REPSTOS_OP_MEMSET) ? "" : " (no cost table: "

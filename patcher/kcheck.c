@@ -177,7 +177,7 @@ int rs_kernel_check(struct rs_elf *f, FILE *out, bool quiet)
 		problems += problem(f, out, "notes", "site notes unreadable");
 	if (!problems && !quiet)
 		fprintf(out, "%s: clean, %zu kernel-mode site%s\n", f->path, k.n,
-			k.n == 1 ? "" : "s");
+			rs_plural(k.n));
 	k_free(&k);
 	return problems ? RS_EXIT_PROBLEM : RS_EXIT_OK;
 }

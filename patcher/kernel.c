@@ -94,16 +94,14 @@ static int field_target(struct rs_elf *f, struct kloc at, int64_t bias,
 	return 0;
 }
 
-/* The name of what a call at `at` calls ("" when unknown). */
+/* The name of what the call at `at` calls ("" when unknown): in a
+ * relocatable file its rel32 is still a relocation, so from that. */
 static const char *call_target(struct rs_elf *f, struct kloc at)
 {
-	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, 5);
 	const struct rs_sym *fn;
 	struct kloc to;
 
-	if (!p || p[0] != 0xe8)
-		return NULL;
-	at.off++;
+	at.off += REPSTOS_CALL_REL32;
 	if (field_target(f, at, 4, &to))
 		return "";
 	if (to.sym && *to.sym && to.sym[0] != '.')
@@ -116,17 +114,23 @@ static const char *call_target(struct rs_elf *f, struct kloc at)
 
 void k_form_at(struct rs_elf *f, struct kloc at, char *buf, size_t len)
 {
-	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, 2);
+	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, K_SITE_LEN);
+	enum repstos_form form = REPSTOS_FORM_BAD;
 	const char *t;
+	int copy = 0;
 
-	if (p && p[0] == 0xf3 && (p[1] == 0xaa || p[1] == 0xa4)) {
-		snprintf(buf, len, "%s", p[1] == 0xaa ? "rep_stosb" : "rep_movsb");
+	if (p)
+		form = repstos_decode_any(p, K_SITE_LEN, 0, &copy, NULL);
+	if (form == REPSTOS_FORM_INLINE) {
+		snprintf(buf, len, "%s", copy ? "rep_movsb" : "rep_stosb");
+		return;
+	}
+	if (form != REPSTOS_FORM_CALL) {
+		snprintf(buf, len, "?");
 		return;
 	}
 	t = call_target(f, at);
-	if (!t)
-		snprintf(buf, len, "?");
-	else if (!strncmp(t, K_PREFIX, strlen(K_PREFIX)))
+	if (!strncmp(t, K_PREFIX, strlen(K_PREFIX)))
 		snprintf(buf, len, "%s", t + strlen(K_PREFIX));
 	else
 		snprintf(buf, len, "call:%s", *t ? t : "?");

@@ -444,6 +444,17 @@ static int cmd_dump(int argc, char **argv)
 	return worst;
 }
 
+/* `patch --cpu FILE`: getopt took FILE for the profile, so the command
+ * has no FILE, and its profile is none. */
+static int bad_cpu_word(const char *word)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "no FILE: --cpu took '%.64s' for its "
+		 "PROFILE, which is none (--cpu=PROFILE FILE)", word);
+	return bad_usage("patch", msg);
+}
+
 static int cmd_patch(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -479,6 +490,8 @@ static int cmd_patch(int argc, char **argv)
 	}
 	if (!o.cpu)
 		return bad_usage("patch", "--cpu=PROFILE is required");
+	if (optind == argc && !rs_cpu_known(o.cpu))
+		return bad_cpu_word(o.cpu);
 	if (optind + 1 != argc)
 		return bad_usage("patch", "exactly one FILE");
 	if (o.dry_run && o.output)
@@ -525,6 +538,17 @@ static int help(int argc, char **argv)
 	return command(argv[2])->run(2, args);
 }
 
+/* The first word is no command: name it. */
+static int unknown_command(const char *word)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "unknown %s '%.64s' (the commands: check, "
+		 "patch, dump, tune)", *word == '-' ? "option" : "command",
+		 word);
+	return bad_usage(NULL, msg);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
@@ -542,7 +566,7 @@ int main(int argc, char **argv)
 	}
 	c = command(argv[1]);
 	if (!c && strcmp(argv[1], "help"))
-		return bad_usage(NULL, "unknown command (check, patch, dump, tune)");
+		return unknown_command(argv[1]);
 	if (rs_decode_init()) {
 		fprintf(stderr, "repstos: cannot initialize Capstone\n");
 		return RS_EXIT_BAD;

@@ -467,16 +467,17 @@ int rs_patch(struct rs_elf *f, const struct rs_patch_opts *o, FILE *out)
 	snprintf(why, sizeof(why), "%s%s%s", o->cpu,
 		 o->profile ? ", profile " : "", o->profile ? o->profile : "");
 	if (o->dry_run) {
-		fprintf(out, "%s: would change %zu of %zu sites%s (%s)\n",
-			f->path, p.changed, t.n,
+		fprintf(out, "%s: would change %zu of %zu site%s%s (%s)\n",
+			f->path, p.changed, t.n, rs_plural(t.n),
 			p.record ? " and the module record" : "", why);
 	} else if (!p.changed && !p.record && !o->output) {
 		fprintf(out, "%s: nothing to change (%s)\n", f->path, why);
 	} else if (write_file(&p, o->output)) {
 		ret = RS_EXIT_BAD;
 	} else {
-		fprintf(out, "%s: patched %zu of %zu sites%s (%s)%s%s\n", f->path,
-			p.changed, t.n, p.record ? ", marked static" : "",
+		fprintf(out, "%s: patched %zu of %zu site%s%s (%s)%s%s\n",
+			f->path, p.changed, t.n, rs_plural(t.n),
+			p.record ? ", marked static" : "",
 			why, o->output ? " -> " : "",
 			o->output ? o->output : "");
 	}

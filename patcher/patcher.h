@@ -319,6 +319,14 @@ static inline bool rs_choice_forced(const struct rs_choice *c)
 
 /* c from --cpu=name (messages name file): 0, or -1 after one line. */
 int rs_choice_cpu(struct rs_choice *c, const char *file, const char *name);
+/* Is name a PROFILE --cpu takes: a routine, native or a CPU? */
+bool rs_cpu_known(const char *name);
+
+/* What follows a count in the tool's lines: "1 site", "2 sites". */
+static inline const char *rs_plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /* The profile at path for f's table into c: 0, or -1 after one line
  * (unreadable, corrupt, of another build, or one the table rules out). */
 int rs_choice_profile(struct rs_choice *c, const struct rs_elf *f,

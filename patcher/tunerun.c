@@ -1223,7 +1223,8 @@ static int summary(const struct search *se)
 
 	for (i = 0; i < se->ng; i++)
 		pinned += se->g[i].winner >= 0;
-	fprintf(se->out, "%zu of %zu groups pinned\n", pinned, se->ng);
+	fprintf(se->out, "%zu of %zu group%s pinned\n", pinned, se->ng,
+		rs_plural(se->ng));
 	if (!(text = profile_text(se, &len))) {
 		fprintf(stderr, "repstos: tune --run: out of memory\n");
 		return -1;

@@ -508,7 +508,10 @@ static void describe_size(const struct candidate *c, char *buf, size_t len)
 		snprintf(buf, len, "size %llu", c->min);
 		break;
 	case REPSTOS_SIZE_BOUNDED:
-		if (c->min)
+		if (c->min && c->max >= REPSTOS_SIZE_SAT)
+			snprintf(buf, len, "size unknown, at least %llu",
+				 c->min);
+		else if (c->min)
 			snprintf(buf, len, "size unknown, %llu to %llu",
 				 c->min, c->max);
 		else

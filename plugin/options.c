@@ -26,8 +26,9 @@ struct plugin_options opt = {
 	false, false, MIN_CONST_AUTO, MAX_SIZE_NONE, vNULL, vNULL, vNULL, vNULL
 };
 
+/* A number for option key (min-const takes auto too: or_auto says so). */
 static bool parse_number(const char *key, const char *value,
-			 unsigned long long *out)
+			 unsigned long long *out, bool or_auto)
 {
 	char *end;
 
@@ -38,8 +39,13 @@ static bool parse_number(const char *key, const char *value,
 	errno = 0;
 	*out = strtoull(value, &end, 0);
 	if (errno || *end || *value == '-') {
-		error("bad value %qs for %<-fplugin-arg-repstos-%s%>: "
-		      "expected a non-negative integer", value, key);
+		if (or_auto)
+			error("bad value %qs for %<-fplugin-arg-repstos-%s%>: "
+			      "expected a non-negative integer or %<auto%>",
+			      value, key);
+		else
+			error("bad value %qs for %<-fplugin-arg-repstos-%s%>: "
+			      "expected a non-negative integer", value, key);
 		return false;
 	}
 	return true;
@@ -109,9 +115,10 @@ bool parse_args(const struct plugin_name_args *info)
 			if (value && !strcmp(value, "auto"))
 				opt.min_const = MIN_CONST_AUTO;
 			else
-				ok &= parse_number(key, value, &opt.min_const);
+				ok &= parse_number(key, value, &opt.min_const,
+						   true);
 		} else if (!strcmp(key, "max-size")) {
-			ok &= parse_number(key, value, &opt.max_size);
+			ok &= parse_number(key, value, &opt.max_size, false);
 		} else if (kernel_option(key, value, &ok)) {
 			opt.copy |= kernel_mode;
 		} else {

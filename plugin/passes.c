@@ -263,9 +263,10 @@ public:
 static void repstos_finish_unit(void *gcc_data, void *user_data)
 {
 	if (opt.verbose)
-		inform(UNKNOWN_LOCATION, "repstos: %s: %u sites, %u calls "
+		inform(UNKNOWN_LOCATION, "repstos: %s: %u site%s, %u call%s "
 		       "left alone", main_input_filename ?
-		       main_input_filename : "<unit>", n_sites, n_left);
+		       main_input_filename : "<unit>", n_sites,
+		       n_sites == 1 ? "" : "s", n_left, n_left == 1 ? "" : "s");
 }
 
 /* Put pass next to the first instance of the pass named ref (GCC

@@ -17,18 +17,19 @@
 #  - no dispatch page and no writable pointer: the stub's jump is
 #    rewritten like a site, and where text is not written its fallback
 #    takes a byte that can only choose among the family's routines;
-#  - the start-up (patch.c, with CPU detection, the policy and the
-#    site encoder it calls, and the mprotect route's window, poke.S) as
-#    one object linked in one go (startup.o below): compiled for size,
-#    as it runs once, each function in a section of its own, then
-#    linked with --gc-sections from the start-up's entry points, so
-#    that what it never calls (the tuning file's writer, the cost
-#    tables' listing) is not there, and its symbols but those entry
-#    points made local, so that the same functions in policy.o and the
-#    others (for a module that calls the API, or a test) do not clash.
+#  - the start-up (runtime/startup/, with CPU detection, the policy
+#    and the site encoder it calls, and the mprotect route's window,
+#    poke.S) as one object linked in one go (startup.o below):
+#    compiled for size, as it runs once, each function in a section
+#    of its own, then linked with --gc-sections from the start-up's
+#    entry points, so that what it never calls (the tuning file's
+#    writer, the cost tables' listing) is not there, and its symbols
+#    but those entry points made local, so that the same functions in
+#    the policy's objects and the others (for a module that calls the
+#    API, or a test) do not clash.
 #    Its code is one section ending with the window, whose pages the
 #    mprotect route never opens (the window is not on a page of its
-#    own any more: patch.c, holds_poke), so that those pages hold the
+#    own any more: write.c, holds_poke), so that those pages hold the
 #    runtime's own code rather than sites;
 #  - no size profiles (REPSTOS_PROFILE, REPSTOS_PROFILE_USE, installed
 #    ones) and no tuning file (REPSTOS_TUNING, /etc/repstos/tuning):
@@ -41,10 +42,11 @@
 #    file; asked to record a profile it says so in one line, as where
 #    one cannot be recorded, and under REPSTOS_DEBUG it names a tuning
 #    file that is there and a REPSTOS_PROFILE_USE it does not read
-#    (patch.c).  In it the process's tuning tables (about 4.7 KiB) are
-#    on the heap, while a module is attached, not in every module's
-#    .bss; librepstos-full.a keeps them static, so that a start-up
-#    short of memory can still say why a profile is not recorded.
+#    (config.c, patch.c).  In it the process's tuning tables (about
+#    4.7 KiB) are on the heap, while a module is attached, not in every
+#    module's .bss; librepstos-full.a keeps them static, so that a
+#    start-up short of memory can still say why a profile is not
+#    recorded.
 
 RT_CFLAGS := $(CSTD) $(OPT) $(WARN) -fPIC -fvisibility=hidden -fcf-protection \
 	-fno-stack-protector -Iinclude -Iruntime

@@ -6,7 +6,7 @@
 # SIZE_KINDS with FIELD `name` or `num` (the number an entry holds).  Preprocessed
 # with include/repstos_site.h, not parsed, so that a new variant or a new
 # column of a list changes nothing here.  For tests/lib.sh, the tests and
-# bench/test.mk.
+# bench/bench.mk.
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
 case $1:$2 in
 VARIANTS:name|VARIANTS:sym|COPY_VARIANTS:name|COPY_VARIANTS:sym) field=$2 ;;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * module.c - the module's side of the start-up: its constructor, which
- * tells the start-up (patch.c) where everything of this module is, and
+ * tells the start-up (attach.c) where everything of this module is, and
  * its destructor, which tells it the module is going.
  *
  * In every module with sites, whichever archive it links: each stub

@@ -6,8 +6,8 @@
  * Every module with sites has a module side (module.c: the constructor;
  * dispatch.S: a stub and a dispatch record per family of sites it has;
  * the routines; record.S: the record and this description) and needs a
- * start-up (patch.c: CPU detection, the policy, the tuning file, the
- * text writer, and size profiles where they are linked).  With
+ * start-up (runtime/startup/: CPU detection, the policy, the tuning
+ * file, the text writer, and size profiles where they are linked).  With
  * librepstos.a both are in the module; with the shared runtime
  * (librepstos.so.0) each module carries only its side and one start-up
  * serves the whole process, so CPUID and the tuning file are read once
@@ -159,7 +159,7 @@ extern const struct repstos_module_desc __repstos_module_desc REPSTOS_HIDDEN;
 extern struct repstos_stats __repstos_module_stats REPSTOS_HIDDEN;
 extern void *__repstos_module_handle REPSTOS_HIDDEN;	/* the start-up's */
 
-/* The start-up's side (patch.c); in librepstos.so.0, the few names a
+/* The start-up's side (attach.c); in librepstos.so.0, the few names a
  * module binds to.  attach gives a handle for the calls below, or NULL;
  * detach, from the module's last destructor, lets go of it.  attach
  * reads the ABI from the description's first two fields. */

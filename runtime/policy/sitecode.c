@@ -84,16 +84,21 @@ static int is_nops(const uint8_t *b, unsigned len)
 	return !memcmp(b, want, len);
 }
 
-enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
-				 uint64_t site, unsigned op, uint64_t *target)
+/* The inline form with either string instruction: its opcode, or 0. */
+static uint8_t inline_opcode(const uint8_t *b, unsigned len)
+{
+	if (b[0] != REPSTOS_OPC_REP ||
+	    (b[1] != REPSTOS_OPC_STOSB && b[1] != REPSTOS_OPC_MOVSB) ||
+	    !is_nops(b + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN))
+		return 0;
+	return b[1];
+}
+
+static enum repstos_form decode_call(const uint8_t *b, unsigned len,
+				     uint64_t site, uint64_t *target)
 {
 	int32_t rel32;
 
-	if (!len_ok(len))
-		return REPSTOS_FORM_BAD;
-	if (b[0] == REPSTOS_OPC_REP && b[1] == string_opcode(op) &&
-	    is_nops(b + REPSTOS_INLINE_LEN, len - REPSTOS_INLINE_LEN))
-		return REPSTOS_FORM_INLINE;
 	if (b[0] == REPSTOS_OPC_CALL &&
 	    is_nops(b + REPSTOS_CALL_LEN, len - REPSTOS_CALL_LEN)) {
 		memcpy(&rel32, b + REPSTOS_CALL_REL32, sizeof(rel32));
@@ -102,4 +107,30 @@ enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
 		return REPSTOS_FORM_CALL;
 	}
 	return REPSTOS_FORM_BAD;
+}
+
+enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
+				 uint64_t site, unsigned op, uint64_t *target)
+{
+	if (!len_ok(len))
+		return REPSTOS_FORM_BAD;
+	if (inline_opcode(b, len) == string_opcode(op))
+		return REPSTOS_FORM_INLINE;
+	return decode_call(b, len, site, target);
+}
+
+enum repstos_form repstos_decode_any(const uint8_t *b, unsigned len,
+				     uint64_t site, int *copy,
+				     uint64_t *target)
+{
+	uint8_t opc;
+
+	if (!len_ok(len))
+		return REPSTOS_FORM_BAD;
+	if ((opc = inline_opcode(b, len))) {
+		if (copy)
+			*copy = opc == REPSTOS_OPC_MOVSB;
+		return REPSTOS_FORM_INLINE;
+	}
+	return decode_call(b, len, site, target);
 }

@@ -47,4 +47,11 @@ int repstos_encode_call(uint8_t *out, unsigned len, uint64_t site,
 enum repstos_form repstos_decode(const uint8_t *b, unsigned len,
 				 uint64_t site, unsigned op, uint64_t *target);
 
+/* The same for bytes whose op the reader does not know (a kernel-mode
+ * site, named by its bytes): either string instruction is the inline
+ * form, and *copy (when not NULL) says whether it is rep movsb. */
+enum repstos_form repstos_decode_any(const uint8_t *b, unsigned len,
+				     uint64_t site, int *copy,
+				     uint64_t *target);
+
 #endif

@@ -69,7 +69,7 @@ static void read_route(struct config *c)
 }
 
 /* The tuning file repstos_tune() wrote, if there is one for this CPU
- * (runtime/policy/policy.c reads it; one open() when there is none).  A
+ * (runtime/policy/tuning.c reads it; one open() when there is none).  A
  * set-user-ID or otherwise secure program says nothing about it: what
  * it could say about a file its user cannot read is an oracle.  Where
  * the reader is not linked (librepstos.a: -DREPSTOS_TUNING_FILE is not
@@ -168,15 +168,22 @@ static void report_refusals(const struct writer *w, FILE *f)
 			"code)", w->beside);
 }
 
+/* What follows a count: "1 site", "2 sites". */
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* Sites calling a routine this CPU lacks are rewritten if text can be
  * written; if not, they stay, and that routine runs "vec" instead. */
 static void report_static(const struct module *mod, FILE *f)
 {
 	unsigned stay = mod->stats->lacking - mod->stats->rescued;
+	unsigned left = mod->stats->sites - mod->stats->rescued;
 
-	fprintf(f, "statically patched for '%.16s' by repstos patch: %u sites "
-		"left as they are", (const char *)mod->info->profile,
-		mod->stats->sites - mod->stats->rescued);
+	fprintf(f, "statically patched for '%.16s' by repstos patch: %u site%s "
+		"left as %s", (const char *)mod->info->profile, left,
+		plural(left), left == 1 ? "it is" : "they are");
 	if (mod->stats->rescued)
 		fprintf(f, ", %u calling a routine this CPU lacks rewritten",
 			mod->stats->rescued);
@@ -201,19 +208,21 @@ static void report_outcome(const struct module *mod, FILE *f)
 		report_static(mod, f);
 		break;
 	case REPSTOS_ST_DISABLED:
-		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u sites call "
-			"the stub", st->sites);
+		fprintf(f, "text patching off (REPSTOS_PATCH=0): %u site%s "
+			"call%s the stub", st->sites, plural(st->sites),
+			st->sites == 1 ? "s" : "");
 		break;
 	case REPSTOS_ST_REFUSED:
-		fprintf(f, "%u sites, none patched: writing text refused",
-			st->sites);
+		fprintf(f, "%u site%s, none patched: writing text refused",
+			st->sites, plural(st->sites));
 		report_refusals(&mod->writer, f);
 		fprintf(f, "; sites stay stub calls");
 		break;
 	default:
-		fprintf(f, "%u sites: %u patched, %u kept, %u fixed, %u skipped; "
-			"%u pages", st->sites, st->patched, st->kept,
-			st->fixed, st->skipped, st->pages);
+		fprintf(f, "%u site%s: %u patched, %u kept, %u fixed, %u "
+			"skipped; %u page%s", st->sites, plural(st->sites),
+			st->patched, st->kept, st->fixed, st->skipped,
+			st->pages, plural(st->pages));
 		if (*st->method)
 			fprintf(f, " via %s", st->method);
 		if (mod->writer.unwritten)

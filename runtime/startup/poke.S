@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * poke.S - the window of the start-up patcher's mprotect route
- * (write_text), which patch.c pulls in.  It belongs to the start-up,
+ * (write_text), which write.c pulls in.  It belongs to the start-up,
  * not to each module: with the shared runtime there is one per process,
  * whichever module's text it writes.
  */
@@ -24,7 +24,7 @@
  * mprotect in a static binary or the PLT; so the whole window runs here,
  * with raw system calls, and the caller never opens a window on a page
  * that holds any byte of it, from __repstos_poke to __repstos_poke_end
- * (patch.c, holds_poke: the sites there are left calling the stub).
+ * (write.c, holds_poke: the sites there are left calling the stub).
  * In librepstos.a the start-up's code is one section that ends with
  * this routine (runtime.mk), so its pages hold the start-up's own code
  * and the runtime's, which has no sites, rather than the module's.
@@ -42,7 +42,7 @@
  *            signals did)
  *   errno    the second failed: the range is left read-write, fatal for
  *            code on it, so the caller probes a page first that nothing
- *            executes (patch.c, probe_page)
+ *            executes (write.c, probe_page)
  */
 	.text
 ENTRY(__repstos_poke)

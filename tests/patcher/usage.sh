@@ -43,8 +43,15 @@ for cmd in check patch dump tune; do
 done
 one_line_usage "no command" "$TOOL"
 one_line_usage "an unknown command" "$TOOL" frobnicate "$EXE"
+assert "an unknown command is named: $(head -n 1 "$W/err")" grep -q "'frobnicate'" "$W/err"
+one_line_usage "an unknown option before any command" "$TOOL" --bogus
+assert "an unknown option is named: $(head -n 1 "$W/err")" grep -q "'--bogus'" "$W/err"
 one_line_usage "help of an unknown command" "$TOOL" help frobnicate
 one_line_usage "patch --cpu without its value" "$TOOL" patch "$EXE" --cpu
+# --cpu FILE: getopt takes FILE for the profile, and then there is none.
+one_line_usage "patch --cpu kv: kv taken for the profile" "$TOOL" patch --cpu kv
+assert "it says --cpu took kv, which is no profile: $(head -n 1 "$W/err")" \
+	grep -q "no FILE: --cpu took 'kv' for its PROFILE, which is none" "$W/err"
 one_line_usage "patch -o twice" "$TOOL" patch --cpu=vec -o "$W/a" -o "$W/b" "$EXE"
 assert "patch -o twice wrote nothing" [ ! -e "$W/a" -a ! -e "$W/b" ]
 one_line_usage "patch --cpu twice" "$TOOL" patch --cpu=vec --cpu=erms "$EXE" -o "$W/a"
@@ -106,6 +113,17 @@ expect_rc 2 "tune into a file of two links" "$TOOL" tune "$W/ahard"
 assert "... says why" grep -q "ahard: the file has other hard links" "$W/err"
 assert "... both left as they were" eval \
 	'[ -L "$W/alink" ] && [ "$(cat "$W/target")" = keep ]'
+
+# Counts agree with their nouns: a file of one site says "1 site".
+echo 'void f(char *p, unsigned long n) { __builtin_memset(p, 0, n); }' |
+	gcc -O2 -fPIC -fplugin="$PLUGIN" -c -x c -o "$W/one.o" - &&
+	gcc -shared -o "$W/one.so" "$W/one.o" "$RTLIB" || fail "cannot build one.so"
+expect_rc 0 "dump of a file of one site" "$TOOL" dump "$W/one.so"
+assert "dump: '1 site,': $(head -n 1 "$W/out")" grep -q "^$W/one.so: shared, 1 site, " "$W/out"
+expect_rc 0 "patch --dry-run of it" "$TOOL" patch --cpu=vec --dry-run "$W/one.so"
+assert "patch --dry-run: 'of 1 site': $OUT" grep -q "would change [01] of 1 site and" "$W/out"
+expect_rc 0 "patch of it" "$TOOL" patch --cpu=vec "$W/one.so" -o "$W/one-vec.so"
+assert "patch: 'of 1 site': $OUT" grep -q "patched [01] of 1 site, marked" "$W/out"
 
 # A stripped file's targets are known by their bytes: the ? says so.
 strip -o "$W/stripped" "$EXE"

@@ -30,8 +30,8 @@ error() {
 		{ fail "[$args] error does not say [$want]"; echo "$out"; }
 }
 error "-fplugin-arg-repstos-bogus=1" "-fplugin-arg-repstos-bogus"
-error "-fplugin-arg-repstos-min-const=abc" "bad value .abc. for .-fplugin-arg-repstos-min-const"
-error "-fplugin-arg-repstos-max-size=-5" "bad value .-5. for .-fplugin-arg-repstos-max-size"
+error "-fplugin-arg-repstos-min-const=abc" "bad value .abc. for .-fplugin-arg-repstos-min-const.: expected a non-negative integer or .auto."
+error "-fplugin-arg-repstos-max-size=-5" "bad value .-5. for .-fplugin-arg-repstos-max-size.: expected a non-negative integer$"
 error "-fplugin-arg-repstos-max-size" "missing value for .-fplugin-arg-repstos-max-size"
 error "-fplugin-arg-repstos-clear" "missing value for .-fplugin-arg-repstos-clear"
 error "-fplugin-arg-repstos-clear=a,,b" "bad value .a,,b. for .-fplugin-arg-repstos-clear"
@@ -55,8 +55,19 @@ expect "$out" "4: memset rewritten (size unknown)"
 expect "$out" "5: memset rewritten (size unknown, at most 200)"
 expect "$out" "6: memset rewritten (size 9000)"
 expect "$out" "7: memset left alone (size 100; constant size below min-const=8193: GCC inlines it)"
-$CC -O2 -c -o $W/x.o $PV $src 2>&1 | grep -q 'note: repstos: .*u.c: 3 sites, 1 calls left alone' &&
-	ok "per-unit summary" || fail "no per-unit summary"
+$CC -O2 -c -o $W/x.o $PV $src 2>&1 | grep -q 'note: repstos: .*u.c: 3 sites, 1 call left alone$' &&
+	ok "per-unit summary, its counts agreeing with their nouns" ||
+	fail "no per-unit summary '3 sites, 1 call left alone': $($CC -O2 -c -o $W/x.o $PV $src 2>&1 | grep 'left alone')"
+
+# A size proven only from below: "at least", not "to 4294967295".
+cat >$W/b.c <<'EOC'
+typedef unsigned long size_t;
+void *memset(void *, int, size_t);
+void b(char *p, size_t n) { if (n > 21160) memset(p, 5, n); }
+EOC
+out=$($CC -O2 -c -o $W/b.o $PV $W/b.c 2>&1 |
+	sed -n 's|^[^:]*:\([0-9]*\):[0-9]*: note: repstos: |\1: |p')
+expect "$out" "3: memset rewritten (size unknown, at least 21161)"
 [ "$(sites $W/x.o)" -eq 3 ] || fail "default: $(sites $W/x.o) sites, want 3"
 
 out=$(notes -fplugin-arg-repstos-max-size=100 -fplugin-arg-repstos-min-const=50)

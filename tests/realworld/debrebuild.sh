@@ -7,9 +7,9 @@
 # run over ten packages takes half an hour on one core.  For each source
 # package PKG:
 #
-#   - `apt-get build-dep -y PKG` (a fresh machine has none of them; as
-#     root), and the source through fetch_source (cached under
-#     build/realworld/);
+#   - the source through fetch_source (cached under build/realworld/),
+#     then `apt-get build-dep -y SRCDIR`, from its debian/control (a
+#     fresh machine has none of them; as root);
 #   - two copies of the source, each in its own directory under
 #     build/debrebuild/PKG/ (dpkg-buildpackage writes the .debs beside
 #     the source: plain/ and repstos/ never share them), each built with
@@ -250,18 +250,20 @@ for pkg in "$@"; do
 	copies=
 	mkdir -p "$W/$pkg" || exit 1
 	echo "== $pkg: build dependencies, source ($(date +%H:%M:%S))"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
-			-o DPkg::Lock::Timeout=900 "$pkg" \
-			>"$W/$pkg/build-dep.log" 2>&1; then
-		echo "SKIP: $pkg: apt-get build-dep failed: $(grep -E '^E:' "$W/$pkg/build-dep.log" | head -n 1)"
-		row "$pkg" - - - "SKIP (build-dep)" - -
-		continue
-	fi
 	src=$(fetch_source "$pkg" 2>"$W/$pkg/fetch.why") || {
 		echo "SKIP: $pkg: cannot fetch the source: $(tail -n 1 "$W/$pkg/fetch.why")"
 		row "$pkg" - - - "SKIP (source)" - -
 		continue
 	}
+	# From the unpacked source's debian/control: the machine needs no
+	# deb-src entry of its own (fetch_source's apt is private).
+	if ! DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
+			-o DPkg::Lock::Timeout=900 "$src" \
+			>"$W/$pkg/build-dep.log" 2>&1; then
+		echo "SKIP: $pkg: apt-get build-dep failed: $(grep -E '^E:' "$W/$pkg/build-dep.log" | head -n 1)"
+		row "$pkg" - - - "SKIP (build-dep)" - -
+		continue
+	fi
 	ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
 
 	echo "== $pkg $ver: plain build ($(date +%H:%M:%S))"

@@ -13,6 +13,7 @@ else
 	. ./tests/lib.sh
 fi
 RW=$top/build/realworld
+apt_etc=/etc/apt
 
 # These tests run make and configure scripts of their own: none of the
 # outer make's flags or command-line variables (CC=..., -s, -j) may leak
@@ -43,10 +44,86 @@ linked_elf_files() {
 	done
 }
 
-# Make sure Debian's archive is a deb-src source (a fresh machine has
-# none), then unpack the source package $1 under $RW (cached there: a
-# second run fetches nothing).  Prints the source directory; returns 1
-# with the reason on stderr when apt cannot fetch it.
+# The machine's own Debian archive, from its apt sources ($apt_etc: a
+# test gives another folder): "URI KEY" of
+# the first entry of type deb for this release (KEY: its signed-by file,
+# or - when it names none), one-line or deb822.  Nothing when there is
+# none.
+debian_archive() {
+	awk -v rel="$1" '
+		function entry(types, uris, suites, key) {
+			if (found || (" " types " ") !~ / deb / ||
+			    (" " suites " ") !~ (" " rel " "))
+				return
+			split(uris, u, " ")
+			print u[1], (key ~ /^\// ? key : "-")
+			found = 1
+		}
+		FNR == 1 { entry(pt, pu, ps, pk); pt = pu = ps = pk = "" }
+		FILENAME ~ /\.list$/ && $1 == "deb" {
+			opt = ""; i = 2
+			if ($2 ~ /^\[/) {
+				while (i <= NF && $i !~ /\]$/) { opt = opt " " $i; i++ }
+				opt = opt " " $i; i++
+			}
+			key = opt ~ /signed-by=/ ? opt : ""
+			sub(/.*signed-by=/, "", key); sub(/[] ].*/, "", key)
+			entry("deb", $i, $(i + 1), key)
+			next
+		}
+		FILENAME ~ /\.sources$/ {
+			if (/^[ \t]*$/) {
+				entry(pt, pu, ps, pk); pt = pu = ps = pk = ""
+			}
+			if (/^[^ \t#]/) {
+				f = tolower($1); v = $0; sub(/^[^:]*:[ \t]*/, "", v)
+				if (f == "types:") pt = v
+				else if (f == "uris:") pu = v
+				else if (f == "suites:") ps = v
+				else if (f == "signed-by:") pk = v
+			}
+		}
+		END { entry(pt, pu, ps, pk) }' \
+		$(ls "$apt_etc/sources.list" "$apt_etc"/sources.list.d/*.list \
+			"$apt_etc"/sources.list.d/*.sources 2>/dev/null)
+}
+
+# apt-get with a configuration of our own under $RW/apt: its sources
+# (deb-src of the machine's Debian archive), package lists and cache.
+# The machine's apt configuration is read, never written.
+private_apt() {
+	apt-get -o Dir::Etc::SourceList="$RW/apt/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$RW/apt/lists" \
+		-o Dir::Cache="$RW/apt/cache" "$@"
+}
+
+# The private configuration's sources, and its lists on first use: 0,
+# or 1 with the reason on stderr.
+private_apt_setup() {
+	local rel archive uri key opt
+	[ -s "$RW/apt/sources.list" ] && [ -n "$(ls "$RW/apt/lists" 2>/dev/null)" ] &&
+		return 0
+	rel=$(. /etc/os-release 2>/dev/null; echo "$VERSION_CODENAME")
+	[ -n "$rel" ] || { echo "no VERSION_CODENAME in /etc/os-release" >&2; return 1; }
+	archive=$(debian_archive "$rel")
+	[ -n "$archive" ] ||
+		{ echo "no Debian archive for $rel in this machine's apt sources" >&2; return 1; }
+	uri=${archive% *} key=${archive#* }
+	mkdir -p "$RW/apt/lists/partial" "$RW/apt/cache/archives/partial" || return 1
+	opt=
+	[ "$key" = - ] || opt="[signed-by=$key] "
+	printf 'deb-src %s%s %s main\ndeb-src %s%s %s-updates main\n' \
+		"$opt" "$uri" "$rel" "$opt" "$uri" "$rel" >"$RW/apt/sources.list" &&
+		echo "deb-src of $uri ($rel), in $RW/apt" >&2 &&
+		private_apt update -qq >"$RW/apt/update.log" 2>&1 ||
+		{ echo "apt-get update failed (no network?): $(grep -E '^(E|W):' "$RW/apt/update.log" | head -n 1)" >&2; return 1; }
+}
+
+# Unpack the source package $1 under $RW (cached there: a second run
+# fetches nothing), through the private apt configuration above.
+# Prints the source directory; returns 1 with the reason on stderr when
+# apt cannot fetch it.
 fetch_source() {
 	pkg=$1
 	dir=$(ls -d "$RW/$pkg"-[0-9]*/ 2>/dev/null | head -n 1)
@@ -54,23 +131,12 @@ fetch_source() {
 	command -v apt-get >/dev/null || { echo "no apt-get on this machine" >&2; return 1; }
 	command -v dpkg-source >/dev/null ||
 		{ echo "no dpkg-source (package dpkg-dev) to unpack $pkg" >&2; return 1; }
-	mkdir -p "$RW" || return 1
-	if ! grep -rqs -e '^Types:.*deb-src' -e '^deb-src' \
-			/etc/apt/sources.list /etc/apt/sources.list.d/; then
-		codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
-		echo "adding a deb-src entry for Debian's archive ($codename)" >&2
-		printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-			"$codename" "$codename" \
-			>/etc/apt/sources.list.d/repstos-deb-src.sources ||
-			{ echo "cannot write a deb-src entry (not root?)" >&2; return 1; }
-		apt-get update -qq >/dev/null 2>&1 ||
-			{ echo "apt-get update failed (no network?)" >&2; return 1; }
-	fi
+	mkdir -p "$RW" && private_apt_setup || return 1
 	log=$RW/fetch-$pkg.log
-	if ! (cd "$RW" && apt-get source -qq "$pkg") >"$log" 2>&1; then
+	if ! (cd "$RW" && private_apt source -qq "$pkg") >"$log" 2>&1; then
 		# The package lists may be stale: refresh once and retry.
-		apt-get update -qq >/dev/null 2>&1
-		(cd "$RW" && apt-get source -qq "$pkg") >"$log" 2>&1 ||
+		private_apt update -qq >/dev/null 2>&1
+		(cd "$RW" && private_apt source -qq "$pkg") >"$log" 2>&1 ||
 			{ echo "apt-get source $pkg failed: $(grep -E '^(E|W):' "$log" | head -n 1)" >&2; return 1; }
 	fi
 	dir=$(ls -d "$RW/$pkg"-[0-9]*/ 2>/dev/null | head -n 1)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: the installed man pages format without a warning, fit 80 columns, and name every routine, CPU profile, plugin option and run-time variable there is.
+# Proves: the installed man pages format without a warning, fit 80 columns, name every routine, CPU profile, plugin option and run-time variable there is, and give each list of routines or CPU profiles whole.
 # The man pages `make install` installs: each must exist, format with no
 # warning at all under `groff -ww -man -Tutf8` (every warning category:
 # bad macros, unbreakable lines, missing fonts...), and render through
@@ -7,17 +7,19 @@
 # stderr, and no line wider than 80 columns.
 . "$(dirname "$0")/lib.sh"
 
-command -v groff >/dev/null || skip "no groff (Debian package groff)"
-command -v man >/dev/null || skip "no man (Debian package man-db)"
-
 scratch
+pages="patcher/repstos.1 plugin/repstos-cc.1 runtime/repstos.7"
+formats=yes
+command -v groff >/dev/null || { skipped "formatting: no groff (Debian package groff)"; formats=; }
+command -v man >/dev/null || { skipped "formatting: no man (Debian package man-db)"; formats=; }
 
-for page in patcher/repstos.1 plugin/repstos-cc.1 runtime/repstos.7; do
+for page in $pages; do
 	name=$(basename "$page")
 	if [ ! -f "$page" ]; then
 		fail "$page does not exist (make install installs it)"
 		continue
 	fi
+	[ -n "$formats" ] || continue
 	groff -ww -man -Tutf8 "$page" >"$W/$name.groff" 2>"$W/$name.warn"
 	rc=$?
 	if [ $rc -ne 0 ] || [ -s "$W/$name.warn" ]; then
@@ -64,12 +66,49 @@ documents() {
 routines="$(variants) $(variants copy)"
 documents "routine" "$(echo $routines | tr ' ' '\n' | sort -u)" \
 	patcher/repstos.1 runtime/repstos.7
-documents "CPU profile" "$("$TOOL" --help | sed -n 's/.*or a CPU: *//p')" \
-	patcher/repstos.1
+cpus=$("$TOOL" --help | sed -n 's/.*or a CPU: *//p')
+[ -n "$cpus" ] || fail "repstos --help lists no CPU profile"
+documents "CPU profile" "$cpus" patcher/repstos.1 runtime/repstos.7
 keys=$(grep -o 'strcmp(key, "[a-z-]*")' plugin/options.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 [ -n "$keys" ] || fail "no plugin option found in plugin/options.c"
 documents "plugin option" "$keys" runtime/repstos.7 plugin/repstos-cc.1
 envs=$(grep -oh '"REPSTOS_[A-Z_]*"' runtime/*/*.c | tr -d '"' | sort -u)
 [ -n "$envs" ] || fail "no REPSTOS_ variable found in runtime/"
 documents "run-time variable" "$envs" runtime/repstos.7 plugin/repstos-cc.1
+
+# A list a page gives as whole (between '.\" list NAME:' and '.\" end
+# list') is the registry's, no name more or less: the variants, the CPU
+# profiles, the variants that have a copy routine of their name and
+# those that have none.  Its words are the names its .B, .BR and .RB
+# lines set, one a line, sorted.
+listed() {
+	awk -v want="$2" '
+		$0 ~ "^\\.\\\\\" list " want ":" { on = 1; n++; next }
+		on && /^\.\\" end list/ { on = 0; next }
+		on && /^\.(B|BR|RB) / {
+			gsub(/\\-/, "-")
+			for (i = 2; i <= NF; i++)
+				if ($i ~ /^[a-z][a-z0-9_-]*$/)
+					print $i
+		}
+		END { if (!n) print "(no list " want ")" }' "$1" | sort
+}
+sorted() { echo $* | tr ' ' '\n' | sort; }
+copies=$(variants copy)
+with=$(for v in $(variants); do echo "$copies" | grep -qx "$v" && echo $v; done)
+without=$(for v in $(variants); do echo "$copies" | grep -qx "$v" || echo $v; done)
+check_list() {
+	page=$1 what=$2; shift 2
+	got=$(listed "$page" "$what") want=$(sorted "$@")
+	[ "$got" = "$want" ] && ok "$page: its $what list is the registry's ($(echo $want | wc -w))" ||
+		fail "$page: its $what list is not the registry's: $(
+			echo "$got" | grep -vxF -e "$want" | sed 's/^/+/' | tr '\n' ' ')$(
+			echo "$want" | grep -vxF -e "$got" | sed 's/^/-/' | tr '\n' ' ')"
+}
+check_list patcher/repstos.1 VARIANTS $(variants)
+check_list patcher/repstos.1 CPUS $cpus
+check_list patcher/repstos.1 VARIANTS_WITH_COPY $with
+check_list patcher/repstos.1 VARIANTS_WITHOUT_COPY $without
+check_list runtime/repstos.7 VARIANTS $(variants)
+check_list runtime/repstos.7 CPUS $cpus
 finish

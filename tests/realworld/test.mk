@@ -14,6 +14,9 @@ REALWORLD_TESTS := tests/realworld/realworld.sh tests/realworld/install.sh \
 	tests/realworld/debian.sh tests/realworld/readme.sh
 
 TESTS += $(REALWORLD_TESTS)
+# apt.sh: fetch_source's private apt configuration, with a made-up
+# machine and apt-get; nothing built, nothing fetched.
+TESTS += tests/realworld/apt.sh
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) patcher/repstos
 
 # `make realworld`: only the real code bases (a skip is not an error).

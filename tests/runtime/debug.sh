@@ -5,9 +5,10 @@
 # index, op and size knowledge, the form and the reason (the cost table,
 # the rule for a size not known, REPSTOS_VARIANT, a profile, repstos
 # patch).  A module with more than 200 sites shows the first 200 and one
-# line saying how many more there are.
+# line saying how many more there are.  Counts agree with their nouns:
+# "1 site", "1 page", "1 site calls the stub" (librelro.so has one).
 . "$(dirname "$0")/../lib.sh"
-need $BUILT/sites build/tests/policy/manysites
+need $BUILT/sites build/tests/policy/manysites $BUILT/dlopen_main $BUILT/librelro.so
 scratch
 
 n=$(sites $BUILT/sites)
@@ -24,6 +25,22 @@ REPSTOS_DEBUG=1 $BUILT/sites forms >/dev/null 2>"$W/one"
 [ "$(grep -c ': site [0-9]*, ' "$W/one")" -eq 0 ] && [ "$(wc -l <"$W/one")" -ge 1 ] &&
 	ok "REPSTOS_DEBUG=1: the module's line only" ||
 	fail "REPSTOS_DEBUG=1 printed site lines"
+
+# counted WHAT FILE: no "1 sites", no "2 site" in FILE's module lines.
+counted() {
+	bad=$(grep '^repstos: ' "$2" | grep -oE '(^|[^0-9.])[0-9]+ (site|page)s?\b' |
+		awk '($1 == 1) != ($2 == "site" || $2 == "page")')
+	[ -z "$bad" ] && ok "$1: every count agrees with its noun" ||
+		fail "$1: $(echo $bad)"
+}
+REPSTOS_DEBUG=1 $BUILT/dlopen_main $BUILT/librelro.so >/dev/null 2>"$W/dso"
+counted "REPSTOS_DEBUG=1, two modules" "$W/dso"
+assert "librelro.so: '1 site: 1 patched': $(grep librelro "$W/dso" | sed 's/.*copy [a-z0-9_]*; //')" \
+	grep -q 'librelro.so: .*; 1 site: 1 patched, .* [0-9]* pages\{0,1\} via' "$W/dso"
+REPSTOS_DEBUG=1 REPSTOS_PATCH=0 $BUILT/dlopen_main $BUILT/librelro.so >/dev/null 2>"$W/off"
+counted "REPSTOS_PATCH=0" "$W/off"
+assert "librelro.so: '1 site calls the stub'" \
+	grep -q 'librelro.so: .*(REPSTOS_PATCH=0): 1 site calls the stub$' "$W/off"
 
 big=build/tests/policy/manysites
 REPSTOS_DEBUG=2 $big >/dev/null 2>"$W/big"

@@ -130,7 +130,8 @@ tests/runtime/libc.sh: $(RTT)/sites $(RTT)/copysites $(RTT)/regs_libc $(PATCHER_
 
 # REPSTOS_DEBUG=2's line per site, and its bound in a program of many.
 TESTS += tests/runtime/debug.sh
-tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites
+tests/runtime/debug.sh: $(RTT)/sites $(PT)/manysites $(RTT)/dlopen_main \
+	$(RTT)/librelro.so
 
 TESTS += tests/runtime/cet.sh
 tests/runtime/cet.sh: $(RT_LIB) $(PLUGIN_SO)
@@ -312,8 +313,9 @@ fuzz-routines:
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "make fuzz-routines: installing$$missing"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$missing; } || \
+		{ apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get $(APT_WAIT) install -y -qq --no-install-recommends \
+			$$missing; } || \
 			echo "make fuzz-routines: could not install$$missing"; \
 	fi
 	@$(MAKE) --no-print-directory fuzz-routines-run
