@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+# goals.py - issue 43's goals for one site of unknown use, read off what
+# bench (summary.txt) or copybench (its text output) measured on a CPU:
+# per shape, each shipped routine's geometric mean over the published
+# distributions (the worst placement's), the envelope (the best single
+# routine there), auto's standing against it, and auto's worst
+# (distribution, shape) cell against glibc.
+#   bench/goals.py summary.txt AUTO          (memset: bench -o DIR)
+#   bench/goals.py --copy copyshapes.txt AUTO
+# AUTO: the routine the CPU's row chose (a column name without site-).
+import math
+import re
+import sys
+
+SHIPPED = ("vec", "avx2", "avx512", "avx512_split", "avx512_plain",
+           "stosb_avx2", "inline", "rep-movsb")
+
+
+def set_tables(text):
+    """{shape: {placement: {cand: {dist: ratio}}}} from summary.txt."""
+    out = {}
+    head = re.compile(r"^speedup vs glibc .*\), (.*), destination (.*), fill 0x5a$")
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = head.match(line)
+        if not m:
+            continue
+        cands = lines[i + 1].split()[2:]
+        t = out.setdefault(m.group(1), {}).setdefault(m.group(2), {})
+        for row in lines[i + 2:]:
+            f = row.split()
+            if not f or not (f[0][0].isdigit() or f[0] in ("mix",) or f[0].startswith("dist-")):
+                break
+            if f[0].startswith("dist-"):
+                for c, v in zip(cands, f[2:]):
+                    t.setdefault(c.replace("site-", ""), {})[f[0]] = float(v)
+    return out
+
+
+def copy_tables(text):
+    """The same from copybench's output: '## shape' blocks, 'dist-X pl' rows."""
+    out = {}
+    shape = None
+    cands = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            shape = line[3:].split(":")[0]
+            continue
+        f = line.split()
+        if f and f[0] == "config":
+            cands = f[2:]
+            continue
+        if shape and len(f) > 2 and f[0].startswith("dist-"):
+            t = out.setdefault(shape, {}).setdefault(f[1], {})
+            # f[2] is glibc's ns a call, the ratios follow
+            for c, v in zip(cands, f[3:]):
+                t.setdefault(c, {})[f[0]] = float(v)
+    return out
+
+
+def geo(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
+
+
+def main():
+    args = sys.argv[1:]
+    copy = args and args[0] == "--copy"
+    if copy:
+        args = args[1:]
+    if len(args) != 2:
+        sys.exit("usage: goals.py [--copy] FILE AUTO")
+    text = open(args[0]).read()
+    auto = args[1]
+    tables = copy_tables(text) if copy else set_tables(text)
+    print(f"# {args[0]}: auto = {auto}; per shape, the worst placement's "
+          "geomean over the distributions, glibc = 1")
+    worst_cell = (9, "", "", "")
+    for shape, places in tables.items():
+        cands = [c for c in next(iter(places.values())) if c in SHIPPED]
+        g = {}
+        for c in cands:
+            g[c] = min(geo(list(places[p][c].values())) for p in places)
+            for p in places:
+                for d, v in places[p][c].items():
+                    if c == auto and v < worst_cell[0]:
+                        worst_cell = (v, shape, d, p)
+        env = max(g, key=g.get)
+        print(f"{shape:28s} auto {g[auto]:.2f}x  envelope {env} {g[env]:.2f}x  "
+              f"auto/envelope {g[auto] / g[env]:.2f}  ("
+              + ", ".join(f"{c} {g[c]:.2f}" for c in cands) + ")")
+    print(f"auto's worst cell: {worst_cell[0]:.2f}x glibc ({worst_cell[1]}, "
+          f"{worst_cell[2]}, {worst_cell[3]})")
+
+
+main()
