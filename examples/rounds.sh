@@ -4,8 +4,9 @@
 #
 # Runs taken one build after the other (best of 5 of the plain build,
 # then best of 5 of the next) measure how the machine drifts between
-# them as much as the builds: on a shared guest that alone made a build
-# read 0.83x and 1.31x on two runs.  So every round runs every build
+# them as much as the builds: on a shared guest they read 0.90x and
+# 0.83x where an earlier run read 1.31x, and interleaved rounds of the
+# same binaries found them level.  So every round runs every build
 # once, in an order rotated each round, and each round yields one ratio
 # a build, against the base build run in the same round.
 #
