@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: build the record parser with repstos and without, show what
 # the runtime chose on this CPU, run it under every variant (same output),
-# time it against the plain build, and show the sites of one function.
+# time it against the plain build in interleaved rounds (examples/rounds.sh),
+# and show the sites of one function.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -34,22 +35,17 @@ got=$(REPSTOS_PATCH=0 $out/records $n)
 printf '%-24s %s\n' "REPSTOS_PATCH=0:" "$got"
 [ "$got" = "$plain" ] || { echo "MISMATCH"; exit 1; }
 
-say "time, best of 5 runs of $n records (plain gcc = 1.00)"
-best() {	# best wall time of 5 runs, in seconds
-	b=
-	for i in 1 2 3 4 5; do
-		t0=$(date +%s%N)
-		env "$@" >/dev/null
-		t1=$(date +%s%N)
-		b=$(echo "$(( t1 - t0 )) $b" | awk '{ m = $1; for (i = 2; i <= NF; i++) if ($i < m) m = $i; print m }')
-	done
-	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+rounds=${DEMO_ROUNDS:-7}
+say "time, $rounds rounds of $n records, each running plain, auto and inline once (medians; ratio = plain time / repstos time, min..max of the rounds)"
+. examples/rounds.sh
+run_config() {
+	case $1 in
+	plain) $out/records-plain $n ;;
+	*) REPSTOS_VARIANT=$1 $out/records $n ;;
+	esac
 }
-tp=$(best $out/records-plain $n)
-for v in auto inline; do
-	t=$(best REPSTOS_VARIANT=$v $out/records $n)
-	echo "repstos $v: ${t}s, plain: ${tp}s, ratio $(echo "$tp $t" | awk '{ printf "%.2f", $1 / $2 }')x"
-done
+time_rounds "$rounds" plain auto inline >$out/rounds
+rounds_report plain auto inline <$out/rounds | sed 's/^/repstos /'
 
 say "every site, as repstos dump shows it (built with -g: source lines)"
 echo "\$ patcher/repstos dump $out/records"

@@ -12,8 +12,9 @@
 #
 # The shape is the output with what varies from run to run and CPU to
 # CPU made alike: numbers, addresses, the CPU's vendor and feature list,
-# the routine the policy chose and how text was written, and a count's
-# noun made singular ("1 site", "5 sites": "N site").  A change of what
+# the routine the policy chose and how text was written, the timing's
+# verdict (faster, slower, level: rounds.sh), and a count's noun made
+# singular ("1 site", "5 sites": "N site").  A change of what
 # the tools print (a new line, a renamed word) shows; a faster run does
 # not.
 cd "$(dirname "$0")/.." || exit 1
@@ -26,6 +27,7 @@ shape() {
 	sed -E -e 's/variant [^;]*;/variant V;/g' -e 's/variant [a-z0-9_]+$/variant V/' \
 		-e 's/cpu [a-z]+ family/cpu C family/g' \
 		-e 's/\[[^]]*\]/[F]/g' -e 's/ via [^ ]+/ via R/g' \
+		-e 's/: (faster in every round|slower in every round|level within the noise)$/: VERDICT/' \
 		-e 's/0x[0-9a-f]+/H/g' -e 's/\b[0-9a-f]*[0-9][0-9a-f]*\b/N/g' \
 		-e 's/[0-9]+/N/g' -e 's/N(\.N)+/N/g' -e 's/\b(N [a-z-]+)s\b/\1/g' \
 		-e 's/ +/ /g'

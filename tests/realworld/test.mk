@@ -17,6 +17,9 @@ TESTS += $(REALWORLD_TESTS)
 # apt.sh: fetch_source's private apt configuration, with a made-up
 # machine and apt-get; nothing built, nothing fetched.
 TESTS += tests/realworld/apt.sh
+# demotime.sh: the demo's interleaved timing (examples/rounds.sh), on
+# made-up runs and times; nothing built.
+TESTS += tests/realworld/demotime.sh
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) patcher/repstos
 
 # `make realworld`: only the real code bases (a skip is not an error).

@@ -14,7 +14,9 @@
 #     librepstos.a, under each route: one CPU detection per start-up;
 #  4. `repstos check` and `repstos patch` on lean files;
 #  5. the footprint goals (bench/footprint.sh --check): of the shared
-#     runtime's modules, and of librepstos.a's.
+#     runtime's modules, and of librepstos.a's, in .text, .data + .bss
+#     and every allocated section; modules with 8 KiB more .rodata must
+#     miss the last.
 . "$(dirname "$0")/../lib.sh"
 s=$BUILT/shared
 need $s/sites $s/copysites $s/libdso.so $s/dlopen_main $BUILT/dlopen_main \
@@ -113,12 +115,25 @@ fi
 if FOOTPRINT_DIR=$W/footprint sh bench/footprint.sh --check 3 \
 	>"$W/fp" 2>&1; then
 	ok "footprint goals met: $(grep 'shared object, \(shared\|full\)' "$W/fp" |
-		awk '{ printf "%s%s: +%s B text, +%s B data+bss", (NR == 1 ? "" : "; "), $3, $6, $9 }')"
+		awk '{ printf "%s%s: +%s B text, +%s B data+bss, +%s B allocated", (NR == 1 ? "" : "; "), $3, $6, $9, $12 }')"
 else
 	fail "footprint goals missed:"
 	grep -e MISSED -e shared -e full "$W/fp"
 fi
-# the figures the goals are of, as `size -A` has them
-sed -n '/^module /,/^# librepstos.so.0/p; /^# size -A/,/^# librepstos.a/p' "$W/fp" |
+# the figures the goals are of, section by section
+sed -n '/^module /,/^# librepstos.so.0/p; /^# shared object, allocated/,/^# librepstos.a/p' "$W/fp" |
 	while IFS= read -r line; do note "footprint: $line"; done
+# control: 8 KiB of .rodata more in each module, and nothing else, is
+# within the .text and .data + .bss goals but not the allocated one
+printf 'const char footprint_extra[8192] = { 1 };\n' >"$W/extra.c"
+if FOOTPRINT_EXTRA=$W/extra.c FOOTPRINT_DIR=$W/footprint-extra \
+	sh bench/footprint.sh --check 1 >"$W/fpx" 2>&1; then
+	fail "control: modules with 8 KiB more .rodata met the footprint goals"
+elif [ "$(grep -c '^MISSED: .*: [0-9]* bytes of allocated sections added' "$W/fpx")" = 4 ] &&
+   [ "$(grep -c '^MISSED' "$W/fpx")" = 4 ]; then
+	ok "control: 8 KiB more .rodata misses the allocated goal of all four builds, and no other goal"
+else
+	fail "control: 8 KiB more .rodata did not miss the allocated goal alone:"
+	grep -e MISSED -e shared -e full "$W/fpx"
+fi
 finish
