@@ -51,7 +51,7 @@ need "$PLUGIN" "$RTLIB" "$TOOL" "$RCC"
 # `make check` runs as $TUSER when this runs as root (user_source).
 root=0 who=$(id -un)
 [ "$(id -u)" -ne 0 ] || root=1 who=$TUSER
-user_source coreutils tests/init.sh
+user_source coreutils ./tests/init.sh
 
 # Debian's flags, as dpkg-buildflags gives them for this source; the
 # two this test is about are added should they ever be missing.

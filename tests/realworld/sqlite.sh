@@ -96,7 +96,7 @@ TCL=/usr/lib/$(gcc -print-multiarch)/tcl8.6
 	{ echo "FAIL: no $TCL/tclConfig.sh: install tcl-dev (make realworld-sqlite does)"; exit 1; }
 
 # The suite runs as $TUSER when this runs as root (user_source).
-user_source sqlite3 test/extraquick.test
+user_source sqlite3 ./test/extraquick.test
 
 # The sites of each file the suite runs, by op, and `repstos check` on it.
 show_sites() {
