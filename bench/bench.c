@@ -24,7 +24,7 @@
  * compiler knows them; for one size all entries are equal (branches
  * predicted, as in a loop clearing one struct type), for the mix they
  * are random (branches not predicted), and for the five published
- * distributions (bench/dists/data) they are drawn from what Google
+ * distributions (patcher/dists/data) they are drawn from what Google
  * measured in production: peaky, mostly small.  Candidates this CPU (or
  * the REPSTOS_CPU profile) cannot run are skipped with a note.
  *
@@ -137,7 +137,7 @@ static unsigned ncand;
 /* ---- configurations --------------------------------------------------- */
 
 /* Sizes below zero name a distribution: the 1..256 mix, or one of the
- * published ones (bench/dists/memset_dists.h, from bench/dists/data). */
+ * published ones (patcher/dists/memset_dists.h, from patcher/dists/data). */
 #define MIX (-1L)
 #define DIST(k) (-10L - (k))
 #define IS_DIST(s) ((s) <= DIST(0) && (s) > DIST(NDIST))
@@ -208,8 +208,8 @@ static uint32_t mix_size(uint64_t *s)
 	return lo[b] + (uint32_t)(xorshift(s) % (hi[b] - lo[b] + 1));
 }
 
-/* A size from published distribution k (bench/dists/memset_dists.h, made
- * from bench/dists/data/memset-sizes by bench/dists/mkdists.sh). */
+/* A size from published distribution k (patcher/dists/memset_dists.h, made
+ * from patcher/dists/data/memset-sizes by patcher/dists/mkdists.sh). */
 static uint32_t dist_size(unsigned k, uint64_t *s)
 {
 	return repstos_dist_size(&repstos_dists[k], (unsigned)(xorshift(s) %
@@ -410,7 +410,7 @@ static void print_machine(FILE *f, const char *pfx)
 		"medians; hot cache; mix mean %.1f bytes\n", pfx, reps,
 		batch_ns / 1e3, where, BENCH_NPHASE, BENCH_PHASE_BYTES,
 		mix_mean);
-	fprintf(f, "%sdistributions (bench/dists/data/memset-sizes): ", pfx);
+	fprintf(f, "%sdistributions (patcher/dists/data/memset-sizes): ", pfx);
 	for (unsigned k = 0; k < NDIST; k++)
 		fprintf(f, "%s mean %.0f; ", repstos_dists[k].name, dist_mean(k));
 	fputc('\n', f);

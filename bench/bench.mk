@@ -9,7 +9,7 @@
 #   make tune                       time the routines here, print the tuning
 #                                   (repstos tune --report)
 PB := $(B)/bench
-PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Ibench
+PERF_CFLAGS := $(CSTD) -O2 -g $(WARN) -Iinclude -Iruntime -Ipatcher -Ibench
 BENCH_ARGS ?=
 # One folder of results per CPU: bench/results/VENDOR-FAMILY-MODEL,
 # which `bench -p` names (BENCH_OUT=DIR overrides it).  For a recipe's

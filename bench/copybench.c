@@ -18,8 +18,8 @@
  * above the source ("ov+64", through memmove, aligned); sizes uniform
  * in LO..HI at the same offsets, as a site that varies inside one range
  * sees them (-z 16..63); the published
- * memcpy distributions (bench/dists/memcpy_dists.h, made from
- * bench/dists/data/memcpy-sizes by bench/dists/mkdists.sh) at the same
+ * memcpy distributions (patcher/dists/memcpy_dists.h, made from
+ * patcher/dists/data/memcpy-sizes by patcher/dists/mkdists.sh) at the same
  * offsets, sizes drawn at random into a ring of bench.h's size, so
  * branches on size are not predicted, and each table's geometric mean
  * of them per offset.  Hot cache below 1 MiB (the same buffers every
@@ -244,7 +244,7 @@ static void fixed(unsigned long long n, unsigned reps)
 	}
 }
 
-/* Published distribution k (bench/dists/memcpy_dists.h): sizes drawn into
+/* Published distribution k (patcher/dists/memcpy_dists.h): sizes drawn into
  * the ring with a fixed seed, the same in every run. */
 static void dist(unsigned k, unsigned reps)
 {

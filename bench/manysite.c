@@ -13,7 +13,7 @@
  *                       round back to back, and with use after write
  *
  * Site k takes three sizes drawn from published distribution k mod 5
- * (bench/dists/memset_dists.h, or memcpy_dists.h) with seed k, called 70%,
+ * (patcher/dists/memset_dists.h, or memcpy_dists.h) with seed k, called 70%,
  * 20% and 10% of its turns; sites are called in an order drawn at random,
  * all with fixed seeds, so both builds run the same calls.  Each site has
  * its own destination alignment (offset 0, 17, 34 or 51) and a copy site

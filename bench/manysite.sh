@@ -14,7 +14,7 @@
 # (manysite.c -DSITE_READ), which the plugin marks.
 #   bench/manysite.sh [-c|-r] [R]
 . "$(dirname "$0")/../tests/lib.sh"	# for variants
-op=set name=manysite cflags="-O2 -Iinclude -Iruntime" plugin=""
+op=set name=manysite cflags="-O2 -Iinclude -Iruntime -Ipatcher" plugin=""
 if [ "${1:-}" = -c ]; then
 	op=copy name=manysite-copy cflags="$cflags -DOP_COPY"
 	plugin=-fplugin-arg-repstos-copy

@@ -6,8 +6,7 @@
 # the routines such a CPU lacks (a SIGILL there killed it on a Zen 4
 # without AVX-512) and the many-site program runs only the variants the
 # CPU has; the same for copies (copybench, manysite.sh -c).  Tiny
-# batches: this checks that they run, never how fast.  And the
-# distribution tables are what bench/dists/mkdists.sh writes from the data.
+# batches: this checks that they run, never how fast.
 # (footprint.sh runs in tests/runtime/shared.sh, which checks its goals.)
 . "$(dirname "$0")/../tests/lib.sh"
 bin=build/bench/bench
@@ -181,11 +180,5 @@ case $rc in
 0|2) ok "$(echo "$out" | sed -n 1p); $(echo "$out" | tail -n 1)" ;;
 *) fail "plaincheck:"; echo "$out" | tail -n 20 ;;
 esac
-
-for op in memset memcpy; do
-	bench/dists/mkdists.sh $op | cmp -s - bench/dists/${op}_dists.h &&
-		ok "bench/dists/${op}_dists.h is what mkdists.sh writes" ||
-		fail "bench/dists/${op}_dists.h differs from bench/dists/mkdists.sh $op"
-done
 
 finish

@@ -50,7 +50,7 @@ objcopy --localize-symbol=start_kernel \
 	  grep -v set_erms | sed 's/.*/--localize-symbol=&/') "$out/k-ret.o"
 gcc -c -o "$out/bench-asm.o" "$top/kernel/bench.S"
 
-cflags="-std=gnu11 -O2 -g -Iinclude -Iruntime -Ibench"
+cflags="-std=gnu11 -O2 -g -Iinclude -Iruntime -Ipatcher -Ibench"
 cd "$top"
 gcc $cflags -DBENCH_KERNEL -c -o "$out/bench.o" bench/bench.c
 cands=

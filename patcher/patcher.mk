@@ -15,7 +15,7 @@ PATCHER_SRCS	:= $(addprefix patcher/,main.c elf.c sites.c routines.c decode.c \
 	kernel.c kcheck.c kdump.c)
 PATCHER_PKGS	:= $(shell pkg-config --cflags capstone 2>/dev/null || \
 	echo -I/usr/include/capstone)
-PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iinclude -Iruntime -Ibench $(PATCHER_PKGS) \
+PATCHER_CFLAGS	:= $(CSTD) $(OPT) $(WARN) -Iinclude -Iruntime $(PATCHER_PKGS) \
 	-DREPSTOS_VERSION='"$(VERSION)"'
 PATCHER_LIBS	:= -ldw -lelf -lcapstone
 
@@ -73,7 +73,7 @@ PATCHER_FUZZ_BIN := $(B)/patcher/repstos-fuzz
 PATCHER_FUZZ_OBJS := $(patsubst patcher/%.c,$(B)/patcher/fuzz/%.o, \
 	$(filter-out patcher/main.c patcher/tune.c,$(PATCHER_SRCS)) patcher/fuzz.c) \
 	$(patsubst runtime/%.c,$(B)/patcher/fuzz/rt-%.o,$(PATCHER_RT_SRCS))
-PATCHER_FUZZ_FLAGS := $(CSTD) -O1 -g -Iinclude -Iruntime -Ibench $(PATCHER_PKGS) \
+PATCHER_FUZZ_FLAGS := $(CSTD) -O1 -g -Iinclude -Iruntime $(PATCHER_PKGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 DEPS += $(PATCHER_FUZZ_OBJS:.o=.d)
 

@@ -36,13 +36,13 @@ extern "C" {
  * routine's cells are its ratio to glibc's memset in every shape (back
  * to back; the next call depending on the last byte written, the first,
  * every 8-byte word) on every published distribution
- * (bench/dists/memset_dists.h), the worst of three placements, and
+ * (patcher/dists/memset_dists.h), the worst of three placements, and
  * back to back at fixed sizes; the module routine is the best worst
  * cell over every shape, then the best geometric mean; the read routine
  * the same over the read shapes; the policy's routine kept within 5%
  * (pick.h).  Then the same for the copy routines and rep movsb in place
  * (the copy table), against glibc's memcpy and the published memcpy
- * distributions (bench/dists/memcpy_dists.h).  The copy routines' rep
+ * distributions (patcher/dists/memcpy_dists.h).  The copy routines' rep
  * movsb and non-temporal thresholds stay the policy's.  Writes what it
  * measured, every cell, to `report` (may be NULL).
  * Fills *out (source "measured by repstos_tune").  Returns 0, or -1 if

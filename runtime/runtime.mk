@@ -82,7 +82,7 @@ $(B)/runtime/lean/dispatch-%.o: RT_DFLAGS := -DREPSTOS_LEAN -DREPSTOS_PROFILES
 $(B)/runtime/core/dispatch-%.o: RT_DFLAGS := -DREPSTOS_CORE
 
 # The start-up, as startup.o (above): its sources, and the names it is
-# entered by (module.h), the only ones it keeps global.
+# entered by (abi.h), the only ones it keeps global.
 # The start-up's own files (startup.h); startup.o takes them as one
 # unit (startup.c), the shared runtime one by one.
 RT_STARTUP_C := $(addprefix runtime/startup/,patch.c config.c write.c \
@@ -205,7 +205,7 @@ $(RT_CORE_LIB): $(RT_CORE_OBJS) $(call rt_dispatch,core)
 # `-lrepstos-shared` names both through a linker script, as libc.so
 # names libc_nonshared.a: the .so becomes a dependency only of modules
 # with sites.  The .so's objects are built with -DREPSTOS_SHARED (the
-# names modules bind to are exported: module.h, dispatch.S;
+# names modules bind to are exported: abi.h, dispatch.S;
 # librepstos.map holds the list) and $(RT_FULL_FLAGS).
 RT_SO := runtime/librepstos.so.0
 RT_NONSHARED := runtime/librepstos_nonshared.a

@@ -2,7 +2,7 @@
 /*
  * dispatch.S - the dispatch stub every compiled site of one family
  * calls, its fallback, and the module's dispatch record of that family
- * (module.h): the set stub, or with -DREPSTOS_COPY_FAMILY the copy stub.
+ * (abi.h): the set stub, or with -DREPSTOS_COPY_FAMILY the copy stub.
  * One object per family, so that a module carries only the routines of
  * the families it has sites of: the record names the family's routines
  * and pulls them into the link.
@@ -68,7 +68,7 @@
 /* A routine of the record: its place from the entry. */
 #define X_ENTRY(e, name, sym, needs)	.long sym - .;
 
-	/* The dispatch record (module.h). */
+	/* The dispatch record (abi.h). */
 	.pushsection REPSTOS_DISPATCH_NAME, "a", @progbits
 	.balign 4
 .Lrecord:
@@ -149,7 +149,7 @@ ENTRY(STUB)
 #endif
 END(STUB)
 	.if	.Ljump - STUB - JUMP_AT
-	.error	"the stub's jump is not where module.h says"
+	.error	"the stub's jump is not where abi.h says"
 	.endif
 
 #ifdef REPSTOS_SHARED

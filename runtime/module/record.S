@@ -2,7 +2,7 @@
 /*
  * record.S - the module's own data besides its stubs and routines: its
  * record, which `repstos patch` fills in, and its description
- * (module.h), which its constructor hands the start-up; with
+ * (abi.h), which its constructor hands the start-up; with
  * -DREPSTOS_PROFILES also the profiling routine its set sites call while
  * REPSTOS_PROFILE records their sizes, and what that routine reads (the
  * copy sites' routine is in record_copy.S, linked only where there are

@@ -9,7 +9,7 @@
 
 /* ---- what a module hands over ------------------------------------------ */
 
-/* Its description (ABI 4, module.h): the families its dispatch records
+/* Its description (ABI 4, abi.h): the families its dispatch records
  * name, and the rest.  0, or -1 when it is not one this start-up knows. */
 STARTUP_FN int take(struct module *mod, const struct repstos_module_desc *d)
 {
@@ -42,7 +42,7 @@ STARTUP_FN int take(struct module *mod, const struct repstos_module_desc *d)
 
 #ifdef REPSTOS_SHARED
 /* The description of a module of ABI 2 or 3, as their constructors
- * built it (module.h): a module of the shared runtime from before ABI 4,
+ * built it (abi.h): a module of the shared runtime from before ABI 4,
  * whose stubs jump through the GOT to the shared ones and are not ours
  * to rewrite.  One of ABI 2 (before short_rep_max) is the same up to it. */
 static int take_v3(struct module *mod, const struct repstos_module_v3 *m)

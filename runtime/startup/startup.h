@@ -7,7 +7,7 @@
  * One module at a time, as its constructor (module.c) hands it over
  * (__repstos_attach); what the process chose (the CPU, the environment,
  * the tuning file) is read once, by the first.  Linked into each module
- * from librepstos.a, or once a process in librepstos.so.0 (module.h).
+ * from librepstos.a, or once a process in librepstos.so.0 (abi.h).
  * Size profiles (REPSTOS_PROFILE, REPSTOS_PROFILE_USE and installed
  * ones) are compiled in with -DREPSTOS_PROFILES and the tuning file's
  * reader with -DREPSTOS_TUNING_FILE: in the shared runtime and
@@ -78,7 +78,7 @@
 #include "profrun.h"
 #include "routines/routines.h"
 #include "policy/sitecode.h"
-#include "module/module.h"
+#include "abi.h"
 
 #ifndef REPSTOS_PROFILES
 #define REPSTOS_PROFILES 0
@@ -161,7 +161,7 @@ struct writer {
 };
 
 /* One family of a module's sites, as its dispatch record describes it
- * (module.h): the stub, its jump, its byte, its routines by variant. */
+ * (abi.h): the stub, its jump, its byte, its routines by variant. */
 struct family {
 	uintptr_t stub;		/* 0: the module has no such sites */
 	uint8_t *jump;		/* the stub's jump; NULL: not ours to write */
@@ -175,7 +175,7 @@ struct family {
 /* A module, as it described itself, and what became of it. */
 struct module {
 	union {
-		struct {	/* in the description's order (module.h) */
+		struct {	/* in the description's order (abi.h) */
 			const struct repstos_site *begin, *end;	/* its table */
 			const volatile struct repstos_module_info *info;
 			struct repstos_stats *stats;

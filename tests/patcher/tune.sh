@@ -13,11 +13,20 @@
 # The runtime that reads tuning files is librepstos-full.a's (and the
 # shared runtime's): sites-full; librepstos.a's (sites) reads none, and
 # says so under REPSTOS_DEBUG.
+#
+# The size distributions tune measures on are the tables
+# patcher/dists/mkdists.sh writes from the published data.
 . "$(dirname "$0")/../lib.sh"
 d=build/tests/runtime
 full=$d/sites-full
 need $TOOL $d/sites $full
 scratch
+
+for op in memset memcpy; do
+	sh patcher/dists/mkdists.sh $op | cmp -s - patcher/dists/${op}_dists.h &&
+		ok "patcher/dists/${op}_dists.h is what mkdists.sh writes" ||
+		fail "patcher/dists/${op}_dists.h differs from patcher/dists/mkdists.sh $op"
+done
 
 $TOOL tune $W/tuning > $W/tune.log 2>&1 || fail "repstos tune exited $?"
 grep -q '^cpu ' $W/tuning && grep -q '^variant ' $W/tuning &&

@@ -48,51 +48,10 @@ serialize coreutils
 
 need "$PLUGIN" "$RTLIB" "$TOOL" "$RCC"
 
-# The user `make check` runs as, when this runs as root.
-TUSER=nobody
-id "$TUSER" >/dev/null 2>&1 || { echo "FAIL: no user $TUSER"; exit 1; }
+# `make check` runs as $TUSER when this runs as root (user_source).
 root=0 who=$(id -un)
 [ "$(id -u)" -ne 0 ] || root=1 who=$TUSER
-as_user() {
-	if [ $root -eq 1 ]; then
-		setpriv --reuid="$TUSER" --regid="$(id -g "$TUSER")" --clear-groups \
-			env HOME="$b" PATH="${UPATH:-$PATH}" "$@"
-	else
-		"$@"
-	fi
-}
-# The user's PATH: this one's directories it can search (root's may
-# start with /root/...: a command looked up there fails with EACCES,
-# 126, where a test expects 127).
-UPATH=$(echo "$PATH" | tr : '\n' | while read -r d; do
-	as_user test -x "$d/." 2>/dev/null && printf '%s:' "$d"; done)
-UPATH=${UPATH%:}
-
-t0=$(now)
-mkdir -p "$RW" || exit 1
-src=$(fetch_source coreutils 2>"$RW/why-coreutils")
-rc=$?
-cat "$RW/why-coreutils"
-[ $rc -eq 0 ] || skip "cannot fetch the coreutils source package: $(tail -n 1 "$RW/why-coreutils")"
-ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
-echo "source (cached in $RW): $(basename "$src"), Debian $ver ($(($(now) - t0)) s)"
-
-# The builds go in the scratch folder, which the user must reach: in the
-# tree, or outside it, under /var/tmp (the builds are big: /tmp may be
-# a small tmpfs), where the user cannot reach the tree (a clone under
-# /root).  The tests read their scripts from the source: then a copy of
-# it goes there too.
-mkdir -p "$top/$BUILT" || exit 1
-if as_user test -x "$top/$BUILT" && as_user test -r "$src/tests/init.sh"; then
-	scratch
-else
-	TMPDIR=/var/tmp scratch -o
-	note "$TUSER cannot read $src: building under $W"
-	cp -r "$src" "$W/coreutils-src" && chmod -R a+rX "$W/coreutils-src" ||
-		{ echo "FAIL: cannot copy the source to $W"; exit 1; }
-	src=$W/coreutils-src
-fi
-b=$W
+user_source coreutils ./tests/init.sh
 
 # Debian's flags, as dpkg-buildflags gives them for this source; the
 # two this test is about are added should they ever be missing.
@@ -105,9 +64,6 @@ case " $CPPFLAGS_DEB " in
 *) CPPFLAGS_DEB="$CPPFLAGS_DEB -D_FORTIFY_SOURCE=2" ;;
 esac
 echo "CFLAGS='$CFLAGS_DEB' CPPFLAGS='$CPPFLAGS_DEB' LDFLAGS='$LDFLAGS_DEB'"
-
-# Show the end of a log after a failed step.
-tail_log() { tail -n 15 "$1" | sed 's/^/    /'; }
 
 # The failed tests under build directory $1, one a line, sorted: every
 # .trs whose result is FAIL, ERROR or XPASS, named by its path there

@@ -320,3 +320,61 @@ prog: $(OBJS)
 EOF
 	)
 }
+
+# ---- a source package built here and tested as another user --------------
+# The user a suite runs as when this runs as root: as root, permissions
+# stop no write, and the tests that count on them fail or skip.
+TUSER=nobody
+
+# as_user CMD...: CMD as $TUSER when this runs as root, with HOME the
+# build folder $b and PATH the directories $TUSER can search (UPATH,
+# set by user_source); as it is otherwise.
+as_user() {
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid="$TUSER" --regid="$(id -g "$TUSER")" --clear-groups \
+			env HOME="$b" PATH="${UPATH:-$PATH}" "$@"
+	else
+		"$@"
+	fi
+}
+
+# user_source PACKAGE FILE: PACKAGE's source fetched (cached in $RW;
+# skip, with apt's reason, when it cannot be) into $src, and the
+# scratch folder $W (also $b) made where $TUSER can reach it.  That is
+# in the tree, or else under /var/tmp (the builds are big: /tmp may be a
+# small tmpfs) where the user cannot reach the tree (a clone under
+# /root); the suite reads its scripts from the source, so then a copy
+# of the source goes there too.  FILE, a file of the source, is what
+# $TUSER must read.  Sets t0, the time the test started.
+user_source() {
+	id "$TUSER" >/dev/null 2>&1 || { echo "FAIL: no user $TUSER"; exit 1; }
+	# root's PATH may start with /root/...: a command looked up there
+	# fails with EACCES, 126, where a test expects 127.
+	UPATH=$(echo "$PATH" | tr : '\n' | while read -r d; do
+		as_user test -x "$d/." 2>/dev/null && printf '%s:' "$d"; done)
+	UPATH=${UPATH%:}
+
+	t0=$(now)
+	mkdir -p "$RW" || exit 1
+	src=$(fetch_source "$1" 2>"$RW/why-$1")
+	rc=$?
+	cat "$RW/why-$1"
+	[ $rc -eq 0 ] || skip "cannot fetch the $1 source package: $(tail -n 1 "$RW/why-$1")"
+	ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
+	echo "source (cached in $RW): $(basename "$src"), Debian $ver ($(($(now) - t0)) s)"
+
+	mkdir -p "$top/$BUILT" || exit 1
+	if as_user test -x "$top/$BUILT" && as_user test -r "$src/$2"; then
+		scratch
+	else
+		TMPDIR=/var/tmp scratch -o
+		note "$TUSER cannot read $src: building under $W"
+		cp -r "$src" "$W/$1-src" && chmod -R a+rX "$W/$1-src" ||
+			{ echo "FAIL: cannot copy the source to $W"; exit 1; }
+		src=$W/$1-src
+	fi
+	b=$W
+}
+
+# Show the end of a log after a failed step.
+tail_log() { tail -n 15 "$1" | sed 's/^/    /'; }

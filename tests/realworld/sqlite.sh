@@ -95,52 +95,8 @@ TCL=/usr/lib/$(gcc -print-multiarch)/tcl8.6
 [ -r "$TCL/tclConfig.sh" ] ||
 	{ echo "FAIL: no $TCL/tclConfig.sh: install tcl-dev (make realworld-sqlite does)"; exit 1; }
 
-# The user the suite runs as.
-TUSER=nobody
-id "$TUSER" >/dev/null 2>&1 || { echo "FAIL: no user $TUSER"; exit 1; }
-as_user() {
-	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid="$TUSER" --regid="$(id -g "$TUSER")" --clear-groups \
-			env HOME="$b" PATH="${UPATH:-$PATH}" "$@"
-	else
-		"$@"
-	fi
-}
-# The user's PATH: this one's directories it can search (root's may
-# start with /root/...: a command looked up there fails with EACCES,
-# 126, where a test expects 127).
-UPATH=$(echo "$PATH" | tr : '\n' | while read -r d; do
-	as_user test -x "$d/." 2>/dev/null && printf '%s:' "$d"; done)
-UPATH=${UPATH%:}
-
-t0=$(now)
-mkdir -p "$RW" || exit 1
-src=$(fetch_source sqlite3 2>"$RW/why-sqlite3")
-rc=$?
-cat "$RW/why-sqlite3"
-[ $rc -eq 0 ] || skip "cannot fetch the sqlite3 source package: $(tail -n 1 "$RW/why-sqlite3")"
-ver=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version 2>/dev/null)
-echo "source (cached in $RW): $(basename "$src"), Debian $ver ($(($(now) - t0)) s)"
-
-# The builds go in the scratch folder, which the user must reach: in the
-# tree, or outside it, under /var/tmp (the builds are big: /tmp may be
-# a small tmpfs), where the user cannot reach the tree (a clone under
-# /root).  The suite reads its scripts from the source: then a copy of
-# it goes there too.
-mkdir -p "$top/$BUILT" || exit 1
-if as_user test -x "$top/$BUILT" && as_user test -r "$src/test/extraquick.test"; then
-	scratch
-else
-	TMPDIR=/var/tmp scratch -o
-	note "$TUSER cannot read $src: building under $W"
-	cp -r "$src" "$W/sqlite-src" && chmod -R a+rX "$W/sqlite-src" ||
-		{ echo "FAIL: cannot copy the source to $W"; exit 1; }
-	src=$W/sqlite-src
-fi
-b=$W
-
-# Show the end of a log after a failed step.
-tail_log() { tail -n 15 "$1" | sed 's/^/    /'; }
+# The suite runs as $TUSER when this runs as root (user_source).
+user_source sqlite3 ./test/extraquick.test
 
 # The sites of each file the suite runs, by op, and `repstos check` on it.
 show_sites() {

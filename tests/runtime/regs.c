@@ -271,12 +271,12 @@ static void run_profiled(int v)
 	static struct repstos_prof_slot slot;
 	static uintptr_t ret;
 	unsigned long long want[REPSTOS_NCLASS] = { 0 };
-	void *fn = copying ? repstos_copy_variant_routine(v) :
-			     repstos_variant_routine(v);
+	const struct repstos_family *f =
+		&repstos_families[copying ? REPSTOS_FAMILY_COPY : REPSTOS_FAMILY_SET];
+	void *fn = repstos_family_routine(f, v);
 	void (*profile)(void) = copying ? __repstos_copy_profile :
 					  __repstos_profile;
-	const char *name = copying ? repstos_copy_variant_name(v) :
-				     repstos_variant_name(v);
+	const char *name = repstos_family_name(f, v);
 	char who[64];
 	size_t i;
 

@@ -564,31 +564,26 @@ static int mine(int copy, int v)
 	return i % jobs == job;
 }
 
-static int set_supported(int v)
+/* The family a copy flag names. */
+static const struct repstos_family *family(int copy)
 {
-	return repstos_policy_supported(&cpu, v);
-}
-
-static int copy_supported(int v)
-{
-	return repstos_policy_copy_supported(&cpu, v);
+	return &repstos_families[copy ? REPSTOS_FAMILY_COPY : REPSTOS_FAMILY_SET];
 }
 
 static void sweep_family(int copy)
 {
-	int v, nv = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
+	const struct repstos_family *f = family(copy);
+	int v;
 	unsigned c;
 
-	for (v = 0; v < nv; v++) {
+	for (v = 0; v < f->nvariants; v++) {
 		if (!mine(copy, v))
 			continue;
-		const char *name = copy ? repstos_copy_variant_name(v) :
-					  repstos_variant_name(v);
-		void *fn = copy ? repstos_copy_variant_routine(v) :
-				  repstos_variant_routine(v);
+		const char *name = repstos_family_name(f, v);
+		void *fn = repstos_family_routine(f, v);
 		unsigned long before = cases;
 
-		if (!(copy ? copy_supported(v) : set_supported(v))) {
+		if (!repstos_family_runs(f, &cpu, v)) {
 			printf("%s %s: not on this CPU, skipped\n",
 			       copy ? "copy" : "set", name);
 			continue;
@@ -643,17 +638,16 @@ static int path_on_cpu(const char *path)
 	size_t best = 0;
 	int ok = 1, copy = !strncmp(path, "copy_", 5), v;
 	const char *p = copy ? path + 5 : path;
-	int nv = copy ? REPSTOS_COPY_VARIANT_COUNT : REPSTOS_VARIANT_COUNT;
+	const struct repstos_family *f = family(copy);
 
-	for (v = 0; v < nv; v++) {
-		const char *name = copy ? repstos_copy_variant_name(v) :
-					  repstos_variant_name(v);
+	for (v = 0; v < f->nvariants; v++) {
+		const char *name = repstos_family_name(f, v);
 		size_t len = strlen(name);
 
 		if (len > best && !strncmp(p, name, len) &&
 		    (p[len] == '_' || !p[len])) {
 			best = len;
-			ok = copy ? copy_supported(v) : set_supported(v);
+			ok = repstos_family_runs(f, &cpu, v);
 		}
 	}
 	return ok;

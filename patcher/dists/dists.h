@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dists.h - a published size distribution (memset_dists.h,
- * memcpy_dists.h, which bench/dists/mkdists.sh generates) and the two
+ * memcpy_dists.h, which patcher/dists/mkdists.sh generates) and the two
  * ways it is drawn from: by tune.c, bench.c, copybench.c, manysite.c.
  */
 #ifndef REPSTOS_DISTS_H
