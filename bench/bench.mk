@@ -193,6 +193,15 @@ bench-scale: $(PLUGIN_SO) $(RT_FULL_LIB) $(PB)/bench
 	{ bench/scale.sh 20000 11 && bench/scale.sh 100000 11; } | tee $$out/scale.txt
 .PHONY: bench-scale
 
+# Hand-written sites at scale: 5,000 and 20,000 REPSTOS_MEMSET in one
+# unit, assembled with this tree's repstos.h and with the one whose
+# entries each had a link of their own (issue 45).
+bench: bench-handscale
+bench-handscale: $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	bench/handscale.sh 5000 20000 | tee $$out/handscale.txt
+.PHONY: bench-handscale
+
 # Real programs from Debian source (sqlite's speedtest1, zstd -b, jq,
 # Lua), plain against repstos-cc with set sites and with copy sites too,
 # under auto, every routine and libc, interleaved ROUNDS times (15) with

@@ -133,12 +133,117 @@ REPSTOS_HIDDEN void REPSTOS_STUB_SYMBOL(void);
 REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 
 /*
- * REPSTOS_SITE_ASM(op, kind, min, max): the text of one site and its
- * table entry (REPSTOS_SITE in repstos_site.h), for an asm statement
- * with rdi, rcx, rax bound.
+ * The link hand-written sites share (REPSTOS_ENTRY_IN, repstos_site.h):
+ * gas opens one table section per distinct link, and finds each along a
+ * list of all of them, so a unit of N sites with a link each assembles
+ * in time N^2 (20,000: 11 s).  The plugin knows each site's text section
+ * and links its sites to one label there.  C cannot name the section an
+ * asm lands in (a static inline function's sites land in each caller's,
+ * -ffunction-sections or a hot/cold split spreads one function's), so
+ * under GCC the assembler finds it out, with the macros below.
+ *
+ * A link is a label set at the start of an empty subsection
+ * (REPSTOS_HAND_SUB) of the text section it serves.  In that subsection
+ * of its own section, a site's `.` is where a link is exactly when the
+ * two are in one section (the link's .eqv alias is compared: gas refuses
+ * to compare two labels of different sections, not an alias).  A site
+ * tries the last two links taken, else makes one.  So every entry links
+ * to a label of its own site's section, whatever the section; sites
+ * take one link a section when they come in runs or alternate between
+ * two sections (hot and cold), and at worst one each, as before.  The
+ * subsection stays empty: the code is byte for byte what a site with a
+ * link of its own makes, and so are the line tables.
+ *
+ * The macros come with every site, defined by the first one in the unit
+ * (an LTO partition gets no top-level asm but the first's).  The asm is
+ * `inline` (GCC 9 and later), or GCC would weigh it by its lines, not
+ * its three instructions, when it decides whether to inline the
+ * function around it.
  */
+#define REPSTOS_HAND_SUB	"8191"
+
+/*
+ * The assembler macros, and the state they keep in .L symbols (local to
+ * the object):
+ *   __repstos_hlink   sets .Lrepstos_hc to the number of a link of the
+ *                     site's section: .Lrepstos_hc or .Lrepstos_hp, the
+ *                     last two taken, else a new one (.Lrepstos_hn: links
+ *                     made); the push and pop leave section, subsection
+ *                     and .previous as they were
+ *   __repstos_his k   .Lrepstos_hh = 1 if link k (0: none) is here, run
+ *                     in REPSTOS_HAND_SUB of the site's section
+ *   __repstos_hnew k  link k here: .Lrepstos_hl<k>, and .Lrepstos_ha<k>
+ *                     its alias
+ *   __repstos_hpush k REPSTOS_SITES_PUSHSECTION(.Lrepstos_hl<k>)
+ * Under .altmacro, %(expr) passes a number, a parameter's bare name is
+ * its value in the body, and & joins it to a name.
+ */
+#define REPSTOS_HAND_DEFS						\
+	".ifndef .Lrepstos_hd\n"					\
+	".set .Lrepstos_hd,1\n.set .Lrepstos_hn,0\n"			\
+	".set .Lrepstos_hc,0\n.set .Lrepstos_hp,0\n"			\
+	".macro __repstos_his rs_k\n.noaltmacro\n"			\
+	".if rs_k\n.if .Lrepstos_ha&rs_k==.\n.set .Lrepstos_hh,1\n"	\
+	".endif\n.endif\n.endm\n"					\
+	".macro __repstos_hnew rs_k\n.noaltmacro\n"			\
+	".set .Lrepstos_hl&rs_k,.\n"					\
+	".eqv .Lrepstos_ha&rs_k,.Lrepstos_hl&rs_k\n.endm\n"		\
+	".macro __repstos_hpush rs_k\n.noaltmacro\n"			\
+	REPSTOS_STR(REPSTOS_SITES_PUSHSECTION(.Lrepstos_hl&rs_k))	\
+	"\n.endm\n"							\
+	".macro __repstos_hlink\n"					\
+	".pushsection .text\n.previous\n"				\
+	".subsection " REPSTOS_HAND_SUB "\n"				\
+	".set .Lrepstos_hh,0\n"						\
+	".altmacro\n__repstos_his %%(.Lrepstos_hc)\n"			\
+	".if .Lrepstos_hh==0\n"						\
+	".altmacro\n__repstos_his %%(.Lrepstos_hp)\n"			\
+	".set .Lrepstos_ht,.Lrepstos_hp\n"				\
+	".set .Lrepstos_hp,.Lrepstos_hc\n"				\
+	".set .Lrepstos_hc,.Lrepstos_ht\n"				\
+	".if .Lrepstos_hh==0\n"						\
+	".set .Lrepstos_hn,.Lrepstos_hn+1\n"				\
+	".set .Lrepstos_hc,.Lrepstos_hn\n"				\
+	".altmacro\n__repstos_hnew %%(.Lrepstos_hn)\n"			\
+	".endif\n.endif\n.popsection\n.endm\n"				\
+	".endif\n\t"
+
+/* Opens a hand-written site's table section (REPSTOS_ENTRY_OPEN), with
+ * the link of its text section. */
+#define REPSTOS_HAND_OPEN(unused)					\
+	__repstos_hlink; .altmacro; __repstos_hpush %%(.Lrepstos_hc)
+
+/*
+ * REPSTOS_SITE_ASM(op, kind, min, max): the text of one site and its
+ * table entry (REPSTOS_SITE_OPEN in repstos_site.h, linked as above),
+ * for an asm statement with rdi, rcx, rax bound.  REPSTOS_COPY_SITE_ASM:
+ * the same for a copy site (REPSTOS_COPY_SITE_OPEN), for an asm
+ * statement with rdi, rsi, rcx bound.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define REPSTOS_SITE_ASM(op, kind, min, max)				\
+	REPSTOS_HAND_DEFS REPSTOS_STR(REPSTOS_SITE_OPEN(		\
+		.Lrepstos_site%=, REPSTOS_HAND_OPEN, _, op, kind, min, max))
+#define REPSTOS_COPY_SITE_ASM(op, kind, min, max)			\
+	REPSTOS_HAND_DEFS REPSTOS_STR(REPSTOS_COPY_SITE_OPEN(		\
+		.Lrepstos_site%=, REPSTOS_HAND_OPEN, _, op, kind, min, max))
+#if __GNUC__ >= 9
+#define REPSTOS_ASM_INLINE	__inline
+#endif
+#else
+/* clang's assembler takes neither a bare parameter under .altmacro nor
+ * the alias compared with `.`, and finds a section by its link without
+ * a walk (20,000 sites linked each to its own: 10.3 s to compile and
+ * assemble, 11.4 s to compile alone): there each entry links to its own
+ * site. */
 #define REPSTOS_SITE_ASM(op, kind, min, max)				\
 	REPSTOS_STR(REPSTOS_SITE(.Lrepstos_site%=, op, kind, min, max))
+#define REPSTOS_COPY_SITE_ASM(op, kind, min, max)			\
+	REPSTOS_STR(REPSTOS_COPY_SITE(.Lrepstos_site%=, op, kind, min, max))
+#endif
+#ifndef REPSTOS_ASM_INLINE
+#define REPSTOS_ASM_INLINE
+#endif
 
 /*
  * REPSTOS_MEMSET(dst, c, n): memset(dst, c, n) as a patchable site, for
@@ -171,7 +276,8 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 		void *__rs_d = __rs_dst;				\
 		unsigned long __rs_n = (n);				\
 		unsigned long __rs_a = (unsigned char)(c);		\
-		__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER		\
+		__asm__ __volatile__ REPSTOS_ASM_INLINE(		\
+			REPSTOS_RED_ZONE_ENTER				\
 			REPSTOS_SITE_ASM(op, 0, 0, 0xffffffff)		\
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__rs_d), "+c" (__rs_n), "+a" (__rs_a)	\
@@ -179,11 +285,6 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 			REPSTOS_MACRO_VECTOR);				\
 		__rs_dst;						\
 	})
-
-/* REPSTOS_COPY_SITE_ASM(op, kind, min, max): the same for a copy site
- * (REPSTOS_COPY_SITE), for an asm statement with rdi, rsi, rcx bound. */
-#define REPSTOS_COPY_SITE_ASM(op, kind, min, max)			\
-	REPSTOS_STR(REPSTOS_COPY_SITE(.Lrepstos_site%=, op, kind, min, max))
 
 /* A copy site of op (enum repstos_op) copying n bytes from s to d,
  * evaluating to d; the red zone stepped over as for REPSTOS_MEMSET. */
@@ -193,7 +294,8 @@ REPSTOS_HIDDEN void REPSTOS_COPY_STUB_SYMBOL(void);
 		void *__rs_d = __rs_dst;				\
 		const void *__rs_s = (s);				\
 		unsigned long __rs_n = (n);				\
-		__asm__ __volatile__(REPSTOS_RED_ZONE_ENTER		\
+		__asm__ __volatile__ REPSTOS_ASM_INLINE(		\
+			REPSTOS_RED_ZONE_ENTER				\
 			REPSTOS_COPY_SITE_ASM(op, 0, 0, 0xffffffff)	\
 			REPSTOS_RED_ZONE_LEAVE				\
 			: "+D" (__rs_d), "+S" (__rs_s), "+c" (__rs_n)	\

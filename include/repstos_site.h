@@ -183,11 +183,20 @@
  * gas opens one table section per distinct `link` symbol and looks each
  * up along a list of the same name, so a file of N sites with N links
  * assembles in time N^2 (20,000 sites: 6 s).  Sites that share a link,
- * as the plugin's do (one per function and text section), cost one
- * section between them.
+ * as the plugin's do (one per function and text section) and
+ * REPSTOS_MEMSET's (one per text section, found by the assembler:
+ * repstos.h), cost one section between them.
  */
 #define REPSTOS_ENTRY_IN(site, link, version, op, kind, min, max)	\
-	REPSTOS_SITES_PUSHSECTION(link);				\
+	REPSTOS_ENTRY_OPEN(site, REPSTOS_SITES_PUSHSECTION, link,	\
+			   version, op, kind, min, max)
+
+/* REPSTOS_ENTRY_OPEN(site, open, link, version, op, kind, min, max):
+ * the same, the table section opened by the statements open(link): a
+ * producer's own macro that does what REPSTOS_SITES_PUSHSECTION does,
+ * with a link of its choice. */
+#define REPSTOS_ENTRY_OPEN(site, open, link, version, op, kind, min, max) \
+	open(link);							\
 	.long site - .;							\
 	.byte version, REPSTOS_SITE_LEN, op, kind;			\
 	.long min, max;							\
@@ -204,21 +213,33 @@
  * call of the stub, hidden so that no PLT (whose lazy binding clobbers
  * r11) is ever involved, and its entry, linked to `link`.  Assembler
  * statements; C code takes them as text with REPSTOS_STR(): the plugin
- * does, and REPSTOS_SITE_ASM in repstos.h through REPSTOS_SITE below,
- * so every producer writes the same bytes.
+ * does, and REPSTOS_SITE_ASM in repstos.h through REPSTOS_SITE_OPEN
+ * below, so every producer writes the same bytes.
  */
 #define REPSTOS_SITE_IN(label, link, op, kind, min, max)		\
+	REPSTOS_SITE_OPEN(label, REPSTOS_SITES_PUSHSECTION, link,	\
+			  op, kind, min, max)
+
+/* REPSTOS_SITE_OPEN(label, open, link, op, kind, min, max): the same,
+ * its entry's table section opened by open(link) (REPSTOS_ENTRY_OPEN). */
+#define REPSTOS_SITE_OPEN(label, open, link, op, kind, min, max)	\
 	.hidden REPSTOS_STUB_SYMBOL;					\
 	label: call REPSTOS_STUB_SYMBOL;				\
-	REPSTOS_ENTRY_IN(label, link, REPSTOS_SITE_VERSION, op, kind, min, max)
+	REPSTOS_ENTRY_OPEN(label, open, link, REPSTOS_SITE_VERSION,	\
+			   op, kind, min, max)
 
-/* REPSTOS_COPY_SITE_IN(label, link, op, kind, min, max): the same for a
- * copy site (op REPSTOS_OP_COPY, _MOVE or _MOVE_FWD; see "Copy sites"
+/* REPSTOS_COPY_SITE_IN(label, link, op, kind, min, max),
+ * REPSTOS_COPY_SITE_OPEN(label, open, link, ...): the same for a copy
+ * site (op REPSTOS_OP_COPY, _MOVE or _MOVE_FWD; see "Copy sites"
  * below). */
 #define REPSTOS_COPY_SITE_IN(label, link, op, kind, min, max)		\
+	REPSTOS_COPY_SITE_OPEN(label, REPSTOS_SITES_PUSHSECTION, link,	\
+			       op, kind, min, max)
+#define REPSTOS_COPY_SITE_OPEN(label, open, link, op, kind, min, max)	\
 	.hidden REPSTOS_COPY_STUB_SYMBOL;				\
 	label: call REPSTOS_COPY_STUB_SYMBOL;				\
-	REPSTOS_ENTRY_IN(label, link, REPSTOS_COPY_VERSION, op, kind, min, max)
+	REPSTOS_ENTRY_OPEN(label, open, link, REPSTOS_COPY_VERSION,	\
+			   op, kind, min, max)
 
 /* REPSTOS_SITE(label, ...), REPSTOS_COPY_SITE(label, ...): a site whose
  * entry links to its own label. */

@@ -15,7 +15,7 @@ PC=-fplugin-arg-repstos-copy
 # The runtime's objects that carry a table section and the record: the
 # stubs' (one per family) and the record's (runtime/module/).
 RT="$B/runtime/module/dispatch-set.o $B/runtime/module/dispatch-copy.o $B/runtime/module/record.o"
-need $CHECK $PLUGIN $RT
+need $CHECK $PLUGIN $RT $TOOL $RTLIB
 scratch
 
 # 1. The producers, each checked against the header by check.c.
@@ -39,6 +39,43 @@ expect_rc 0 "REPSTOS_SITE and REPSTOS_COPY_SITE in assembler" \
 	$CHECK sites "$W/asm.o" 3
 expect_rc 0 "the runtime's table section and module record" \
 	$CHECK runtime "$W/runtime.o"
+
+# 1b. Hand-written sites share one link, so one table section, per text
+# section (gas takes time N^2 in the table sections of a unit): 102 in
+# three sections, in turn between two; then one section a function.
+tab=$($POKE const REPSTOS_SITES_SECTION)
+# tables FILE: "TABLES LINKED": the table sections, and the distinct
+# sections they are linked to
+tables() {
+	readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk -v t="$tab" '$1 == t { n++; if (!seen[$(NF-2)]++) l++ }
+			END { print n + 0, l + 0 }'
+}
+for fs in "" -ffunction-sections; do
+	o=$W/handlinks$fs.o
+	want=3
+	[ -n "$fs" ] && want=41
+	gcc -O2 $fs -Iinclude -Iruntime -c -o "$o" tests/contract/handlinks.c ||
+		fail "compile handlinks.c ${fs:-plain}"
+	expect_rc 0 "handlinks.c ${fs:-plain}: 102 entries as the header says" \
+		$CHECK sites "$o" 102
+	expect_rc 0 "handlinks.c ${fs:-plain}: repstos check clean" $TOOL check "$o"
+	got=$(tables "$o")
+	if [ "$got" = "$want $want" ]; then
+		ok "handlinks.c ${fs:-plain}: $want table sections, one per text section"
+	else
+		fail "handlinks.c ${fs:-plain}: table sections and sections linked: $got, not $want $want"
+	fi
+done
+for lto in "" "-flto -flto-partition=max"; do
+	gcc -O2 $lto -DMAIN -Iinclude -Iruntime -o "$W/handlinks" \
+		tests/contract/handlinks.c "$RTLIB" 2>"$W/lto.err" ||
+		fail "link handlinks.c $lto"
+	expect_rc 0 "handlinks.c ${lto:-plain}: the sites store what they should" \
+		"$W/handlinks"
+	expect_rc 0 "handlinks.c ${lto:-plain}: repstos check clean" \
+		$TOOL check "$W/handlinks"
+done
 
 # 2. The controls: a hand-written entry passes when it is right and fails
 # for each kind of drift, so the checks above can fail.
