@@ -5,7 +5,9 @@
 # (include/ runtime/policy/ ...; "nothing of the tree"; "anything").
 # For every #include "..." of every .c, .h and .S file there, the header
 # must be the folder's own or lie in a listed folder; a header not in
-# the tree (system, GCC's) is not ours to check.  So the layout the
+# the tree (system, GCC's) is not ours to check, but for one rule: in
+# plugin/, GCC's headers are read by plugin/gcc-compat.h alone, so that
+# what moves between GCC versions is met in one file.  So the layout the
 # READMEs describe is the layout the code has.
 . "$(dirname "$0")/../lib.sh"
 
@@ -52,4 +54,15 @@ for f in $folders; do
 	from=$(echo $ok_list)
 	[ $bad = 0 ] && ok "$f: $n includes, each its own or from: ${from:-nothing else}"
 done
+# plugin/: no file but gcc-compat.h reads a header from outside the tree
+bad=0
+for src in plugin/*.c plugin/*.h; do
+	[ "$src" = plugin/gcc-compat.h ] && continue
+	for name in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*["<]\([^">]*\)[">].*/\1/p' "$src"); do
+		[ -n "$(where "$name" "$src")" ] && continue
+		fail "$src includes $name, a header from outside the tree: GCC's go through plugin/gcc-compat.h"
+		bad=1
+	done
+done
+[ $bad = 0 ] && ok "plugin/: GCC's headers read by gcc-compat.h alone"
 finish
