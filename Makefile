@@ -26,6 +26,10 @@ B	:= build
 
 # The release: `repstos --version`, `repstos-cc --version`, the .pc files.
 VERSION	:= 0.1
+# The GCC majors the plugin's tests ran with: make test's (the machine's,
+# Debian 12) and make test-compilers' (Debian 13's and testing's, which
+# fails unless it tested exactly these).  repstos-cc --version says them.
+TESTED_GCC := 12 14 15 16
 
 # Every compile also writes the headers it read to a .d file beside its
 # output (-MP: a removed header is no error); the fragments add theirs to
@@ -132,7 +136,7 @@ comma := ,
 SUBST := sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@INCDIR@|$(INCDIR)|g' -e 's|@PLUGIN@|$(PLUGINDIR)/repstos.so|g' \
 	-e 's|@RUNTIME@|$(LIBDIR)/librepstos.a|g' -e 's|@VERSION@|$(VERSION)|g' \
-	-e 's|@RPATH@|$(PC_RPATH)|g'
+	-e 's|@RPATH@|$(PC_RPATH)|g' -e 's|@TESTED_GCC@|$(TESTED_GCC)|g'
 
 install: build-all
 	install -d $(D)$(BINDIR) $(D)$(PLUGINDIR) $(D)$(LIBDIR) $(D)$(INCDIR) \

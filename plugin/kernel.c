@@ -51,16 +51,6 @@
  * in a type 2 note.
  */
 #include "plugin.h"
-#include "output.h"
-#include "cpplib.h"
-
-/* Of the C front end (c-family/c-common.h, which must come before the
- * diagnostic headers gcc-compat.h reads).  Weak: lto1 loads the plugin
- * too, and has no preprocessor. */
-extern cpp_reader *parse_in __attribute__((weak));
-extern void cpp_define(cpp_reader *, const char *) __attribute__((weak));
-extern int cpp_defined(cpp_reader *, const unsigned char *, int)
-	__attribute__((weak));
 
 /* The C front end's preprocessor, or NULL (lto1). */
 static cpp_reader *preprocessor(void)

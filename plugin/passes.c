@@ -279,12 +279,16 @@ static void add_pass(const char *plugin, opt_pass *pass, const char *ref,
 	register_callback(plugin, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
 }
 
+/* What repstos-cc reads from the file (gcc-compat.h says why). */
+__attribute__((used)) static const char built_for[] = COMPAT_BUILT_FOR;
+
 PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
 	if (!plugin_default_version_check(version, &gcc_version)) {
 		error("repstos: plugin %qs was built for GCC %s, this is "
-		      "GCC %s: rebuild it", info->full_name,
+		      "GCC %s: rebuild it with this GCC (%<make%> in the "
+		      "repstos tree)", info->full_name,
 		      gcc_version.basever, version->basever);
 		return 1;
 	}

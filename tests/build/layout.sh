@@ -5,7 +5,9 @@
 # (include/ runtime/policy/ ...; "nothing of the tree"; "anything").
 # For every #include "..." of every .c, .h and .S file there, the header
 # must be the folder's own or lie in a listed folder; a header not in
-# the tree (system, GCC's) is not ours to check.  So the layout the
+# the tree (system, GCC's) is not ours to check, but for one rule: in
+# plugin/, GCC's headers are read by plugin/gcc-compat.h alone, so that
+# what moves between GCC versions is met in one file.  So the layout the
 # READMEs describe is the layout the code has.  Two rules on top:
 #  - the folders the READMEs allow may not form a circle (module/ may
 #    include startup/ and startup/ module/): a circle is two parts that
@@ -135,4 +137,15 @@ echo "$out" | grep -q '^FAIL: other/t.c includes bench.h from bench/' && [ "$n" 
 own_includes $folders
 no_circle $folders
 outside_bench
+# plugin/: no file but gcc-compat.h reads a header from outside the tree
+bad=0
+for src in plugin/*.c plugin/*.h; do
+	[ "$src" = plugin/gcc-compat.h ] && continue
+	for name in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*["<]\([^">]*\)[">].*/\1/p' "$src"); do
+		[ -n "$(where "$name" "$src")" ] && continue
+		fail "$src includes $name, a header from outside the tree: GCC's go through plugin/gcc-compat.h"
+		bad=1
+	done
+done
+[ $bad = 0 ] && ok "plugin/: GCC's headers read by gcc-compat.h alone"
 finish

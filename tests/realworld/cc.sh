@@ -6,7 +6,9 @@
 # input file unused"); links (plain, one-step, -shared, -static, -flto,
 # from stdin with -x c, a response file, -Wl,--gc-sections and
 # -Xlinker --gc-sections) must get sites and a correct program; queries
-# (-v, --version, -dumpversion, -print-file-name=) pass through unchanged;
+# (-v, --version, -dumpversion, -print-file-name=) pass through unchanged,
+# --version naming the GCC versions tested; a plugin built for another
+# GCC gets a line saying to rebuild it;
 # REPSTOS_CC picks the compiler, also as several words; REPSTOS_RUNTIME=
 # shared links the shared runtime (not into -static links), and a value
 # it does not know stops the link with one line; repstos-c++ links C
@@ -204,12 +206,29 @@ for q in -dumpversion -dumpmachine -print-file-name=plugin -print-prog-name=ld; 
 done
 ok "-dumpversion, -dumpmachine, -print-file-name=, -print-prog-name= as gcc"
 # --version: gcc's lines first (build systems read the first), then one
-# naming repstos, its version and the plugin it adds.
+# naming repstos, its version and the plugin it adds, and one naming the
+# GCC the plugin was built for and those the tests ran with (the
+# Makefile's TESTED_GCC).
 a=$("$RCC" --version 2>&1); b=$(gcc --version 2>&1)
+tested=$(sed -n 's/^TESTED_GCC[ 	]*:=[ 	]*//p' "$top/Makefile" | sed 's/ /, /g')
 [ "$(echo "$a" | head -n "$(echo "$b" | wc -l)")" = "$b" ] &&
-	echo "$a" | tail -n 1 | grep -q "^repstos-cc: repstos [0-9][0-9.]*, plugin .*repstos.so" &&
-	ok "--version: gcc's, then $(echo "$a" | tail -n 1 | cut -d, -f1)" ||
+	echo "$a" | tail -n 2 | head -n 1 | grep -q "^repstos-cc: repstos [0-9][0-9.]*, plugin .*repstos.so" &&
+	[ -n "$tested" ] && [ "$(echo "$a" | tail -n 1)" = \
+	  "repstos-cc: plugin built for GCC $(gcc -dumpfullversion); tested with GCC $tested" ] &&
+	ok "--version: gcc's, then $(echo "$a" | tail -n 1)" ||
 	fail "--version printed: $a"
+# A plugin built for another GCC, which GCC cannot load: GCC's own line,
+# then repstos-cc's naming both versions and the make that rebuilds it
+# (make test-compilers loads a GCC 12 plugin into GCC 14; here a file
+# that says GCC 99.1.0).
+mkdir -p other/plugin && cp "$top/plugin/repstos-cc" other/plugin/ &&
+	printf '\177ELF\0repstos plugin built for GCC 99.1.0\0' >other/plugin/repstos.so
+other/plugin/repstos-cc -O2 -c clear.c -o other.o >other.out 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <other.out)" -eq 2 ] && grep -q 'cannot load plugin' other.out &&
+	grep -qx "repstos-cc: .*/other/plugin/repstos.so was built for GCC 99.1.0, and gcc is GCC $(gcc -dumpfullversion): rebuild it with this GCC (in the repstos tree: make clean && make)" other.out &&
+	ok "a plugin built for GCC 99.1.0: exit $rc, GCC's line, then: $(tail -n 1 other.out)" ||
+	fail "a plugin built for GCC 99.1.0: exit $rc: $(cat other.out)"
 "$RCC" --help >help.out 2>&1 && grep -q "^usage: repstos-cc " help.out &&
 	grep -q "REPSTOS_RUNTIME" help.out && grep -q "^Usage: gcc" help.out &&
 	ok "--help: repstos-cc's own usage, then gcc's" || fail "--help: $(head -n 3 help.out)"
