@@ -17,7 +17,8 @@
  *			ALT_NOT is bit 15 of cpuid (ALTINSTR_FLAG_INV)
  *	6.3 onwards	14 bytes: s32 instr_offset, s32 repl_offset,
  *			u32 ft_flags (cpuid:16, flags:16), u8 instrlen,
- *			u8 replacementlen; ALT_NOT is flag bit 0 (1 << 16)
+ *			u8 replacementlen; ALT_NOT is flag bit 0 (1 << 16),
+ *			spelt BIT(0) in 6.3, (1 << 0) since
  *
  * The struct must read exactly as one of these (comments and spacing
  * aside); anything else is a kernel kernel mode does not know, and the
@@ -154,7 +155,8 @@ static const char *read_alternative(const char *text)
 		kt.alt_not = 1u << 15;
 	} else if (has_flat(text, struct_14) &&
 		   has_line(text, "#defineALT_FLAGS_SHIFT16") &&
-		   has_line(text, "#defineALT_FLAG_NOT(1<<0)")) {
+		   (has_line(text, "#defineALT_FLAG_NOT(1<<0)") ||
+		    has_line(text, "#defineALT_FLAG_NOTBIT(0)"))) {	/* 6.3 */
 		kt.alt_size = 14;
 		kt.alt_not = 1u << 16;
 	} else {

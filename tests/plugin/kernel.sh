@@ -226,6 +226,14 @@ expect_rc 0 "dump --json of a 14-byte object" $TOOL dump --json "$W/t14.o"
 echo "$OUT" | grep -q '"alt_instr_size": 14' && ok "dump --json records the layout: 14" ||
 	fail "dump --json: $(echo "$OUT" | head -c 200)"
 
+# 6.3 spelt ALT_FLAG_NOT BIT(0), later kernels (1 << 0).
+fixture_tree "$W/t63" 14
+sed -i 's/^#define ALT_FLAG_NOT.*/#define ALT_FLAG_NOT\t\tBIT(0)/' "$W/t63/arch/x86/include/asm/alternative.h"
+TREE=$W/t63
+build t63 $KP -DVMLINUX -DALT14 && $TOOL check "$W/t63.o" >/dev/null &&
+	ok "6.3's ALT_FLAG_NOT BIT(0): the 14-byte layout" || fail "6.3's BIT(0): $(head -3 "$W/t63.err")"
+TREE=$W/t14
+
 # A unit whose struct alt_instr is not the tree's: 6.1's in a 7.3 tree.
 if build mix $KP; then
 	fail "a 12-byte struct alt_instr in a 14-byte tree compiled"
