@@ -40,7 +40,8 @@ linux_lib() {
 linux_lib memset || exit 1
 linux_lib memcpy || exit 1
 
-kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"
+# the tree's headers tell kernel mode its alt_instr layout (plugin/ktree.c)
+kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -I$src/arch/x86/include -I$src/include -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"
 gcc $kflags -mfunction-return=thunk-extern -c -o "$out/k-thunk.o" "$top/kernel/bench-routines.c"
 objcopy --localize-symbol=start_kernel "$out/k-thunk.o"
 gcc $kflags -c -o "$out/k-ret.o" "$top/kernel/bench-routines.c"

@@ -1,18 +1,22 @@
 #!/bin/sh
 # build.sh VARIANT - build the test kernel of kernel/config.frag, its
-# test module and initramfs, in build/kernel/VARIANT:
+# test module and initramfs, in build/kernel/VARIANT (Linux 6.1) or
+# build/kernel/V/VARIANT (KERNEL_VERSION=V: 6.12, 7.3):
 #   plain    no plugin: the baseline (objtool warnings, .text size)
 #   plugin   -fplugin-arg-repstos-kernel (its inline form runs under
 #            QEMU when booted with repstos_fsrm: the test's early
 #            parameter forces FSRM, which TCG refuses)
 # The test (kernel/test/repstos_ktest.c) is added to the source's lib/
-# as a built-in object; the same file is built as a module.  Prints
-# the build's objtool warning count on its last line.
+# as a built-in object; the same file is built as a module.  Fails when
+# .config lacks an option the fragment meant to turn on (RETHUNK, SLS,
+# IBT, ORC: an old name in the fragment is silently ignored, and 6.12
+# renamed the first two CONFIG_MITIGATION_*).  Prints the build's
+# objtool warning count on its last line.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
 src=$("$top/kernel/fetch.sh")
-out=$top/build/kernel/$variant
+out=$("$top/kernel/outdir.sh" "$variant")
 plugin=$top/plugin/repstos.so
 # The build's own copy: a plugin rebuilt meanwhile cannot break it.
 own=$out/repstos.so
@@ -39,6 +43,13 @@ if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$own" 2>/dev/null; then
 fi
 KCONFIG_ALLCONFIG=$top/kernel/config.frag \
 	make -s -C "$src" O="$out" allnoconfig >/dev/null
+# what the fragment meant, under either name
+for want in RETHUNK SLS X86_KERNEL_IBT UNWINDER_ORC; do
+	grep -Eq "^CONFIG_(MITIGATION_)?$want=y" "$out/.config" || {
+		echo "build.sh: $variant: .config has no CONFIG_$want (nor CONFIG_MITIGATION_$want)" >&2
+		exit 1
+	}
+done
 make -C "$out" -j"$jobs" KCFLAGS="$kcflags" bzImage modules \
 	>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 

@@ -1,4 +1,4 @@
-# kernel/kernel.mk - `make test-kernel`: Debian 12's Linux 6.1 built
+# kernel/kernel.mk - `make test-kernel`: Debian's Linux 6.1 (or 6.12, 7.3) built
 # plain and with -fplugin-arg-repstos-kernel, booted under QEMU TCG with
 # three CPU models, our KTAP test built in and as a module (tests/kernel/,
 # kernel/README.md).  Not part of `make test`: it builds two kernels.
@@ -6,9 +6,21 @@
 
 KERNEL_TESTS	:= tests/kernel/boot.sh
 
-.PHONY: test-kernel
+# KERNEL_VERSION=6.12 or 7.3 builds and boots that version instead
+# (Debian's linux-source-VERSION, kernel/getdeb.sh); test-kernel-all
+# runs all three, one after another.
+KERNEL_VERSION	?= 6.1
+KERNEL_VERSIONS	:= 6.1 6.12 7.3
+
+.PHONY: test-kernel test-kernel-all
 test-kernel: $(PLUGIN_SO) $(PATCHER_BIN)
-	@tests/run-tests $(KERNEL_TESTS)
+	@KERNEL_VERSION=$(KERNEL_VERSION) tests/run-tests $(KERNEL_TESTS)
+
+test-kernel-all: $(PLUGIN_SO) $(PATCHER_BIN)
+	@for v in $(KERNEL_VERSIONS); do \
+		echo "== Linux $$v"; \
+		KERNEL_VERSION=$$v tests/run-tests $(KERNEL_TESTS) || exit 1; \
+	done
 
 # `make bench-kernel`: kernel mode's routines against Linux 6.1's own
 # memset_erms, memset_orig, memcpy_erms and memcpy_orig in user space

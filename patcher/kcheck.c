@@ -39,10 +39,12 @@ static unsigned check_entry(struct rs_elf *f, FILE *out, const struct ksite *s,
 		bad += problem(f, out, where, "an alt_instr is of another site");
 	if (a->ilen != K_SITE_LEN || a->rlen != K_SITE_LEN)
 		bad += problem(f, out, where, "an alt_instr length is not 5");
-	if (!(a->cpuid & K_ALT_NOT) || (c > 0 && (a->cpuid & ~K_ALT_NOT) !=
-					(c == 1 ? K_ERMS : K_REP_GOOD)))
+	if (!a->not || (c > 0 && a->feature != (c == 1 ? K_ERMS : K_REP_GOOD)))
 		bad += problem(f, out, where, "an alt_instr feature is out of "
 			       "order (ALT_NOT inline bit, ERMS, REP_GOOD)");
+	if (a->flags)
+		bad += problem(f, out, where, "an alt_instr has a flag kernel "
+			       "mode never sets (ALT_NOT is its one flag)");
 	k_form_at(f, a->repl, form, sizeof(form));
 	snprintf(expect, sizeof(expect), "%s_%s", family(s->op), cls[c]);
 	if (strcmp(form, expect))
@@ -96,9 +98,10 @@ static unsigned check_unnamed(struct rs_elf *f, FILE *out,
 		rs_where(f, s->site.sec, s->site.off, where, sizeof(where));
 		k_form_at(f, a->repl, form, sizeof(form));
 		snprintf(what, sizeof(what), "an alt_instr no note names "
-			 "patches it (feature %u*32+%u%s, replacement %s)",
-			 (a->cpuid & ~K_ALT_NOT) / 32, (a->cpuid & ~K_ALT_NOT) % 32,
-			 a->cpuid & K_ALT_NOT ? ", ALT_NOT" : "", form);
+			 "patches it (feature %u*32+%u%s%s, replacement %s)",
+			 a->feature / 32u, a->feature % 32u,
+			 a->not ? ", ALT_NOT" : "",
+			 a->flags ? ", other flags" : "", form);
 		bad += problem(f, out, where, what);
 	}
 	return bad;
@@ -165,10 +168,18 @@ int rs_kernel_check(struct rs_elf *f, FILE *out, bool quiet)
 		rs_err(f->path, "cannot read its kernel-mode sites (out of memory)");
 		return RS_EXIT_BAD;
 	}
-	if (k.ragged)
-		problems += problem(f, out, ".altinstructions", "not a whole "
-				    "number of 12-byte alt_instr entries (the "
-				    "layout of Linux 5.13 to 6.2)");
+	if (k.ragged) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "not a whole number of %u-byte "
+			 "alt_instr entries, the layout its notes record (%s)",
+			 k.alt_size, k.alt_size == K_ALT_OLD ?
+			 "Linux 5.13 to 6.2" : "Linux 6.3 onwards");
+		problems += problem(f, out, ".altinstructions", what);
+	}
+	if (k.mixed)
+		problems += problem(f, out, "notes", "they record both alt_instr "
+				    "layouts (12 and 14 bytes)");
 	for (size_t i = 0; i < k.n; i++)
 		problems += check_site(f, out, &k, &k.site[i]);
 	problems += check_unnamed(f, out, &k);

@@ -68,9 +68,9 @@ static void count(struct kstats *st, const struct ksite *s,
 
 static void text_site(FILE *out, const struct ksite *s, const struct ktext *t)
 {
-	fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-14s %-10s", t->where,
+	fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-10s %-14s %-10s", t->where,
 		op_text(s->op), t->size, t->form[0], t->form[1], t->form[2],
-		t->form[3]);
+		t->form[3], t->form[4]);
 	if (t->file)
 		fprintf(out, " %s:%d", t->file, t->line);
 	fputc('\n', out);
@@ -149,19 +149,21 @@ static void head(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o,
 {
 	if (!o->json) {
 		fprintf(out, "%s: Linux kernel-mode sites: %zu (alternatives in "
-			".altinstructions)\n", f->path, k->n);
+			".altinstructions, %u-byte entries)\n", f->path, k->n,
+			k->alt_size);
 		if (!o->stats)
-			fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-14s %-10s "
-				"%s\n", "site", "op", "size", "fsrm", "erms",
-				"rep_good", "none", "line");
+			fprintf(out, "%-40s %-8s %-12s %-10s %-10s %-10s %-14s "
+				"%-10s %s\n", "site", "op", "size", "fsrs", "fsrm",
+				"erms", "rep_good", "none", "line");
 		return;
 	}
 	if (o->json_array && !o->json_first)
 		fputs(",\n", out);
 	fprintf(out, "{\"schema\": %d, \"file\": ", RS_JSON_SCHEMA);
 	rs_json_str(out, f->path);
-	fprintf(out, ", \"type\": \"%s\", \"mode\": \"kernel\", \"sites\": [",
-		rs_type_name(f));
+	fprintf(out, ", \"type\": \"%s\", \"mode\": \"kernel\", "
+		"\"alt_instr_size\": %u, \"sites\": [", rs_type_name(f),
+		k->alt_size);
 }
 
 int rs_kernel_dump(struct rs_elf *f, FILE *out, const struct rs_dump_opts *o)

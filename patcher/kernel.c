@@ -15,21 +15,25 @@
 /* The CPU classes a dump shows, by the features each has. */
 static const struct {
 	unsigned n;
-	unsigned feat[3];
+	unsigned feat[4];
 } classes[K_NCLASS] = {
+	{ 4, { K_FSRS, K_FSRM, K_ERMS, K_REP_GOOD } },
 	{ 3, { K_FSRM, K_ERMS, K_REP_GOOD } },
 	{ 2, { K_ERMS, K_REP_GOOD } },
 	{ 1, { K_REP_GOOD } },
 	{ 0, { 0 } },
 };
 
-const char *const k_class_names[K_NCLASS] = { "fsrm", "erms", "rep_good", "none" };
+const char *const k_class_names[K_NCLASS] = {
+	"fsrs", "fsrm", "erms", "rep_good", "none"
+};
 
 int k_class_has(unsigned cls, unsigned feat)
 {
 	if (feat == K_ALWAYS)
 		return 1;
-	if (feat != K_FSRM && feat != K_ERMS && feat != K_REP_GOOD)
+	if (feat != K_FSRS && feat != K_FSRM && feat != K_ERMS &&
+	    feat != K_REP_GOOD)
 		return -1;
 	for (unsigned i = 0; i < classes[cls].n; i++)
 		if (classes[cls].feat[i] == feat)
@@ -175,6 +179,10 @@ static int read_note_site(struct rs_elf *f, struct kloc note, struct ksite *s)
 	s->op = d[4];
 	s->kind = d[5];
 	s->entries = d[6];
+	/* the first notes had 1 there, and the 12-byte layout */
+	s->alt_size = d[7] == 1 ? K_ALT_OLD : d[7];
+	if (s->alt_size != K_ALT_OLD && s->alt_size != K_ALT_NEW)
+		return -1;
 	memcpy(&s->min, d + 8, 4);
 	memcpy(&s->max, d + 12, 4);
 	note.off += 20;
@@ -204,25 +212,39 @@ static int load_notes(struct rs_elf *f, struct kfile *k)
 				return -1;
 			k->site = more;
 		}
-		if (read_note_site(f, note, &k->site[k->n]))
+		if (read_note_site(f, note, &k->site[k->n])) {
 			k->bad++;
-		else
-			k->n++;
+			continue;
+		}
+		if (!k->alt_size)
+			k->alt_size = k->site[k->n].alt_size;
+		k->mixed += k->site[k->n].alt_size != k->alt_size;
+		k->n++;
 	}
 	return k->n || k->bad ? 0 : -1;
 }
 
-static void read_alt(struct rs_elf *f, struct kloc at, struct kalt *a)
+static void read_alt(struct rs_elf *f, struct kloc at, unsigned size,
+		     struct kalt *a)
 {
-	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, K_ALT_SIZE);
+	const uint8_t *p = rs_sec_bytes(f, at.sec, at.off, size);
 	struct kloc repl = at;
+	uint16_t word[2];
 
 	memset(a, 0, sizeof(*a));
 	a->at = at;
 	a->site = K_NONE;
-	memcpy(&a->cpuid, p + 8, 2);
-	a->ilen = p[10];
-	a->rlen = p[11];
+	memcpy(word, p + 8, size - 10);
+	if (size == K_ALT_OLD) {
+		a->feature = word[0] & ~K_ALT_NOT_OLD;
+		a->not = word[0] & K_ALT_NOT_OLD;
+	} else {
+		a->feature = word[0];
+		a->not = word[1] & K_FLAG_NOT;
+		a->flags = word[1] & ~K_FLAG_NOT;
+	}
+	a->ilen = p[size - 2];
+	a->rlen = p[size - 1];
 	repl.off += 4;
 	a->ok = !field_target(f, at, 0, &a->instr) &&
 		!field_target(f, repl, 0, &a->repl);
@@ -232,12 +254,13 @@ static void read_alt(struct rs_elf *f, struct kloc at, struct kalt *a)
  * section and offset, which is the order apply_alternatives() takes. */
 static int load_alts(struct rs_elf *f, struct kfile *k)
 {
+	unsigned size = k->alt_size ? k->alt_size : K_ALT_OLD;
 	size_t n = 0, i;
 
 	for (i = 1; i < f->nsec; i++)
 		if (!strcmp(f->sec[i].name, ".altinstructions") &&
 		    f->sec[i].sh.sh_type != SHT_NOBITS)
-			n += f->sec[i].sh.sh_size / K_ALT_SIZE;
+			n += f->sec[i].sh.sh_size / size;
 	k->alt = calloc(n ? n : 1, sizeof(*k->alt));
 	if (!k->alt)
 		return -1;
@@ -247,12 +270,12 @@ static int load_alts(struct rs_elf *f, struct kfile *k)
 		if (strcmp(f->sec[i].name, ".altinstructions") ||
 		    sh->sh_type == SHT_NOBITS)
 			continue;
-		k->ragged += sh->sh_size % K_ALT_SIZE != 0;
-		for (uint64_t off = 0; off + K_ALT_SIZE <= sh->sh_size;
-		     off += K_ALT_SIZE) {
+		k->ragged += sh->sh_size % size != 0 ||
+			     (sh->sh_entsize && sh->sh_entsize != size);
+		for (uint64_t off = 0; off + size <= sh->sh_size; off += size) {
 			struct kloc at = { i, off, NULL };
 
-			read_alt(f, at, &k->alt[k->nalt++]);
+			read_alt(f, at, size, &k->alt[k->nalt++]);
 		}
 	}
 	return 0;
@@ -413,11 +436,11 @@ void k_form_for(struct rs_elf *f, const struct kfile *k, size_t i,
 
 	for (size_t j = 0; j < n; j++) {
 		const struct kalt *a = &k->alt[on[j]];
-		int has = k_class_has(cls, a->cpuid & ~K_ALT_NOT);
+		int has = a->flags ? -1 : k_class_has(cls, a->feature);
 
 		if (has < 0) {
 			open = true;
-		} else if (has != !!(a->cpuid & K_ALT_NOT)) {
+		} else if (has != a->not) {
 			torn = a->instr.off != k->site[i].site.off;
 			if (!torn)
 				at = a->repl;

@@ -17,17 +17,22 @@
 
 #define K_NOTE_SITE	1
 #define K_SITE_LEN	5	/* what each site's notes and entries cover */
-/* struct alt_instr of Linux 5.13 to 6.2, the one plugin/kernel.c
- * writes: s32 instr_offset, s32 repl_offset, u16 cpuid, u8 instrlen,
- * u8 replacementlen; ALT_NOT is the top bit of cpuid. */
-#define K_ALT_SIZE	12
-#define K_ALT_NOT	0x8000u
+/* struct alt_instr, as each site's note records it (its size): Linux
+ * 5.13 to 6.2's 12 bytes, s32 instr_offset, s32 repl_offset, u16 cpuid,
+ * u8 instrlen, u8 replacementlen, ALT_NOT the top bit of cpuid; or the
+ * 14 bytes of 6.3 onwards, u32 ft_flags for cpuid (the feature in its
+ * low 16 bits, flags in the high: ALT_FLAG_NOT is bit 16). */
+#define K_ALT_OLD	12
+#define K_ALT_NEW	14
+#define K_ALT_NOT_OLD	0x8000u
+#define K_FLAG_NOT	1u	/* of the 14-byte layout's flags */
+#define K_FSRS		(12 * 32 + 11)
 #define K_FSRM		(18 * 32 + 4)
 #define K_ERMS		(9 * 32 + 9)
 #define K_REP_GOOD	(3 * 32 + 16)
 #define K_ALWAYS	(3 * 32 + 21)
 #define K_PREFIX	"__repstos_k_"
-#define K_NCLASS	4
+#define K_NCLASS	5
 #define K_NONE		((size_t)-1)
 
 /* A place in the file: section and offset in it. */
@@ -40,7 +45,9 @@ struct kloc {
 /* One struct alt_instr of an .altinstructions section. */
 struct kalt {
 	struct kloc at, instr, repl;
-	uint16_t cpuid;
+	uint16_t feature;	/* the CPU feature bit it tests */
+	bool not;		/* ALT_NOT: applies when the CPU lacks it */
+	uint16_t flags;		/* 14-byte layout: other flags, none of ours */
 	uint8_t ilen, rlen;
 	bool ok;		/* instr and repl resolved */
 	unsigned named;		/* the notes that name it */
@@ -49,7 +56,7 @@ struct kalt {
 
 struct ksite {
 	struct kloc note, alt, site;
-	unsigned op, kind, entries;
+	unsigned op, kind, entries, alt_size;
 	uint32_t min, max;
 	size_t first;		/* alt's index in kfile.alt, or K_NONE */
 };
@@ -57,6 +64,8 @@ struct ksite {
 struct kfile {
 	struct ksite *site;	/* in note order */
 	size_t n, bad;		/* sites; notes that could not be read */
+	unsigned alt_size;	/* the layout the first note records */
+	size_t mixed;		/* notes that record another */
 	struct kalt *alt;	/* every entry of every .altinstructions */
 	size_t nalt;
 	size_t ragged;		/* sections not a whole number of entries */

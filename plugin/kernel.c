@@ -6,11 +6,16 @@
  * apply_alternatives() patches at boot (the module loader for a module),
  * in the priority list of 6.1's __clear_user():
  *
- *	original	rep stosb / rep movsb, padded to 5 bytes	(FSRM)
- *	ALT_NOT(FSRM)	call __repstos_k_OP_erms
+ *	original	rep stosb / rep movsb, padded to 5 bytes
+ *	ALT_NOT(FAST)	call __repstos_k_OP_erms
  *	ALT_NOT(ERMS)	call __repstos_k_OP_rep_good
  *	ALT_NOT(REP_GOOD) call __repstos_k_OP_orig
  *
+ * FAST is the bit the tree keys its own routines on: FSRS for sets where
+ * the tree has it (since 6.4 its memset and clears are), else FSRM; FSRM
+ * for copies.  The entries are written in the layout of the tree being
+ * built (ktree.c), one after another, so that a site's entries stay
+ * consecutive as patch-once kernels want; ALT_NOT is the only flag set.
  * Entries apply in table order, so the last whose condition holds wins.
  * A memmove the compiler could not prove forwards-safe has no inline
  * form: its original is `call __repstos_k_move_erms` and it has the last
@@ -44,7 +49,8 @@
  *
  * Beside each site, a note in .note.repstos (name "repstos", type 1):
  * s32 offset to the site's first alt_instr, u8 op, u8 size kind, u8
- * entry count, u8 version, u32 min, u32 max; the kernel links .note.*
+ * entry count, u8 the entries' size (12 or 14: their layout), u32 min,
+ * u32 max; the kernel links .note.*
  * into its .notes, and `repstos dump` and the kernel test read it.  It
  * points at the table, not the text: objtool's IBT check takes a data
  * reference to an instruction for a branch target.  A unit's notes end
@@ -62,19 +68,15 @@ static cpp_reader *preprocessor(void)
 
 bool kernel_mode;
 
-/* The x86 feature bits of Linux 6.1 (arch/x86/include/asm/cpufeatures.h)
- * and ALT_NOT (arch/x86/include/asm/alternative.h). */
-#define K_FEATURE_REP_GOOD	(3 * 32 + 16)
-#define K_FEATURE_ERMS		(9 * 32 + 9)
-#define K_FEATURE_FSRM		(18 * 32 + 4)
-#define K_ALT_NOT		(1u << 15)
+/* The bit that keeps the inline form when the option gives one, else
+ * -1: the tree's (fast_bit). */
+static int inline_bit = -1;
 
-/* The bit that keeps the inline form: FSRM, or another for tests. */
-static unsigned inline_bit = K_FEATURE_FSRM;
+/* Feature numbers are 15 bits in the 12-byte layout. */
+#define K_FEATURE_LIMIT	0x8000u
 
 #define K_NOTE_SITE	1
 #define K_NOTE_END	2
-#define K_NOTE_VERSION	1
 
 static bool unit_defines_start_kernel, unit_is_module, layout_bad;
 static unsigned unit_sites;
@@ -97,7 +99,7 @@ bool kernel_option(const char *key, const char *value, bool *ok)
 	if (strcmp(key, "kernel-inline-bit"))
 		return false;
 	v = value ? strtoul(value, &end, 0) : 0;
-	if (!value || !*value || *end || v >= K_ALT_NOT) {
+	if (!value || !*value || *end || v >= K_FEATURE_LIMIT) {
 		error("bad value %qs for %<-fplugin-arg-repstos-kernel-inline-"
 		      "bit%>: expected an x86 feature bit number (word * 32 + "
 		      "bit)", value ? value : "");
@@ -168,7 +170,7 @@ const char *kernel_conflict(const struct candidate *c)
 	if (ix86_cmodel != CM_KERNEL)
 		return "kernel mode: not -mcmodel=kernel (vDSO, boot or "
 		       "purgatory code)";
-	if (layout_bad)
+	if (layout_bad || !ktree_usable())
 		return "kernel mode: unknown struct alt_instr";
 	if (ends_with(main_input_filename, "arch/x86/kernel/alternative.c"))
 		return "kernel mode: the alternatives patcher itself";
@@ -208,13 +210,17 @@ static void append(char **buf, const char *fmt, ...)
 	*buf = joined;
 }
 
-/* One alt_instr (12 bytes) and its replacement `call fn`. */
+/* One alt_instr, ALT_NOT(feature), in the tree's layout, and its
+ * replacement `call fn`. */
 static void alt_entry(char **head, char **repl, int n, unsigned feature,
 		      const char *fn)
 {
+	const struct ktree *t = ktree();
+
 	append(head, "\t.long .Lrk%%= - .\n\t.long .Lrk%%=_r%d - .\n"
-	       "\t.word %#x\n\t.byte .Lrk%%=_e - .Lrk%%=\n"
-	       "\t.byte .Lrk%%=_r%de - .Lrk%%=_r%d\n", n, feature | K_ALT_NOT,
+	       "\t%s %#x\n\t.byte .Lrk%%=_e - .Lrk%%=\n"
+	       "\t.byte .Lrk%%=_r%de - .Lrk%%=_r%d\n", n,
+	       t->alt_size == 14 ? ".long" : ".word", feature | t->alt_not,
 	       n, n);
 	append(repl, ".Lrk%%=_r%d:\n\tcall %s\n.Lrk%%=_r%de:\n", n, fn, n);
 }
@@ -229,8 +235,19 @@ static bool in_interrupt_function(void)
 				TYPE_ATTRIBUTES(TREE_TYPE(current_function_decl)));
 }
 
+/* The bit whose presence keeps a site of op inline. */
+static unsigned fast_bit(enum repstos_op op)
+{
+	const struct ktree *t = ktree();
+
+	if (inline_bit >= 0)
+		return inline_bit;
+	return !repstos_op_is_copy(op) && t->fsrs ? t->fsrs : t->fsrm;
+}
+
 static char *site_text(const struct candidate *c)
 {
+	const struct ktree *t = ktree();
 	enum repstos_op op = c->op;
 	const char *fam = op_family(op);
 	bool inl = op != REPSTOS_OP_MOVE;
@@ -248,21 +265,26 @@ static char *site_text(const struct candidate *c)
 	append(&text, ".Lrk%%=_e:\n");
 	if (inl) {
 		snprintf(fn, sizeof(fn), "__repstos_k_%s_erms", fam);
-		alt_entry(&head, &repl, ++n, inline_bit, fn);
+		alt_entry(&head, &repl, ++n, fast_bit(op), fn);
 	}
 	snprintf(fn, sizeof(fn), "__repstos_k_%s_rep_good", fam);
-	alt_entry(&head, &repl, ++n, K_FEATURE_ERMS, fn);
+	alt_entry(&head, &repl, ++n, t->erms, fn);
 	snprintf(fn, sizeof(fn), "__repstos_k_%s_orig", fam);
-	alt_entry(&head, &repl, ++n, K_FEATURE_REP_GOOD, fn);
+	alt_entry(&head, &repl, ++n, t->rep_good, fn);
 
-	append(&text, "\t.pushsection .altinstructions,\"a\"\n.Lrk%%=_a:\n%s"
-	       "\t.popsection\n"
+	/* declared as the tree declares it, or gas sees a clash */
+	if (t->alt_merge)
+		append(&text, "\t.pushsection .altinstructions,\"aM\",@progbits,"
+		       "%u\n", t->alt_size);
+	else
+		append(&text, "\t.pushsection .altinstructions,\"a\"\n");
+	append(&text, ".Lrk%%=_a:\n%s\t.popsection\n"
 	       "\t.pushsection .altinstr_replacement,\"ax\"\n%s\t.popsection\n",
 	       head, repl);
 	append(&text, "\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
 	       "\t.long 8, 16, %d\n\t.asciz \"repstos\"\n\t.long .Lrk%%=_a - .\n"
 	       "\t.byte %d, %d, %d, %d\n\t.long %llu, %llu\n\t.popsection",
-	       K_NOTE_SITE, (int)op, (int)c->kind, n, K_NOTE_VERSION, c->min,
+	       K_NOTE_SITE, (int)op, (int)c->kind, n, (int)t->alt_size, c->min,
 	       c->max);
 	free(head);
 	free(repl);
@@ -376,13 +398,42 @@ static const char *ret_spelling(void)
 	return "ret";
 }
 
+/* Under IBT: called directly only, never through a pointer; as the
+ * kernel's ANNOTATE_NOENDBR says of such code, in the section the tree's
+ * objtool reads, so that taking the address (the kernel test compares
+ * it) is no objtool warning. */
+static void emit_noendbr(FILE *f, const char *name)
+{
+	const struct ktree *t = ktree();
+
+	if (!(flag_cf_protection & CF_BRANCH))
+		return;
+	if (!t->annotate)
+		error("repstos: kernel mode cannot tell which section the "
+		      "objtool of this kernel reads %<ANNOTATE_NOENDBR%> "
+		      "from: no %<linux/objtool.h%> naming %qs or %qs in the "
+		      "%<-I%> directories", ".discard.noendbr",
+		      ".discard.annotate_insn");
+	else if (!strcmp(t->annotate, ".discard.annotate_insn"))
+		fprintf(f, "\t.pushsection .discard.annotate_insn,\"M\","
+			"@progbits,8\n\t.long __repstos_k_%s - ., %d\n"
+			"\t.popsection\n", name, t->noendbr_type);
+	else
+		fprintf(f, "\t.pushsection %s\n\t.quad __repstos_k_%s\n"
+			"\t.popsection\n", t->annotate, name);
+}
+
+/* Each routine is 16-byte aligned with 16 bytes of NOPs before it: the
+ * padding call-depth tracking (retbleed=stuff) writes its accounting
+ * thunk into, as for the kernel's own functions (FUNCTION_PADDING),
+ * without which it warns once and does not account the call. */
 static void emit_function(FILE *f, const char *name, const char *body,
 			  bool global)
 {
 	const char *ret = ret_spelling();
 
 	fprintf(f, "\t.pushsection .noinstr.text,\"ax\",@progbits\n"
-		"\t.p2align 4\n");
+		"\t.p2align 4, 0x90\n\t.skip 16, 0x90\n");
 	if (global)
 		fprintf(f, "\t.globl __repstos_k_%s\n", name);
 	fprintf(f, "\t.type __repstos_k_%s, @function\n__repstos_k_%s:\n",
@@ -397,12 +448,7 @@ static void emit_function(FILE *f, const char *name, const char *body,
 	}
 	fprintf(f, "\t.size __repstos_k_%s, .-__repstos_k_%s\n\t.popsection\n",
 		name, name);
-	/* Under IBT: called directly only, never through a pointer; as
-	 * the kernel's ANNOTATE_NOENDBR says of such code, so that taking
-	 * the address (the kernel test compares it) is no objtool warning. */
-	if (flag_cf_protection & CF_BRANCH)
-		fprintf(f, "\t.pushsection .discard.noendbr\n"
-			"\t.quad __repstos_k_%s\n\t.popsection\n", name);
+	emit_noendbr(f, name);
 }
 
 static void emit_routines(FILE *f, bool global)
@@ -431,7 +477,8 @@ static void finish_unit(void *gcc_data, void *user_data)
 		fprintf(asm_out_file, "\t.pushsection .note.repstos,\"a\","
 			"@note\n\t.balign 4\n\t.long 8, 0, %d\n"
 			"\t.asciz \"repstos\"\n\t.popsection\n", K_NOTE_END);
-	if (unit_is_module ? unit_sites != 0 : unit_defines_start_kernel)
+	if ((unit_is_module ? unit_sites != 0 : unit_defines_start_kernel) &&
+	    ktree_usable())
 		emit_routines(asm_out_file, !unit_is_module);
 }
 
@@ -452,43 +499,40 @@ static void see_function(void *gcc_data, void *user_data)
 
 /* ---- The kernel's alt_instr ----------------------------------------- */
 
-struct field_want {
-	const char *name;
-	unsigned offset, size;
-};
-
-/* Linux 6.1's struct alt_instr: the entries site_text() writes. */
-static const struct field_want alt_instr_61[] = {
-	{ "instr_offset", 0, 4 },
-	{ "repl_offset", 4, 4 },
-	{ "cpuid", 8, 2 },
-	{ "instrlen", 10, 1 },
-	{ "replacementlen", 11, 1 },
-};
-
-static bool layout_matches(tree type)
+/* A named field of the unit's struct alt_instr at offset, of size bytes. */
+static bool field_at(tree type, const char *name, unsigned offset,
+		     unsigned size)
 {
-	tree f = TYPE_FIELDS(type);
-
-	if (!TYPE_SIZE_UNIT(type) || !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type))
-	    || tree_to_uhwi(TYPE_SIZE_UNIT(type)) != 12)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(alt_instr_61); i++, f = DECL_CHAIN(f)) {
-		while (f && TREE_CODE(f) != FIELD_DECL)
-			f = DECL_CHAIN(f);
-		if (!f || !DECL_NAME(f) ||
-		    strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), alt_instr_61[i].name)
-		    || int_bit_position(f) != alt_instr_61[i].offset * 8
-		    || !tree_fits_uhwi_p(DECL_SIZE(f))
-		    || tree_to_uhwi(DECL_SIZE(f)) != alt_instr_61[i].size * 8)
-			return false;
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL || !DECL_NAME(f) ||
+		    strcmp(IDENTIFIER_POINTER(DECL_NAME(f)), name))
+			continue;
+		return int_bit_position(f) == offset * 8 &&
+		       tree_fits_uhwi_p(DECL_SIZE(f)) &&
+		       tree_to_uhwi(DECL_SIZE(f)) == size * 8;
 	}
-	return true;
+	return false;
 }
 
+/* Does the unit's struct alt_instr read as the tree's header says?  The
+ * 14-byte layout's feature word is an anonymous union, seen by size. */
+static bool layout_matches(tree type, unsigned size)
+{
+	return TYPE_SIZE_UNIT(type) && tree_fits_uhwi_p(TYPE_SIZE_UNIT(type))
+	       && tree_to_uhwi(TYPE_SIZE_UNIT(type)) == size
+	       && field_at(type, "instr_offset", 0, 4)
+	       && field_at(type, "repl_offset", 4, 4)
+	       && (size == 14 || field_at(type, "cpuid", 8, 2))
+	       && field_at(type, "instrlen", size - 2, 1)
+	       && field_at(type, "replacementlen", size - 1, 1);
+}
+
+/* A unit that declares struct alt_instr: a cross-check of the header
+ * ktree() read, which is what the entries are written from. */
 static void see_type(void *gcc_data, void *user_data)
 {
 	tree type = (tree)gcc_data;
+	const struct ktree *t;
 	tree name;
 
 	if (!type || TREE_CODE(type) != RECORD_TYPE || !TYPE_NAME(type))
@@ -498,16 +542,17 @@ static void see_type(void *gcc_data, void *user_data)
 		name = DECL_NAME(name);
 	if (!name || strcmp(IDENTIFIER_POINTER(name), "alt_instr"))
 		return;
-	if (layout_matches(type))
-		return;
+	t = ktree();
+	if (t->error || layout_matches(type, t->alt_size))
+		return;		/* no tree: its error comes with a site */
 	layout_bad = true;
 	error_at(TREE_CODE(TYPE_NAME(type)) == TYPE_DECL ?
 		 DECL_SOURCE_LOCATION(TYPE_NAME(type)) : input_location,
-		 "repstos: the %<struct alt_instr%> of this kernel is not "
-		 "the layout kernel mode writes: it knows the 12-byte entry "
-		 "of Linux 5.13 to 6.2 (%<s32 instr_offset, s32 repl_offset, "
-		 "u16 cpuid, u8 instrlen, u8 replacementlen%>; %<ALT_NOT%> "
-		 "is bit 15), tested on 6.1");
+		 "repstos: this %<struct alt_instr%> is not the %u-byte one "
+		 "of %s, which kernel mode writes: it knows Linux 5.13 to 7.x "
+		 "(12 bytes to 6.2, %<s32 instr_offset, s32 repl_offset, u16 "
+		 "cpuid, u8 instrlen, u8 replacementlen%>; 14 bytes from 6.3, "
+		 "%<u32 ft_flags%> for %<cpuid%>)", t->alt_size, t->header);
 }
 
 /* Tell the unit it is built in kernel mode (the kernel test reads its

@@ -8,7 +8,8 @@ PLUGIN_CXXFLAGS	:= -shared -fPIC -fno-rtti -fno-exceptions -fvisibility=hidden -
 		   -Wall -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -I$(PLUGIN_GCC_DIR)/include -Iinclude -Iruntime -Iplugin
 PLUGIN_SRCS	:= plugin/options.c plugin/classify.c plugin/readback.c \
-		   plugin/rewrite.c plugin/passes.c plugin/kernel.c
+		   plugin/rewrite.c plugin/passes.c plugin/kernel.c \
+		   plugin/ktree.c
 PLUGIN_SO	:= plugin/repstos.so
 PLUGIN_OBJ_DIR	:= $(B)/plugin
 PLUGIN_OBJS	:= $(PLUGIN_SRCS:plugin/%.c=$(PLUGIN_OBJ_DIR)/%.o)

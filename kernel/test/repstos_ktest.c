@@ -25,15 +25,19 @@
 
 #ifndef MODULE
 /*
- * repstos_fsrm on the command line: boot as if the CPU had FSRM, which
- * keeps every site's inline form.  QEMU's TCG refuses +fsrm, so this is
- * how the test runs the inline form of the build users get.  An early
+ * repstos_fsrm on the command line: boot as if the CPU had FSRM (and
+ * FSRS, on which a tree that has it keys the set sites), which keeps
+ * every site's inline form.  QEMU's TCG refuses +fsrm, so this is how
+ * the test runs the inline form of the build users get.  An early
  * parameter is parsed in setup_arch(), before identify_boot_cpu()
  * applies the forced caps and before apply_alternatives().
  */
 static int __init repstos_force_fsrm(char *arg)
 {
 	setup_force_cpu_cap(X86_FEATURE_FSRM);
+#ifdef X86_FEATURE_FSRS
+	setup_force_cpu_cap(X86_FEATURE_FSRS);
+#endif
 	return 0;
 }
 early_param("repstos_fsrm", repstos_force_fsrm);

@@ -1,21 +1,24 @@
 #!/bin/sh
-# Proves: a Linux 6.1 kernel built with -fplugin-arg-repstos-kernel boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module, with no more objtool warnings than the plain build.
+# Proves: a Linux kernel (6.1, or KERNEL_VERSION: 6.12, 7.3) built with -fplugin-arg-repstos-kernel boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module, with no more objtool warnings than the plain build.
 # kernel/build.sh builds the plain and plugin variants of
-# kernel/config.frag (the source is Debian's linux-source-6.1, fetched
-# and cached by kernel/fetch.sh); kernel/boot.sh boots each under TCG:
+# kernel/config.frag (the source is Debian's linux-source-VERSION,
+# fetched and cached by kernel/fetch.sh; build.sh checks that .config has
+# RETHUNK, SLS, IBT and ORC under the tree's names); kernel/boot.sh boots
+# each under TCG:
 #   -cpu max        erms and rep_good: the erms routines
 #   -cpu max,-erms  rep_good only: the rep_good routines
 #   -cpu kvm64      neither: the original routines
 # and the plugin build under -cpu max with repstos_fsrm, the test's
 # early parameter that forces FSRM (TCG refuses +fsrm): inline rep
-# stosb/movsb, moves the erms routine.  So the inline form tested is
+# stosb/movsb, moves the erms routine (and FSRS, which a 6.4+ tree keys
+# set sites on).  So the inline form tested is
 # the one users get, keyed on FSRM, and no third build is needed.
 # The test's console lines say how many sites the image has and what
 # each holds after apply_alternatives(); they must all hold one form.
 . "$(dirname "$0")/../lib.sh"
 need "$PLUGIN" "$TOOL"
 scratch
-K=$top/build/kernel
+K=$(dirname "$("$top/kernel/outdir.sh" plain)")
 
 for v in plain plugin; do
 	start=$(date +%s)

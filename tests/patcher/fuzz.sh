@@ -40,7 +40,7 @@ for f in "$CORPUS"/*; do
 	n=$((n + $($POKE retype "$f" "$W/retyped")))
 done
 bad=0 runs=0
-for f in "$W"/retyped/kernel-o.* "$W"/retyped/sites-o.*; do
+for f in "$W"/retyped/kernel-o.* "$W"/retyped/kernel14-o.* "$W"/retyped/sites-o.*; do
 	for cmd in check dump "dump --stats" "tune --run=true -o $W/tuned"; do
 		"$TOOL" $cmd "$f" >/dev/null 2>&1
 		rc=$? runs=$((runs + 1))

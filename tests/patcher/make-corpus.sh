@@ -35,12 +35,19 @@ cp "$C/sites-o" "$C/bad-reloc-o"
 $POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" \
 	"$($POKE const REPSTOS_SITES_SECTION)" 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
-# A kernel-mode object (tests/plugin/kernel.sh's unit): notes and
-# .altinstructions instead of a site table.
-gcc -O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx \
-	-fcf-protection=branch -fplugin="$TOP/plugin/repstos.so" \
-	-fplugin-arg-repstos-kernel -DVMLINUX -c "$TOP/tests/plugin/kernel/unit.c" \
-	-o "$C/kernel-o"
+# Kernel-mode objects (tests/plugin/kernel.sh's unit): notes and
+# .altinstructions instead of a site table, in a tree of Linux 6.1's
+# alt_instr layout (kernel-o) and of 7.3's (kernel14-o).
+. "$TOP/tests/plugin/kernel/tree.sh"
+for size in 12 14; do
+	fixture_tree "$T/tree$size" $size
+	gcc -O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx \
+		-fcf-protection=branch $(tree_flags "$T/tree$size") \
+		-fplugin="$TOP/plugin/repstos.so" -fplugin-arg-repstos-kernel \
+		-DVMLINUX $([ $size = 12 ] || echo -DALT14) \
+		-c "$TOP/tests/plugin/kernel/unit.c" \
+		-o "$C/kernel$([ $size = 12 ] || echo 14)-o"
+done
 printf 'not an ELF file\n' >"$C/text"
 # a size profile (runtime/policy/profile.h): the target reads every input as one too
 printf 'profile 1 table 0000000000000000 sites 4 name x\nsite 1 1 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nend 0000000000000000\n' >"$C/profile"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: kernel mode writes each call as the kernel's own alternatives with routines that end as the build spells RET, only under -mcmodel=kernel and where a site is safe, and refuses an alt_instr layout it does not know.
+# Proves: kernel mode writes each call as the kernel's own alternatives, in the layout, feature keys, section flags and objtool annotations of the tree being built (6.1, 6.12 and 7.3 checked against their own headers), with padded routines that end as the build spells RET, only under -mcmodel=kernel and where a site is safe, and refuses a tree it does not know.
 # kernel/unit.c, built as the kernel builds (-mcmodel=kernel, no SSE,
 # no red zone, RETHUNK or SLS, IBT), must give: five sites in
 # .altinstructions (three entries each, a move two) that `repstos check`
@@ -8,17 +8,26 @@
 # module unit (local); nothing at all under -mcmodel=small (the vDSO)
 # nor under KASAN or KCSAN; the inline form keyed on another bit on
 # request; cld before each site of an interrupt function (GCC's before
-# a call there);
-# and a GCC error naming the supported versions for 6.3's alt_instr.
+# a call there).
+# The tree is a fixture of 6.1's layout for those (tree.sh); then 7.3's
+# (14-byte entries, FSRS for sets, "aM" sections, .discard.annotate_insn),
+# trees kernel mode does not know (one error naming the range), and the
+# real headers of 6.1, 6.12 and 7.3 (skipped when they cannot be had).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kernel/tree.sh"
 scratch
 U=$(dirname "$0")/kernel/unit.c
-KFLAGS="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx -fcf-protection=branch"
+fixture_tree "$W/t12" 12
+fixture_tree "$W/t14" 14
+KBASE="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx -fcf-protection=branch"
+KFLAGS="$KBASE $(tree_flags "$W/t12")"
+TREE=$W/t12
 KP="$P -fplugin-arg-repstos-kernel"
 
+# build OUT FLAGS...: unit.c into $W/OUT.o, in the tree $TREE
 build() {
 	out=$1; shift
-	$CC $KFLAGS "$@" -c -o "$W/$out.o" "$U" 2>"$W/$out.err"
+	$CC $KBASE $(tree_flags "$TREE") "$@" -c -o "$W/$out.o" "$U" 2>"$W/$out.err"
 }
 
 # The vmlinux unit, RETHUNK.
@@ -36,7 +45,7 @@ grep -q 'left alone.*head.text' "$W/vm.err" &&
 expect_rc 0 "repstos check: the kernel's table is consistent" $TOOL check "$W/vm.o"
 echo "$OUT" | grep -q 'clean, 5 kernel-mode sites' && ok "$OUT" || fail "check: $OUT"
 expect_rc 0 "repstos dump lists the sites" $TOOL dump "$W/vm.o"
-echo "$OUT" | grep '^move+' | grep -q 'move_erms  *move_erms  *move_rep_good  *move_orig' &&
+echo "$OUT" | grep '^move+' | grep -q 'move_erms  *move_erms  *move_erms  *move_rep_good  *move_orig' &&
 	ok "a memmove is never inline: erms routine on FSRM too" || fail "move: $(echo "$OUT" | grep '^move+')"
 echo "$OUT" | grep '^shift_down+' | grep -q 'move_fwd.*rep_movsb  *copy_erms' &&
 	ok "a forwards-safe memmove is inline on FSRM" || fail "shift_down: $(echo "$OUT" | grep '^shift_down+')"
@@ -69,8 +78,8 @@ build other $KP -mharden-sls=all
 # option's one test.
 build bit $KP -fplugin-arg-repstos-kernel-inline-bit=297 -DVMLINUX
 $TOOL dump "$W/bit.o" >"$W/bit.dump" 2>&1
-n=$(awk '$5 ~ /^rep_(stos|movs)b$/' "$W/bit.dump" | wc -l)
-[ "$n" = 4 ] && grep -q '^move+.*move_erms  *move_erms' "$W/bit.dump" &&
+n=$(awk '$6 ~ /^rep_(stos|movs)b$/' "$W/bit.dump" | wc -l)
+[ "$n" = 4 ] && grep -q '^move+.*move_erms  *move_erms  *move_erms' "$W/bit.dump" &&
 	ok "inline-bit=297: 4 sites inline under ERMS, the move calls" ||
 	fail "inline-bit=297: $n inline under ERMS: $(head -4 "$W/bit.dump")"
 for v in 32768 x ''; do
@@ -137,12 +146,148 @@ else
 	fail "interrupt function: $(grep -m1 error "$W/isr.err")"
 fi
 
-# 6.3's alt_instr: an error naming what is supported.
-if build bad $KP -DBAD_LAYOUT; then
-	fail "an unknown alt_instr layout compiled"
+# ---- The trees --------------------------------------------------------
+
+# alt SECTION OBJ: the bytes of SECTION, in hex
+sec_hex() {
+	objcopy -O binary --only-section="$1" "$2" "$W/sec.bin" 2>/dev/null &&
+		od -An -v -tx1 "$W/sec.bin" | tr -d ' \n'
+}
+
+# check_tree NAME SIZE FSRS ANNOTATE MERGE: $W/NAME.o, built for a tree of
+# SIZE-byte entries, as kernel mode must write for it
+check_tree() {
+	o=$W/$1.o
+	expect_rc 0 "$1: repstos check" $TOOL check "$o"
+	echo "$OUT" | grep -q 'clean, 5 kernel-mode sites' && ok "$1: $OUT" || fail "$1: check: $OUT"
+	bytes=$(size -A "$o" | awk '$1 == ".altinstructions" { print $2 }')
+	[ "$bytes" = $((14 * $2)) ] && ok "$1: .altinstructions: 14 entries of $2 bytes" ||
+		fail "$1: .altinstructions is $bytes bytes, not 14 entries of $2"
+	# the first entry: ALT_NOT(FAST) with FAST the set site's key
+	hex=$(sec_hex .altinstructions "$o")
+	if [ "$2" = 12 ]; then v=$((0x8000 | $3)); got=$(echo "$hex" | cut -c17-20)
+		want=$(printf '%02x%02x' $((v & 255)) $((v >> 8)))
+	else v=$((0x10000 | $3)); got=$(echo "$hex" | cut -c17-24)
+		want=$(printf '%02x%02x%02x%02x' $((v & 255)) $((v >> 8 & 255)) $((v >> 16 & 255)) $((v >> 24)))
+	fi
+	[ "$got" = "$want" ] && ok "$1: the memset site's first entry is ALT_NOT($(( $3 / 32 ))*32+$(( $3 % 32 ))): $got" ||
+		fail "$1: the memset site's first entry's feature word is $got, wanted $want"
+	# every entry's flags: ALT_NOT only (never DIRECT_CALL)
+	if [ "$2" = 14 ]; then
+		bad=$(echo "$hex" | fold -w 28 | awk '{ print substr($0, 21, 4) }' | grep -vc '^0100$')
+		[ "$bad" = 0 ] && ok "$1: every entry's flags are ALT_FLAG_NOT alone" ||
+			fail "$1: $bad entries with other flags"
+	fi
+	if [ "$5" = aM ]; then
+		readelf -SW "$o" | grep ' \.altinstructions ' | grep -q " 0e  *WAM\| 0e  *AM " &&
+			ok "$1: .altinstructions is \"aM\", entry size 14, as the tree declares it" ||
+			fail "$1: .altinstructions: $(readelf -SW "$o" | grep ' \.altinstructions ')"
+	else
+		readelf -SW "$o" | grep ' \.altinstructions ' | grep -q ' 00  *A ' &&
+			ok "$1: .altinstructions is \"a\", as the tree declares it" ||
+			fail "$1: .altinstructions: $(readelf -SW "$o" | grep ' \.altinstructions ')"
+	fi
+	an=$(readelf -SW "$o" | grep -o ' \.discard\.[a-z_]*' | sort -u | tr -d ' ')
+	[ "$an" = "$4" ] && ok "$1: NOENDBR annotations in $4 alone" ||
+		fail "$1: annotation sections: $an, wanted $4"
+	# 16 NOPs before each routine, which starts 16-byte aligned
+	python3 - "$o" <<'PY' && ok "$1: 16 bytes of NOPs before each of the 10 routines" || fail "$1: routine padding"
+import subprocess, sys
+o = sys.argv[1]
+syms = [l.split() for l in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines()]
+fns = [int(s[0], 16) for s in syms if len(s) == 3 and s[2].startswith("__repstos_k_")]
+subprocess.run(["objcopy", "-O", "binary", "--only-section=.noinstr.text", o, o + ".ni"], check=True)
+text = open(o + ".ni", "rb").read()
+sys.exit(not (len(fns) == 10 and all(a % 16 == 0 and a >= 16 and text[a - 16:a] == b"\x90" * 16 for a in fns)))
+PY
+}
+
+# dump_line NAME FUNC: dump's line of FUNC's site in $W/NAME.o
+dump_line() {
+	$TOOL dump "$W/$1.o" | grep "^$2+"
+}
+
+# 6.1's layout (the fixture above): what the first builds made.
+build t12 $KP -DVMLINUX
+check_tree t12 12 $((18 * 32 + 4)) .discard.noendbr a
+
+# 7.3's: 14-byte entries, sets on FSRS, copies on FSRM.
+TREE=$W/t14
+build t14 $KP -DVMLINUX -DALT14 &&
+	ok "a unit of a 6.3+ tree builds" || fail "6.3+ unit: $(head -3 "$W/t14.err")"
+check_tree t14 14 $((12 * 32 + 11)) .discard.annotate_insn aM
+line=$(dump_line t14 set)
+[ "$(echo "$line" | awk '{ print $4, $5, $6 }')" = "rep_stosb set_erms set_erms" ] &&
+	ok "7.x: a memset is inline on FSRS only: $line" || fail "7.x memset: $line"
+line=$(dump_line t14 copy)
+[ "$(echo "$line" | awk '{ print $4, $5, $6 }')" = "rep_movsb rep_movsb copy_erms" ] &&
+	ok "7.x: a memcpy is inline on FSRM: $line" || fail "7.x memcpy: $line"
+expect_rc 0 "dump --json of a 14-byte object" $TOOL dump --json "$W/t14.o"
+echo "$OUT" | grep -q '"alt_instr_size": 14' && ok "dump --json records the layout: 14" ||
+	fail "dump --json: $(echo "$OUT" | head -c 200)"
+
+# 6.3 spelt ALT_FLAG_NOT BIT(0), later kernels (1 << 0).
+fixture_tree "$W/t63" 14
+sed -i 's/^#define ALT_FLAG_NOT.*/#define ALT_FLAG_NOT\t\tBIT(0)/' "$W/t63/arch/x86/include/asm/alternative.h"
+TREE=$W/t63
+build t63 $KP -DVMLINUX -DALT14 && $TOOL check "$W/t63.o" >/dev/null &&
+	ok "6.3's ALT_FLAG_NOT BIT(0): the 14-byte layout" || fail "6.3's BIT(0): $(head -3 "$W/t63.err")"
+TREE=$W/t14
+
+# A unit whose struct alt_instr is not the tree's: 6.1's in a 7.3 tree.
+if build mix $KP; then
+	fail "a 12-byte struct alt_instr in a 14-byte tree compiled"
 else
-	grep -q 'alt_instr.*Linux 5.13 to 6.2.*tested on 6.1' "$W/bad.err" &&
-		ok "an unknown alt_instr layout is an error naming the versions" ||
-		fail "bad layout: $(head -3 "$W/bad.err")"
+	grep -q "struct alt_instr.* is not the 14-byte one of .*Linux 5.13 to 7.x" "$W/mix.err" &&
+		ok "a unit's struct alt_instr against its tree's: an error naming the range" ||
+		fail "mixed layout: $(head -3 "$W/mix.err")"
 fi
+
+# Trees kernel mode does not know: one error naming the range, whether
+# or not the unit declares struct alt_instr.
+fixture_tree "$W/t16" 14
+sed -i 's/u8  instrlen;/u16 instrlen;/' "$W/t16/arch/x86/include/asm/alternative.h"
+for t in none t16; do
+	flags=$([ $t = none ] || tree_flags "$W/$t")
+	if $CC $KBASE $flags $KP -DALT14 -c -o "$W/u-$t.o" -x c - 2>"$W/u-$t.err" <<'X'
+void *memset(void *, int, unsigned long);
+void set(char *p, unsigned long n) { memset(p, 0, n); }
+X
+	then
+		fail "a unit of tree $t compiled"
+	else
+		n=$(grep -c 'error:' "$W/u-$t.err")
+		grep -q "kernel mode cannot build for this kernel: .*Linux 5.13 to 7.x" "$W/u-$t.err" && [ "$n" = 1 ] &&
+			ok "tree $t: one error naming the range: $(grep -o 'this kernel: [^(]*' "$W/u-$t.err")" ||
+			fail "tree $t: $n errors: $(head -3 "$W/u-$t.err")"
+	fi
+done
+
+# ---- The real trees -----------------------------------------------------
+
+# Linux VERSION's own headers, and what its objtool and alternatives
+# expect of every object: the entry size objtool reads (ALT_ENTRY_SIZE),
+# the section flags ALTINSTR_ENTRY uses, the annotation section, FSRS.
+for v in 6.1 6.12 7.3; do
+	t=$(real_tree $v)
+	[ -n "$t" ] || { skipped "Linux $v's headers: $(tail -1 "$W/why")"; continue; }
+	size=$(awk '$2 == "ALT_ENTRY_SIZE" { print $3 }' "$t/tools/objtool/arch/x86/include/arch/special.h")
+	alt=$t/arch/x86/include/asm/alternative.h
+	grep -q 'altinstructions, *\\\?"aM\\\?"' "$alt" && fl=aM || fl=a
+	grep -qs 'discard.annotate_insn' "$t/include/linux/annotate.h" "$t/include/linux/objtool.h" &&
+		an=.discard.annotate_insn || an=.discard.noendbr
+	fsrs=$(sed -n 's/^#define X86_FEATURE_FSRS[^(]*( *\([0-9]*\)\*32+ *\([0-9]*\)).*/\1 \2/p' \
+		"$t/arch/x86/include/asm/cpufeatures.h")
+	key=$([ -n "$fsrs" ] && set -- $fsrs && echo $(($1 * 32 + $2)) || echo $((18 * 32 + 4)))
+	note "Linux $v: objtool's ALT_ENTRY_SIZE $size, .altinstructions \"$fl\", $an, FSRS ${fsrs:-none}"
+	d=$([ "$size" = 14 ] && echo -DALT14)
+	name=linux-$v
+	TREE=$t
+	if build $name $KP -DVMLINUX $d; then
+		ok "Linux $v: a unit builds against its own headers"
+		check_tree $name "$size" "$key" $an $fl
+	else
+		fail "Linux $v: $(head -3 "$W/$name.err")"
+	fi
+done
 finish

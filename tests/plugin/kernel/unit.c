@@ -1,11 +1,13 @@
 /* A kernel unit in miniature for tests/plugin/kernel.sh: the kernel's
- * own names where kernel mode looks for them (struct alt_instr,
+ * own names where kernel mode looks for them (struct alt_instr, which
+ * it checks against the tree's header: -DALT14 for a 6.3+ tree,
  * current_stack_pointer, the stac bytes, start_kernel). */
 typedef int s32;
 typedef unsigned short u16;
 typedef unsigned char u8;
 
-#ifndef BAD_LAYOUT
+#ifndef ALT14
+/* Linux 5.13 to 6.2 */
 struct alt_instr {
 	s32 instr_offset;
 	s32 repl_offset;
@@ -14,11 +16,17 @@ struct alt_instr {
 	u8 replacementlen;
 } __attribute__((packed));
 #else
-/* Linux 6.3's: the feature word grew flags. */
+/* Linux 6.3 onwards: the feature word grew flags. */
 struct alt_instr {
 	s32 instr_offset;
 	s32 repl_offset;
-	unsigned int ft_flags;
+	union {
+		struct {
+			unsigned int cpuid: 16;
+			unsigned int flags: 16;
+		};
+		unsigned int ft_flags;
+	};
 	u8 instrlen;
 	u8 replacementlen;
 } __attribute__((packed));
