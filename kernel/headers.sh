@@ -4,7 +4,7 @@
 # linux-source-VERSION (kernel/getdeb.sh) into $REPSTOS_CACHE/headers/
 # and printed as a folder: arch/x86/include/asm/alternative.h and
 # cpufeatures.h (struct alt_instr, ALT_NOT, the feature bits),
-# include/linux/objtool.h, annotate.h and objtool_types.h (objtool's
+# linux/objtool.h, annotate.h and objtool_types.h under its include/ (objtool's
 # annotation section and its types), and objtool's own alt_instr size (special.h).  The plugin
 # finds the first two through -I DIR/arch/x86/include as the kernel
 # passes it; the unit tests build against them.  Exit 3, with the
