@@ -87,6 +87,8 @@ static inline const struct plugin_gcc_version *compat_gcc_version(void)
 #include "emit-rtl.h"
 #include "output.h"
 #include "cpplib.h"
+#include "toplev.h"	/* kernel mode's tree reader (ktree.c) */
+#include "opts.h"
 
 #ifndef TARGET_LP64
 #error "repstos: the plugin must be built against an x86-64 GCC"

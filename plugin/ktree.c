@@ -25,8 +25,6 @@
  * unit gets one error that names the range.
  */
 #include "plugin.h"
-#include "toplev.h"
-#include "opts.h"
 
 /* Comments, spaces and tabs out, newlines kept, a newline at each end:
  * "#define ALT_FLAGS_SHIFT\t\t16 /+ x +/" becomes the line
