@@ -21,7 +21,7 @@
 # one-line error, then repstos-cc's saying which GCC built it and to
 # rebuild with make.  Last, the GCC versions tested here and by make
 # test are those the Makefile's TESTED_GCC claims (repstos-cc --version
-# and the README say them).  Everything runs on CPU 0 (taskset), one
+# says them), and the README's "What it needs" names each as tested.  Everything runs on CPU 0 (taskset), one
 # test at a time.  Variables: COMPILERS_SUITES (default "trixie forky"),
 # COMPILERS_CACHE, KEEP=1 (keep the unpacked chroots).
 . "$(dirname "$0")/../lib.sh"
@@ -210,4 +210,11 @@ claim=$(sed -n 's/^TESTED_GCC[ 	]*:=[ 	]*//p' Makefile)
 ran=$(echo "$(gcc -dumpversion) $tested" | tr ' ' '\n' | grep . | sort -n -u | tr '\n' ' ' | sed 's/ $//')
 [ "$ran" = "$claim" ] && ok "tested GCC $ran: the Makefile's TESTED_GCC" ||
 	fail "tested GCC '$ran', but the Makefile's TESTED_GCC says '$claim'"
+# the README's "What it needs": "tested with GCC 12 (...), 14 (...) ...",
+# its numbers outside parentheses, to the sentence's end
+said=$(sed -n '/^## What it needs/,/^## /p' README.md | tr '\n' ' ' |
+	sed -n 's/.*tested with \([^.]*\)\..*/\1/p' | sed 's/([^)]*)//g' |
+	grep -o '[0-9][0-9]*' | sort -n -u | tr '\n' ' ' | sed 's/ $//')
+[ "$said" = "$ran" ] && ok "the README's first screen says GCC $said are tested" ||
+	fail "the README's 'What it needs' says GCC '$said' are tested, not '$ran'"
 finish
