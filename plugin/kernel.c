@@ -405,22 +405,26 @@ static const char *ret_spelling(void)
 static void emit_noendbr(FILE *f, const char *name)
 {
 	const struct ktree *t = ktree();
+	static bool said;
 
 	if (!(flag_cf_protection & CF_BRANCH))
 		return;
-	if (!t->annotate)
-		error("repstos: kernel mode cannot tell which section the "
-		      "objtool of this kernel reads %<ANNOTATE_NOENDBR%> "
-		      "from: no %<linux/objtool.h%> naming %qs or %qs in the "
-		      "%<-I%> directories", ".discard.noendbr",
-		      ".discard.annotate_insn");
-	else if (!strcmp(t->annotate, ".discard.annotate_insn"))
+	if (!t->annotate) {
+		if (!said)
+			error("repstos: kernel mode cannot tell which section "
+			      "the objtool of this kernel reads "
+			      "%<ANNOTATE_NOENDBR%> from: no %<linux/objtool.h%> "
+			      "naming %qs or %qs in the %<-I%> directories",
+			      ".discard.noendbr", ".discard.annotate_insn");
+		said = true;
+	} else if (!strcmp(t->annotate, ".discard.annotate_insn")) {
 		fprintf(f, "\t.pushsection .discard.annotate_insn,\"M\","
 			"@progbits,8\n\t.long __repstos_k_%s - ., %d\n"
 			"\t.popsection\n", name, t->noendbr_type);
-	else
+	} else {
 		fprintf(f, "\t.pushsection %s\n\t.quad __repstos_k_%s\n"
 			"\t.popsection\n", t->annotate, name);
+	}
 }
 
 /* Each routine is 16-byte aligned with 16 bytes of NOPs before it: the

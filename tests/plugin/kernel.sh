@@ -263,6 +263,20 @@ X
 	fi
 done
 
+# IBT and a tree whose objtool annotation section cannot be told: the
+# routines' unit gets one error that says so.
+fixture_tree "$W/tnoann" 12
+rm "$W/tnoann/include/linux/objtool.h"
+TREE=$W/tnoann
+if build noann $KP -DVMLINUX; then
+	fail "a tree without linux/objtool.h compiled the routines"
+else
+	n=$(grep -c 'error:' "$W/noann.err")
+	grep -q 'which section the objtool of this kernel reads' "$W/noann.err" && [ "$n" = 1 ] &&
+		ok "no linux/objtool.h under IBT: one error naming the sections" ||
+		fail "no linux/objtool.h: $n errors: $(head -2 "$W/noann.err")"
+fi
+
 # ---- The real trees -----------------------------------------------------
 
 # Linux VERSION's own headers, and what its objtool and alternatives
