@@ -68,7 +68,13 @@
  * bench/results/README.md ("The contract's measured reasons").
  *
  * Routines are leaf code reached by `call` with an unaligned stack: no
- * aligned spills, no calls.
+ * aligned spills, no calls.  A routine may write the 8 bytes just below
+ * its stack pointer, a leaf's red zone: the backward copies push their
+ * count there, and "avx512_fwd" sends there the stores that do not fit
+ * the size.  Nothing is kept there: sites are built without a red zone
+ * (the plugin's -mno-red-zone; REPSTOS_MEMSET steps over it), the stub
+ * jumps to a routine only once its saved registers are popped, and a
+ * signal frame begins 128 bytes lower.
  *
  * Site forms, all exactly REPSTOS_SITE_LEN (5) bytes in what the plugin
  * and REPSTOS_MEMSET emit (the table records the length, >= 5):
@@ -383,7 +389,8 @@ REPSTOS_MODULE_SYMBOL:							\
 	X(AVX2, "avx2", __repstos_copy_avx2, REPSTOS_CPU_AVX2)		\
 	X(AVX512, "avx512", __repstos_copy_avx512, REPSTOS_NEEDS_AVX512) \
 	X(LIBC, "libc", __repstos_libc_memmove, 0)			\
-	X(AVX512_PLAIN, "avx512_plain", __repstos_copy_avx512_plain, REPSTOS_NEEDS_AVX512)
+	X(AVX512_PLAIN, "avx512_plain", __repstos_copy_avx512_plain, REPSTOS_NEEDS_AVX512) \
+	X(AVX512_FWD, "avx512_fwd", __repstos_copy_avx512_fwd, REPSTOS_NEEDS_AVX512)
 
 /*
  * The ops, in the same shape, for C, assembler and shell alike (the

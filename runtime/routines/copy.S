@@ -13,7 +13,9 @@
  * Every routine is a move: correct for any overlap, in either direction,
  * since the copy stub serves copy and move sites alike.  Leaf code,
  * reached by `call` with the stack 8 bytes off alignment; the only
- * stack use is a push of the count in the backward paths.
+ * stack use is the 8 bytes below the stack pointer (repstos_site.h): a
+ * push of the count in the backward paths, "avx512_fwd"'s unneeded
+ * stores.
  */
 #include "asm.h"
 #include "copy_body.h"
@@ -193,6 +195,64 @@ ENTRY_ALIGN(__repstos_copy_avx512_plain, 16)
 	path_mark copy_avx512_plain_0_15
 	jmp	.Lcopy_avx512_0_64_any
 END(__repstos_copy_avx512_plain)
+
+/*
+ * "avx512_fwd": "avx512" whose 0..64 bytes a later load can be forwarded
+ * from.  The masked store of "avx512" is not forwarded to a load of the
+ * bytes it wrote (Zen 4), or not when it splits a cache line (Intel
+ * Emerald Rapids: the "mis" rows of the copy shapes): the load waits
+ * for it to commit.  So after it, the first and the last byte, and where
+ * n >= 8 the first and the last 8-byte word, are stored again with plain
+ * stores, words after bytes: the youngest store a load of one of them
+ * meets is plain and covers it.  Every store whose size does not fit n
+ * goes instead to the red zone just below the stack pointer, chosen by
+ * cmov, so there is still no size branch: nothing below the stack
+ * pointer is live when a routine starts (reached by call, or by the
+ * stub's jump once its saved registers are popped), and a signal frame
+ * starts 128 bytes lower.  Every load precedes every store: a move.
+ * Emerald Rapids, copybench, the five distributions: a read of the last
+ * or the first byte 1.6-2.1x glibc where "avx512" is 1.0-1.5x; back to
+ * back within the noise of it (bench/results/intel-06-cf/copyshapes.txt).
+ * 65 up and page ends: "avx512"'s.  Needs what "avx512" needs.
+ */
+ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
+	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
+	cmp	$64, %rcx
+	ja	.Lcopy_avx512_65_up
+	mov	%esi, %eax
+	or	%edi, %eax
+	and	$4095, %eax
+	cmp	$(4096 - 64), %eax
+	ja	.Lcopy_avx512_body
+	path_mark copy_avx512_fwd_0_64
+	bzhi	%rcx, .Lcopy_ones(%rip), %rax
+	kmovq	%rax, %k1
+	vmovdqu8 (%rsi), %zmm16{%k1}{z}
+	lea	(%rsi,%rcx), %rax	/* the last byte; n 0: the red zone */
+	test	%rcx, %rcx
+	cmovz	%rsp, %rax
+	vpbroadcastb -1(%rax), %xmm17
+	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
+	cmp	$8, %rcx
+	cmovb	%rsp, %rax
+	vmovq	-8(%rax), %xmm18
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	lea	(%rdi,%rcx), %rax
+	test	%rcx, %rcx
+	cmovz	%rsp, %rax
+	vpextrb	$0, %xmm17, -1(%rax)
+	lea	1(%rdi), %rax
+	cmovz	%rsp, %rax
+	vpextrb	$0, %xmm16, -1(%rax)
+	lea	(%rdi,%rcx), %rax
+	cmp	$8, %rcx
+	cmovb	%rsp, %rax
+	vmovq	%xmm18, -8(%rax)
+	lea	8(%rdi), %rax
+	cmovb	%rsp, %rax
+	vmovq	%xmm16, -8(%rax)
+	copy_finish
+END(__repstos_copy_avx512_fwd)
 
 	.section .rodata.repstos, "a", @progbits
 	.balign 8

@@ -5,7 +5,14 @@
  * (rdi, rsi, rcx, rax) and every other one sweep.c checks loaded with a
  * sentinel (rbx, rbp, rdx, r8..r15, xmm1..xmm15), then store what the
  * routine left in all of them, and the flags, back into r.  The routine
- * sees the stack as a site's call leaves it: 8 bytes off 16.
+ * sees the stack as a site's call leaves it: 8 bytes off 16.  The
+ * 16 words below the routine's stack pointer (the red zone a leaf
+ * may use, below the return address) are filled with a pattern first,
+ * and which of them changed goes back in r, as bit i for the word 8 * i
+ * below ours: a routine may write the 8 bytes just below its stack
+ * pointer (repstos_site.h) and no more, but the routines here are the
+ * counted build, whose path_mark pushes the flags below a backward
+ * path's push of the count: the first two words are not checked.
  */
 #include "sweep_call.h"
 
@@ -22,6 +29,10 @@ sweep_call:
 	push	%rdi			/* 24(%rsp) after the call: r */
 	push	SR_FN(%rdi)		/* 8(%rsp) at the call: the routine */
 	sub	$8, %rsp		/* the call leaves rsp 8 off 16 */
+	mov	$0xa5c3a5c3a5c3a5c3, %rax	/* the routine's rsp is ours - 8 */
+	.irp	i, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
+	mov	%rax, -8*\i(%rsp)
+	.endr
 	.irp	x, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	movdqu	SR_XMM_IN+(\x-1)*16(%rdi), %xmm\x
 	.endr
@@ -63,6 +74,16 @@ sweep_call:
 	.irp	x, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	movdqu	%xmm\x, SR_XMM_OUT+(\x-1)*16(%rdi)
 	.endr
+	xor	%ecx, %ecx		/* bit i: the word 8 * i below ours */
+	mov	$0xa5c3a5c3a5c3a5c3, %rax
+	.irp	i, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
+	cmp	%rax, -8*\i(%rsp)
+	setne	%dl
+	movzbl	%dl, %edx
+	shl	$\i, %rdx
+	or	%rdx, %rcx
+	.endr
+	mov	%rcx, SR_OUT_BELOW(%rdi)
 	add	$24, %rsp
 	pop	%r15
 	pop	%r14

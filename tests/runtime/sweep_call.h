@@ -21,7 +21,8 @@
 #define SR_OUT_FLAGS	248
 #define SR_XMM_IN	256	/* xmm1..xmm15, 16 bytes each */
 #define SR_XMM_OUT	496
-#define SR_SIZE		736
+#define SR_OUT_BELOW	736	/* out: words changed below the allowed 8 */
+#define SR_SIZE		744
 
 #define SR_NGPR		11
 #define SR_NXMM		15
