@@ -52,8 +52,30 @@ static void standing(void)
 	       s.geo > 1.045 && s.geo < 1.055, 1);
 }
 
+/* Every cell of every shape measured, as tune fills them: the mean of
+ * 36 cells of 3.0 is 3.0 (a root by 60 Newton steps from 1 gave 4.2
+ * here, and 37x for a routine whose cells are 1-2.4x). */
+static void many_cells(void)
+{
+	struct repstos_cells c;
+	struct repstos_standing s;
+	unsigned sh, i;
+
+	for (sh = 0; sh < REPSTOS_NSHAPE; sh++)
+		for (i = 0; i < REPSTOS_PICK_NCELL; i++)
+			c.r[sh][i] = 3.0;
+	s = repstos_pick_standing(&c, REPSTOS_SHAPES_EVERY);
+	expect("geomean of 36 cells of 3.0 is 3.0",
+	       s.geo > 2.999 && s.geo < 3.001, 1);
+	c.r[REPSTOS_SHAPE_B2B][0] = 0.5;
+	s = repstos_pick_standing(&c, REPSTOS_SHAPES_EVERY);
+	expect("and with one of 0.5, 3 * 6^(-1/36) (2.854)",
+	       s.geo > 2.853 && s.geo < 2.856, 1);
+}
+
 int main(void)
 {
+	many_cells();
 	/* 0: avx512_split (auto), 1: avx512_plain, 2: avx2, 3: vec */
 	const struct repstos_cells set[4] = {
 		cells(0.94, 1.01, 1.01), cells(0.96, 1.57, 1.31),
