@@ -498,7 +498,8 @@ struct table {
 	double ratio[NFORM][REPSTOS_NCLASS][4];
 };
 
-static void measure_costs(const struct forms *s, struct table *tb)
+static void measure_classes(const struct forms *s, struct table *tb,
+			    unsigned nclass)
 {
 	static const unsigned offs[2] = { 0, 3 };
 	double m[NFORM], x[NFORM];
@@ -509,7 +510,7 @@ static void measure_costs(const struct forms *s, struct table *tb)
 	 * 0.3-1.5 ns high for every form (Zen 4). */
 	fill_fixed(0);
 	measure(s, 0, m, x);
-	for (c = 0; c < REPSTOS_NCLASS; c++)
+	for (c = 0; c < nclass; c++)
 		for (e = 0; e < 2; e++) {
 			/* the last class from its low end only: 1 MiB */
 			unsigned long long size = e && c < REPSTOS_NCLASS - 1 ?
@@ -524,6 +525,11 @@ static void measure_costs(const struct forms *s, struct table *tb)
 				}
 			}
 		}
+}
+
+static void measure_costs(const struct forms *s, struct table *tb)
+{
+	measure_classes(s, tb, REPSTOS_NCLASS);
 }
 
 /* A form's cost in class c: the worst of its four, in centi-ns. */
@@ -882,6 +888,54 @@ static int tune_use(const struct repstos_cpu *cpu, int copy, struct table *tb)
 	return 0;
 }
 
+/* ---- step 5: what a read-back costs each site form below 64 bytes ------ */
+
+#define NSMALL 7	/* the classes below 64 bytes: 0, 1, 2..3, .., 32..63 */
+_Static_assert(NSMALL < REPSTOS_NCLASS, "classes");
+
+/*
+ * The classes below 64 bytes again, each call's destination depending
+ * on the last byte the call before wrote: each site form's use_extra
+ * (policy.h), the mean over them of its cost there less its cost back
+ * to back (never below 0), which the policy weighs a profile by.  Only
+ * below 64 bytes: there a load that waits for a masked or string store
+ * to commit costs a call as much as the call itself; above, the stores
+ * take longer than the wait.
+ */
+static int tune_use_extra(FILE *rep, const struct repstos_cpu *cpu, int copy,
+			  struct repstos_tuning *out)
+{
+	static struct table tb;
+	struct repstos_costs *k = &out->fam[FAM(copy)->id].costs;
+	struct forms sites, s;
+	unsigned f, c;
+
+	if (site_forms(cpu, copy, &sites) || with_glibc(&sites, &s))
+		return -1;
+	shape = REPSTOS_SHAPE_LAST;
+	measure_classes(&s, &tb, NSMALL);
+	shape = REPSTOS_SHAPE_B2B;
+	for (f = 0; f < sites.n; f++) {
+		unsigned v = sites.f[f];
+		unsigned long long sum = 0;
+
+		for (c = 0; c < NSMALL; c++) {
+			unsigned use = class_cost(&tb, v, c);
+
+			sum += use > k->cns[v][c] ? use - k->cns[v][c] : 0;
+		}
+		k->use_extra[v] = (unsigned)(sum / NSMALL);
+		k->use_known |= 1u << v;
+		if (rep)
+			fprintf(rep, "  %s%-13s below 64 bytes, the last byte "
+				"read next: %.2f ns more a call\n",
+				copy ? "copy " : "",
+				repstos_family_name(FAM(copy), (int)v),
+				k->use_extra[v] / 100.0);
+	}
+	return 0;
+}
+
 /* ---- repstos_tune ------------------------------------------------------ */
 
 static int setup(void)
@@ -927,12 +981,16 @@ int repstos_tune(FILE *rep, const struct repstos_cpu *cpu,
 	if (!r)
 		r = tune_change(rep, cpu, 0, &tb, out);
 	if (!r)
+		r = tune_use_extra(rep, cpu, 0, out);
+	if (!r)
 		r = tune_module(rep, cpu, 0, &tb, out);
 	/* the copy routines with the policy's thresholds, which stay */
 	if (!r)
 		r = tune_costs(cpu, 1, &tb, out);
 	if (!r)
 		r = tune_change(rep, cpu, 1, &tb, out);
+	if (!r)
+		r = tune_use_extra(rep, cpu, 1, out);
 	if (!r)
 		r = tune_module(rep, cpu, 1, &tb, out);
 	out->fam[REPSTOS_FAMILY_SET].inline_min = out->wide_rep_min > ~0u ? ~0u : (unsigned)out->wide_rep_min;

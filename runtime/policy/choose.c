@@ -219,6 +219,69 @@ static int by_profile(const struct repstos_costs *k, unsigned known,
 	return pick;
 }
 
+/* The calls of hist below 64 bytes: the ones use_extra is for. */
+static unsigned long long calls_below_64(const unsigned long long *hist)
+{
+	unsigned long long n = 0;
+	unsigned c;
+
+	for (c = 0; c < REPSTOS_NCLASS && repstos_class_hi(c) < 64; c++)
+		n += hist[c];
+	return n;
+}
+
+/* Form v's expected time over hist relative to the module's, in the
+ * worse of the two shapes the table has: back to back, and each call's
+ * last byte read next (use_extra on every call below 64 bytes); 0 where
+ * either lacks a figure. */
+static double worse_shape(const struct repstos_costs *k, int v, int module,
+			  const unsigned long long *hist)
+{
+	unsigned long long bv = repstos_policy_expected(k, v, hist);
+	unsigned long long bm = repstos_policy_expected(k, module, hist);
+	double small = (double)calls_below_64(hist), b, u;
+
+	if (bv == ~0ull || bm == ~0ull || !bm)
+		return 0;
+	b = (double)bv / (double)bm;
+	u = ((double)bv + small * k->use_extra[v]) /
+	    ((double)bm + small * k->use_extra[module]);
+	return b > u ? b : u;
+}
+
+/*
+ * by_profile where the table also has what each form loses when its
+ * bytes are read back (use_extra): a profile may take a site from the
+ * module routine, which tune chose by every shape, only to a form
+ * expected to be more than 3% faster in both shapes, back to back and
+ * with the last byte read next, whatever the site's use: so a profile
+ * never makes a site slower in either beyond the noise.  (The table
+ * alone made the many-site program slower profiled than not on Zen 4:
+ * 0.96x glibc against 1.01x.)  Among those, the best in the worse of
+ * its two shapes.  The change costs count as in by_profile; without
+ * them only the module routine and rep stosb (rep movsb) in place are
+ * weighed for a site whose sizes spread.
+ */
+static int by_shapes(const struct repstos_costs *k, unsigned known,
+		     int module, int inline_form,
+		     const unsigned long long *hist)
+{
+	double best = 0.97, r;
+	int v, pick = module, by_change = repstos_cost_has_change(k);
+
+	if (!(known >> module & 1) || !(k->use_known >> module & 1))
+		return by_profile(k, known, module, inline_form, hist);
+	for (v = 0; v < REPSTOS_NFORM; v++) {
+		if (!(known >> v & 1) || v == module ||
+		    (!by_change && top_class(hist) < 0 && v != inline_form))
+			continue;
+		r = worse_shape(k, v, module, hist);
+		if (r > 0 && r < best)
+			best = r, pick = v;
+	}
+	return pick;
+}
+
 /*
  * A site whose profile has 95% of its calls in 16..63 and some in each
  * of its classes (16..31 and 32..63) takes f's range_form, plain stores
@@ -274,8 +337,10 @@ static int profiled(const struct repstos_family_tuning *ft,
 		return f->range_form;
 	if (!(known = forms(ft, f, e->op)))
 		return by_size(ft, f, module, e, why);
-	return by_profile(&ft->costs, read_back(f, e, hist, known), module,
-			  f->inline_form, hist);
+	known = read_back(f, e, hist, known);
+	if (repstos_cost_has_use(&ft->costs))
+		return by_shapes(&ft->costs, known, module, f->inline_form, hist);
+	return by_profile(&ft->costs, known, module, f->inline_form, hist);
 }
 #endif
 

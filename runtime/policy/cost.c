@@ -64,6 +64,8 @@ void repstos_costs_drop(const struct repstos_family *f,
 		memset(k->cns[v], 0, sizeof(k->cns[v]));
 		k->change[v] = 0;
 		k->change_known &= ~(1u << v);
+		k->use_extra[v] = 0;
+		k->use_known &= ~(1u << v);
 	}
 }
 
@@ -115,4 +117,11 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
 		return w;
 	x = w + change_term(k, v, hist);
 	return x >= ~0ull ? ~0ull - 1 : (unsigned long long)x;
+}
+
+int repstos_cost_has_use(const struct repstos_costs *k)
+{
+	unsigned forms = repstos_cost_forms(k);
+
+	return forms && !(forms & ~k->use_known);
 }

@@ -75,6 +75,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.cost_word = "cost",
 		.change_word = "change",
 		.read_word = "read_variant",
+		.use_word = "use_extra",
 	},
 	[REPSTOS_FAMILY_COPY] = {
 		.id = REPSTOS_FAMILY_COPY,
@@ -102,6 +103,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.cost_word = "copy_cost",
 		.change_word = "copy_change",
 		.read_word = "copy_read_variant",
+		.use_word = "copy_use_extra",
 	},
 };
 

@@ -58,6 +58,7 @@ struct repstos_family {
 	/* The tuning file's words: the module routine, a cost line, a
 	 * change line, the read routine. */
 	const char *variant_word, *cost_word, *change_word, *read_word;
+	const char *use_word;	/* the table's use_extra line */
 };
 
 extern const struct repstos_family repstos_families[REPSTOS_NFAMILY];

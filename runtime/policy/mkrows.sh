@@ -40,7 +40,18 @@ for f in rows/*.costs; do
 			out = out "\t\t[REPSTOS_" prefix "VARIANT_" toupper(v) "] = " chv[fam, v] ",\n"
 			known = known (known == "" ? "" : " |\n\t\t\t") "1u << REPSTOS_" prefix "VARIANT_" toupper(v)
 		}
-		out = out "\t},\n\t.change_known = " (known == "" ? "0" : known) ",\n};\n"
+		out = out "\t},\n\t.change_known = " (known == "" ? "0" : known) ",\n"
+		if (nuse[fam]) {
+			out = out "\t.use_extra = {\n"
+			known = ""
+			for (i = 1; i <= nuse[fam]; i++) {
+				v = use[fam, i]
+				out = out "\t\t[REPSTOS_" prefix "VARIANT_" toupper(v) "] = " usev[fam, v] ",\n"
+				known = known (known == "" ? "" : " |\n\t\t\t") "1u << REPSTOS_" prefix "VARIANT_" toupper(v)
+			}
+			out = out "\t},\n\t.use_known = " known ",\n"
+		}
+		out = out "};\n"
 		printf "%s", out
 	}
 	/^#/ || NF == 0 { next }
@@ -53,6 +64,10 @@ for f in rows/*.costs; do
 	$1 == "change" || $1 == "copy_change" {
 		fam = $1 == "change" ? "" : "_copy"
 		chg[fam, ++nchange[fam]] = $2; chv[fam, $2] = $3; next
+	}
+	$1 == "use_extra" || $1 == "copy_use_extra" {
+		fam = $1 == "use_extra" ? "" : "_copy"
+		use[fam, ++nuse[fam]] = $2; usev[fam, $2] = $3; next
 	}
 	# the routines and thresholds of the row, as tune chose them: macros
 	# for the table in rows.c (NAME_VARIANT, NAME_VEC_REP_MIN, ...)

@@ -62,6 +62,15 @@ struct repstos_costs {
 	 * was measured. */
 	unsigned change[REPSTOS_NFORM];
 	unsigned change_known;
+	/* What a call below 64 bytes adds to a form's time, in centi-ns,
+	 * when the next instruction reads the last byte it wrote: a load
+	 * waits for a masked or a string store to commit, where a plain
+	 * store's bytes are forwarded (the mean over the classes below 64
+	 * of the read-back table less this one, none below 0).  Bit v of
+	 * use_known: form v's was measured.  A profile is weighed by both
+	 * shapes where the table has this for every form (choose.c). */
+	unsigned use_extra[REPSTOS_NFORM];
+	unsigned use_known;
 };
 
 /* The class of size n. */
@@ -172,7 +181,10 @@ struct repstos_decision {
  *    expected changes of class, N - sum(hist[c]^2) / N for N calls drawn
  *    independently from the histogram; without it, a site whose calls
  *    spread over classes keeps the module routine unless the inline
- *    form is cheaper;
+ *    form is cheaper; where the table also has every form's use_extra,
+ *    a form other than the module routine only when it is expected to
+ *    be more than 3% faster both back to back and with each call's
+ *    last byte read next (the best such in the worse of the two);
  *  - a size the compiler proved (a constant, or a range): the form
  *    whose worst ratio to the cheapest form over the classes the range
  *    spans is smallest (the module routine when it is within 3% of that,
@@ -230,6 +242,8 @@ unsigned long long repstos_policy_weighted(const struct repstos_costs *k,
 					   int v, const unsigned long long *hist);
 /* Does the table say what a change of class costs every form it has? */
 int repstos_cost_has_change(const struct repstos_costs *k);
+/* Does it have every form's use_extra? */
+int repstos_cost_has_use(const struct repstos_costs *k);
 /* Forget the costs of the forms of f that cpu cannot run. */
 void repstos_costs_drop(const struct repstos_family *f,
 			const struct repstos_cpu *cpu, struct repstos_costs *k);
@@ -250,13 +264,17 @@ unsigned long long repstos_policy_expected(const struct repstos_costs *k,
  *   inline_min N
  *   cost NAME C0 C1 .. C21   (centi-ns per class; one line per form)
  *   change NAME C   (centi-ns per change of size class; part of the table)
+ *   use_extra NAME C   (centi-ns a call below 64 bytes adds when its last
+ *                       byte is read next; part of the table)
  *   copy_variant NAME   copy_read_variant NAME
- *   copy_cost NAME C0 C1 .. C21, copy_change NAME C   (the copy table)
+ *   copy_cost NAME C0 C1 .. C21, copy_change NAME C, copy_use_extra NAME C
+ *                       (the copy table)
  * repstos_tuning_format writes one into buf (returns its length, or -1
  * if it does not fit); repstos_tuning_parse reads one: 1 when it applies
  * to cpu and *t was set (fields it lacks keep the policy's value; a file
- * with cost or change lines replaces the policy's whole table, and one
- * with copy_cost or copy_change lines the whole copy table), 0 when it is for
+ * with cost, change or use_extra lines replaces the policy's whole table,
+ * and one with copy_cost, copy_change or copy_use_extra lines the whole
+ * copy table), 0 when it is for
  * another CPU, -1 when malformed: a line that is none of the above, or
  * a last line without its newline.
  */

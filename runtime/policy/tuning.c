@@ -82,7 +82,8 @@ static void number_set(struct repstos_tuning *t, const struct number_word *w,
 }
 
 /* A family's table as tuning-file lines: a cost line per form it has,
- * then a change line per form whose change cost it has. */
+ * then a change line per form whose change cost it has, then a
+ * use_extra line per form whose read-back cost it has. */
 static int put_table(char *buf, unsigned len, unsigned *at,
 		     const struct repstos_family *f, const struct repstos_costs *k)
 {
@@ -104,6 +105,11 @@ static int put_table(char *buf, unsigned len, unsigned *at,
 			r = repstos_text_put(buf, len, at, "%s %s %u\n",
 					     f->change_word,
 					     repstos_family_name(f, v), k->change[v]);
+	for (v = 0; !r && v < REPSTOS_NFORM; v++)
+		if (k->use_known >> v & 1)
+			r = repstos_text_put(buf, len, at, "%s %s %u\n",
+					     f->use_word,
+					     repstos_family_name(f, v), k->use_extra[v]);
 	return r;
 }
 
@@ -223,7 +229,7 @@ static const char *costs_at(const char *p, unsigned (*cns)[REPSTOS_NCLASS])
 	return p;
 }
 
-/* A change line's number after the name, 0..2^32-1. */
+/* A change or use_extra line's number after the name, 0..2^32-1. */
 static const char *change_at(const char *p, unsigned *change)
 {
 	unsigned long long v;
@@ -235,10 +241,10 @@ static const char *change_at(const char *p, unsigned *change)
 	return p;
 }
 /*
- * A family's line at p (its variant, cost, change or read word) into n:
- * *q past the line's value, or NULL when it is malformed.  Returns the
- * family's number, with *what 0 (variant), 1 (cost), 2 (change) or 3
- * (read); -1 when p starts no family's line.
+ * A family's line at p (its variant, cost, change, read or use word)
+ * into n: *q past the line's value, or NULL when it is malformed.
+ * Returns the family's number, with *what 0 (variant), 1 (cost), 2
+ * (change), 3 (read) or 4 (use); -1 when p starts no family's line.
  */
 static int family_line(const char *p, struct repstos_tuning *n,
 		       const char **q, int *what)
@@ -248,10 +254,11 @@ static int family_line(const char *p, struct repstos_tuning *n,
 	for (id = 0; id < REPSTOS_NFAMILY; id++) {
 		const struct repstos_family *f = &repstos_families[id];
 		struct repstos_family_tuning *ft = &n->fam[id];
-		const char *words[4] = { f->variant_word, f->cost_word,
-					 f->change_word, f->read_word };
+		const char *words[5] = { f->variant_word, f->cost_word,
+					 f->change_word, f->read_word,
+					 f->use_word };
 
-		for (*what = 0; *what < 4; ++*what) {
+		for (*what = 0; *what < 5; ++*what) {
 			if (!(*q = repstos_text_word(p, words[*what])))
 				continue;
 			if ((v = name_at(*q, f)) < 0)
@@ -262,7 +269,10 @@ static int family_line(const char *p, struct repstos_tuning *n,
 				ft->read_variant = v, *q += strlen(f->names[v]);
 			else if (*what == 1)
 				*q = costs_at(*q, &ft->costs.cns[v]);
-			else if ((*q = change_at(*q, &ft->costs.change[v])))
+			else if (*what == 4) {
+				if ((*q = change_at(*q, &ft->costs.use_extra[v])))
+					ft->costs.use_known |= 1u << v;
+			} else if ((*q = change_at(*q, &ft->costs.change[v])))
 				ft->costs.change_known |= 1u << v;
 			return id;
 		}
@@ -324,7 +334,7 @@ int repstos_tuning_parse(const char *text, const struct repstos_cpu *cpu,
 		} else if ((id = family_line(p, &n, &q, &what)) >= 0) {
 			if (!q)
 				return -1;
-			have_table[id] |= what == 1 || what == 2;
+			have_table[id] |= what == 1 || what == 2 || what == 4;
 		} else if (number_line(p, &n, &q)) {
 			if (!q)
 				return -1;

@@ -26,6 +26,14 @@ $(PT)/readback: tests/policy/readback.c $(PLUGIN_SO) $(RT_FULL_LIB)
 		-fplugin-arg-repstos-min-const=1 -fplugin-arg-repstos-copy \
 		-o $@ $< $(RT_FULL_LIB)
 
+# shapes: a profile judged by both shapes of the table (choose.c,
+# by_shapes), on crafted figures.
+DEPS += $(PT)/shapes.d
+$(PT)/shapes: tests/policy/shapes.c $(RT_FULL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(DEPFLAGS) -O2 -g $(WARN) -Iinclude -Iruntime -o $@ $< $(RT_FULL_LIB)
+TESTS += $(PT)/shapes
+
 TESTS += tests/policy/readback.sh
 tests/policy/readback.sh: $(PT)/readback $(PATCHER_BIN)
 
