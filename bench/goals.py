@@ -13,7 +13,7 @@ import math
 import re
 import sys
 
-SHIPPED = ("vec", "avx2", "avx512", "avx512_split", "avx512_plain",
+SHIPPED = ("vec", "avx2", "avx512", "avx512_split", "avx512_plain", "avx512_fwd",
            "stosb_avx2", "inline", "rep-movsb")
 
 
