@@ -354,9 +354,10 @@ interrupted() {
 	echo "keep me" >"$W/x.prof"
 	# exec: $! is the tool's own process (the EXIT trap of lib.sh
 	# would keep a subshell in between); python leaves no signal
-	# ignored that a terminal's shell would not
+	# ignored that a terminal's shell would not (SIGHUP too: under
+	# nohup the tool keeps an ignored SIGHUP ignored, as it should)
 	(TMPDIR=$tmp exec python3 -c 'import os, signal, sys
-for s in signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ:
+for s in signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ:
 	signal.signal(s, signal.SIG_DFL)
 os.setsid()
 os.execv(sys.argv[1], sys.argv[1:])' "$TOOL" tune --run="$W/hold.sh" \
