@@ -374,53 +374,51 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 
 /* Fast strings from this many bytes (the loop below it): where
  * kernel/bench.sh measured the crossing, results/kernel-routines.txt. */
-#define K_REP_STOS_FROM		"512"
 #define K_REP_STOSQ_FROM	"1024"
-#define K_REP_MOVS_FROM		"512"
 #define K_REP_MOVSQ_FROM	"1024"
 
 
-/* Sizes 0 to 64 of a set, rax the fill byte broadcast; on to 7f above. */
+/* How a set returns: rdi at the end, rcx 0, rax the fill byte again. */
+#define SET_END	"\tadd %rcx, %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
+
+/* Sizes 0 to 64 of a set, rax the fill byte broadcast, each class
+ * reached by branches not taken where it can be (a taken branch costs
+ * more) and returning in place; over 64 on to label 7. */
 static const char set_head[] =
 	"\timul .Lrk_ones(%rip), %rax\n"
 	"\tcmp $16, %rcx\n\tja 5f\n"
-	"\tcmp $8, %ecx\n\tjb 2f\n"
-	"P(8_16)\n\tmov %rax, (%rdi)\n\tmov %rax, -8(%rdi,%rcx)\n\tjmp 9f\n"
-	"2:\tcmp $4, %ecx\n\tjb 3f\n"
-	"P(4_7)\n\tmov %eax, (%rdi)\n\tmov %eax, -4(%rdi,%rcx)\n\tjmp 9f\n"
-	"3:\tcmp $2, %ecx\n\tjb 4f\n"
-	"P(2_3)\n\tmov %ax, (%rdi)\n\tmov %ax, -2(%rdi,%rcx)\n\tjmp 9f\n"
-	"4:\ttest %ecx, %ecx\n\tjz 8f\n"
-	"P(1)\n\tmov %al, (%rdi)\n\tjmp 9f\n"
-	"8:\nP(0)\n"
-	"9:\tadd %rcx, %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
+	"\tcmp $8, %ecx\n\tjae 2f\n"
+	"\tcmp $4, %ecx\n\tjae 3f\n"
+	"\ttest %ecx, %ecx\n\tjz 4f\n"
+	/* 1 to 3: the first, the last and the one at end - 1 - n / 2 */
+	"P(1_3)\n\tmov %al, (%rdi)\n\tadd %rcx, %rdi\n\tmov %al, -1(%rdi)\n"
+	"\tshr %ecx\n\tnot %rcx\n\tmov %al, (%rdi,%rcx)\n"
+	"\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
+	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
+	"3:\nP(4_7)\n\tmov %eax, (%rdi)\n\tmov %eax, -4(%rdi,%rcx)\n" SET_END
+	"2:\nP(8_16)\n\tmov %rax, (%rdi)\n\tmov %rax, -8(%rdi,%rcx)\n" SET_END
 	"5:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
-	"P(17_32)\n\tjmp 9b\n"
+	"P(17_32)\n" SET_END
 	"6:\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
 	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
 	"\tcmp $64, %rcx\n\tja 7f\n"
-	"P(33_64)\n\tjmp 9b\n";
+	"P(33_64)\n" SET_END;
 
-/* Over 64 (label 10): the first and last 32 bytes are written, the
+/* Over 64 (label 7, or 10 past a threshold's test): the first and last 32 bytes are written, the
  * blocks between start at the first 32-byte boundary past dst. */
 static const char set_loop[] =
-	"10:\nP(loop)\n"
+	"7:\n10:\nP(loop)\n"
 	"\tlea -32(%rdi,%rcx), %rcx\n\tadd $32, %rdi\n\tand $-32, %rdi\n"
 	"11:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
 	"\tadd $32, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
 	"\tlea 32(%rcx), %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n";
 
-static const char set_big_orig[] = "7:\tjmp 10f\n";
-
-static const char set_big_erms[] =
-	"7:\tcmp $" K_REP_STOS_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\trep stosb\n\tmovzbl %al, %eax\n\tRET\n";
-
-/* rep stosq from the first 32-byte boundary past dst to the last whole
- * quadword before the end (the tail's stores did the rest). */
+/* REP_GOOD, from the threshold: rep stosq from the first 32-byte
+ * boundary past dst to the last whole quadword before the end (the
+ * head's stores did the rest). */
 static const char set_big_rep_good[] =
 	"7:\tcmp $" K_REP_STOSQ_FROM ", %rcx\n\tjb 10f\n"
 	"P(rep)\n\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n"
@@ -428,45 +426,49 @@ static const char set_big_rep_good[] =
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep stosq\n"
 	"\tmov %rdx, %rdi\n\tpop %rdx\n\tmovzbl %al, %eax\n\tRET\n";
 
+/* How a copy returns: rdi, rsi at the ends, rcx 0, rax as it was. */
+#define COPY_END "\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n\txor %ecx, %ecx\n" \
+		 "\tpop %rax\n\tRET\n"
+
 /* A destination below an overlapping source (label 12 is the class's
- * forwards-safe path); then sizes 0 to 64 of a copy, rax saved.  Each
- * size class copies as the set writes, one register at a time: the
- * buffers are disjoint here. */
+ * forwards-safe path); then sizes 0 to 64 of a copy, rax saved, laid
+ * out as the set's.  Each size class copies one register at a time:
+ * the buffers are disjoint here. */
 static const char copy_head[] =
 	"\tsub %rdi, %rsi\n\tcmp %rcx, %rsi\n\tlea (%rsi,%rdi), %rsi\n"
 	"\tjb 12f\n"
 	"\tpush %rax\n"
 	"\tcmp $16, %rcx\n\tja 5f\n"
-	"\tcmp $8, %ecx\n\tjb 2f\n"
-	"P(8_16)\n\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n\tjmp 9f\n"
-	"2:\tcmp $4, %ecx\n\tjb 3f\n"
-	"P(4_7)\n\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n"
-	"\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n\tjmp 9f\n"
-	"3:\tcmp $2, %ecx\n\tjb 4f\n"
-	"P(2_3)\n\tmovzwl (%rsi), %eax\n\tmov %ax, (%rdi)\n"
-	"\tmovzwl -2(%rsi,%rcx), %eax\n\tmov %ax, -2(%rdi,%rcx)\n\tjmp 9f\n"
-	"4:\ttest %ecx, %ecx\n\tjz 8f\n"
-	"P(1)\n\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n\tjmp 9f\n"
-	"8:\nP(0)\n"
-	"9:\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n\txor %ecx, %ecx\n"
-	"\tpop %rax\n\tRET\n"
+	"\tcmp $8, %ecx\n\tjae 2f\n"
+	"\tcmp $4, %ecx\n\tjae 3f\n"
+	"\ttest %ecx, %ecx\n\tjz 4f\n"
+	"P(1_3)\n\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n"
+	"\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
+	"\tmovzbl -1(%rsi), %eax\n\tmov %al, -1(%rdi)\n"
+	"\tshr %ecx\n\tnot %rcx\n"
+	"\tmovzbl (%rsi,%rcx), %eax\n\tmov %al, (%rdi,%rcx)\n"
+	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n"
+	"4:\nP(0)\n\tpop %rax\n\tRET\n"
+	"3:\nP(4_7)\n\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n"
+	"\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n" COPY_END
+	"2:\nP(8_16)\n\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n" COPY_END
 	"5:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
 	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
 	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
-	"P(17_32)\n\tjmp 9b\n"
+	"P(17_32)\n" COPY_END
 	"6:\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
 	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
 	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
 	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
 	"\tcmp $64, %rcx\n\tja 7f\n"
-	"P(33_64)\n\tjmp 9b\n";
+	"P(33_64)\n" COPY_END;
 
 /* Over 64: rsi moves by what aligning rdi moved it. */
 static const char copy_loop[] =
-	"10:\nP(loop)\n"
+	"7:\n10:\nP(loop)\n"
 	"\tlea -32(%rdi,%rcx), %rcx\n\tmov %rdi, %rax\n"
 	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
 	"11:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
@@ -477,14 +479,7 @@ static const char copy_loop[] =
 	"\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
 	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n";
 
-static const char copy_big_orig[] =
-	"7:\tjmp 10f\n"
-	"12:\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
-
-static const char copy_big_erms[] =
-	"7:\tcmp $" K_REP_MOVS_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\trep movsb\n\tpop %rax\n\tRET\n"
-	"12:\nP(fwd)\n\trep movsb\n\tRET\n";
+static const char copy_fwd[] = "12:\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
 
 static const char copy_big_rep_good[] =
 	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
@@ -492,22 +487,25 @@ static const char copy_big_rep_good[] =
 	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep movsq\n"
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rsi\n"
-	"\tmov %rdx, %rdi\n\txor %ecx, %ecx\n\tpop %rdx\n\tpop %rax\n\tRET\n"
-	"12:\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
+	"\tmov %rdx, %rdi\n\txor %ecx, %ecx\n\tpop %rdx\n\tpop %rax\n\tRET\n";
 
-/* The routines built from those parts: name, head, big sizes, loop. */
-static const char *const routine_parts[][4] = {
-	{ "set_erms", set_head, set_big_erms, set_loop },
-	{ "set_rep_good", set_head, set_big_rep_good, set_loop },
-	{ "set_orig", set_head, set_big_orig, set_loop },
-	{ "copy_erms", copy_head, copy_big_erms, copy_loop },
-	{ "copy_rep_good", copy_head, copy_big_rep_good, copy_loop },
-	{ "copy_orig", copy_head, copy_big_orig, copy_loop },
+/* The routines built from those parts, in order. */
+static const char *const routine_parts[][5] = {
+	{ "set_rep_good", set_head, set_big_rep_good, set_loop, "" },
+	{ "set_orig", set_head, set_loop, "", "" },
+	{ "copy_rep_good", copy_head, copy_big_rep_good, copy_loop, copy_fwd },
+	{ "copy_orig", copy_head, copy_loop, copy_fwd, "" },
 };
 
 /* The routines of one piece.  Each preserves every register but its
  * operands (rdi, rcx, and rsi for copies) and flags. */
 static const char *const routine_bodies[][2] = {
+	/* ERMS: Linux's own memset_erms and memcpy_erms, which nothing
+	 * measured beats there: a branch-free start the size mix cannot
+	 * mispredict.  rep movsb is right for a destination below an
+	 * overlapping source too. */
+	{ "set_erms", "P(rep)\n\trep stosb\n\tRET\n" },
+	{ "copy_erms", "P(rep)\n\trep movsb\n\tRET\n" },
 	/* Forwards, for a destination below an overlapping source: each
 	 * 16-byte block is loaded before it is stored. */
 	{ "move_fwd",
@@ -652,7 +650,7 @@ static void emit_routines(FILE *f, bool global)
 		"\t.pushsection .rodata,\"a\",@progbits\n\t.balign 8\n"
 		".Lrk_ones:\n\t.quad 0x0101010101010101\n\t.popsection\n");
 	for (size_t i = 0; i < ARRAY_SIZE(routine_parts); i++)
-		emit_function(f, routine_parts[i][0], &routine_parts[i][1], 3,
+		emit_function(f, routine_parts[i][0], &routine_parts[i][1], 4,
 			      global);
 	for (size_t i = 0; i < ARRAY_SIZE(routine_bodies); i++)
 		emit_function(f, routine_bodies[i][0], &routine_bodies[i][1],

@@ -32,7 +32,7 @@ grep -q '^paths reached \([0-9]*\) of \1$' "$W/out" &&
 "$W/routines" -m 63 >"$W/small" 2>&1
 rc=$?
 if [ $rc = 3 ] && grep -q '^path not taken: set_orig:loop' "$W/small" &&
-		grep -q '^path not taken: copy_erms:rep' "$W/small"; then
+		grep -q '^path not taken: copy_rep_good:rep' "$W/small"; then
 	ok "path check fails when paths are left ($(grep '^paths reached' "$W/small"))"
 else
 	fail "sizes to 63: exit $rc, $(grep '^paths' "$W/small")"
