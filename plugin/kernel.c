@@ -350,20 +350,28 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 /* ---- The routines --------------------------------------------------- */
 
 /*
- * The routines, as Linux's own memset_orig and memcpy_orig are built:
- * sizes to 64 in straight-line code of overlapping stores (no loop, one
- * branch per size class), larger ones in a loop of 32-byte blocks from
- * an aligned destination.  Where the class has fast strings, sizes from
- * the class's threshold up take them: rep stosq/movsq (REP_GOOD) or rep
- * stosb/movsb (ERMS), which beat the loop only once their start-up cost
- * is paid.  GPR-only, no red zone: a set keeps the broadcast fill in
- * rax itself and gives back the byte with movzbl (the site passes it
+ * The routines of the orig and REP_GOOD classes, as Linux's own
+ * memset_orig and memcpy_orig are built: sizes to 64 in straight-line
+ * code of overlapping stores (one branch per size class, taken only for
+ * the larger ones), larger sizes in a loop of 32-byte blocks from an
+ * aligned destination, and for REP_GOOD rep stosq/movsq from a
+ * threshold, which beats the loop only once its start-up is paid.  The
+ * ERMS class is Linux's memset_erms and memcpy_erms (routine_bodies):
+ * measured, a size mix mispredicts any branch ahead of rep stosb.
+ * GPR-only, no red zone: a set keeps the broadcast fill in rax itself
+ * and gives back the byte with movzbl (the site passes it
  * zero-extended), a copy saves rax, and rdx only for fast strings.
+ *
+ * Each size class stores its tail before its head, so that the last
+ * store to the first byte has the plainest address: a load of that byte
+ * right after the call (kernel/bench.sh's "first" shape) is forwarded
+ * from it without waiting on the tail's address; a store's data never
+ * waits on the destination either.
  *
  * A copy site may be a memmove the compiler proved forwards-safe, so a
  * copy routine must be right when the destination is below an
- * overlapping source: that case, found with no spare register (src -
- * dst < len, unsigned), goes to rep movsb (ERMS) or to move_fwd, whose
+ * overlapping source: that case (src - dst < len, unsigned, computed in
+ * rax so that rsi stays independent of rdi) goes to move_fwd, whose
  * 16-byte blocks load before they store.  The fast paths then see
  * disjoint buffers, which their overlapping head and tail stores need.
  *
@@ -372,8 +380,10 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
  * prints (emit_path), else nothing.
  */
 
-/* Fast strings from this many bytes (the loop below it): where
- * kernel/bench.sh measured the crossing, results/kernel-routines.txt. */
+/* rep stosq/movsq from this many bytes (the loop below it):
+ * kernel/bench.sh on Intel family 6 model 0xcf had the loop ahead at
+ * 511 bytes and rep stosq at 1024 and up
+ * (bench/results/intel-06-cf/kernel-routines.txt). */
 #define K_REP_STOSQ_FROM	"1024"
 #define K_REP_MOVSQ_FROM	"1024"
 
@@ -390,19 +400,21 @@ static const char set_head[] =
 	"\tcmp $8, %ecx\n\tjae 2f\n"
 	"\tcmp $4, %ecx\n\tjae 3f\n"
 	"\ttest %ecx, %ecx\n\tjz 4f\n"
-	/* 1 to 3: the first, the last and the one at end - 1 - n / 2 */
-	"P(1_3)\n\tmov %al, (%rdi)\n\tadd %rcx, %rdi\n\tmov %al, -1(%rdi)\n"
-	"\tshr %ecx\n\tnot %rcx\n\tmov %al, (%rdi,%rcx)\n"
+	/* 1 to 3: the last, the one at n / 2 and the first; rdi + n is
+	 * rdi + 2 * (n / 2) + the bit shr leaves in CF */
+	"P(1_3)\n\tmov %al, -1(%rdi,%rcx)\n\tshr %ecx\n"
+	"\tmov %al, (%rdi,%rcx)\n\tmov %al, (%rdi)\n"
+	"\tlea (%rdi,%rcx,2), %rdi\n\tadc $0, %rdi\n"
 	"\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
 	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
-	"3:\nP(4_7)\n\tmov %eax, (%rdi)\n\tmov %eax, -4(%rdi,%rcx)\n" SET_END
-	"2:\nP(8_16)\n\tmov %rax, (%rdi)\n\tmov %rax, -8(%rdi,%rcx)\n" SET_END
-	"5:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"3:\nP(4_7)\n\tmov %eax, -4(%rdi,%rcx)\n\tmov %eax, (%rdi)\n" SET_END
+	"2:\nP(8_16)\n\tmov %rax, -8(%rdi,%rcx)\n\tmov %rax, (%rdi)\n" SET_END
+	"5:\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
 	"P(17_32)\n" SET_END
-	"6:\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"6:\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
 	"\tcmp $64, %rcx\n\tja 7f\n"
 	"P(33_64)\n" SET_END;
 
@@ -435,34 +447,35 @@ static const char set_big_rep_good[] =
  * out as the set's.  Each size class copies one register at a time:
  * the buffers are disjoint here. */
 static const char copy_head[] =
-	"\tsub %rdi, %rsi\n\tcmp %rcx, %rsi\n\tlea (%rsi,%rdi), %rsi\n"
-	"\tjb 12f\n"
 	"\tpush %rax\n"
+	"\tmov %rsi, %rax\n\tsub %rdi, %rax\n\tcmp %rcx, %rax\n\tjb 12f\n"
 	"\tcmp $16, %rcx\n\tja 5f\n"
 	"\tcmp $8, %ecx\n\tjae 2f\n"
 	"\tcmp $4, %ecx\n\tjae 3f\n"
 	"\ttest %ecx, %ecx\n\tjz 4f\n"
-	"P(1_3)\n\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n"
-	"\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
-	"\tmovzbl -1(%rsi), %eax\n\tmov %al, -1(%rdi)\n"
-	"\tshr %ecx\n\tnot %rcx\n"
+	"P(1_3)\n\tmovzbl -1(%rsi,%rcx), %eax\n\tmov %al, -1(%rdi,%rcx)\n"
+	"\tshr %ecx\n"
 	"\tmovzbl (%rsi,%rcx), %eax\n\tmov %al, (%rdi,%rcx)\n"
+	"\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n"
+	"\tsetc %al\n\tmovzbl %al, %eax\n"
+	"\tlea (%rdi,%rcx,2), %rdi\n\tlea (%rsi,%rcx,2), %rsi\n"
+	"\tadd %rax, %rdi\n\tadd %rax, %rsi\n"
 	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n"
 	"4:\nP(0)\n\tpop %rax\n\tRET\n"
-	"3:\nP(4_7)\n\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n"
-	"\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n" COPY_END
-	"2:\nP(8_16)\n\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n" COPY_END
-	"5:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
-	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"3:\nP(4_7)\n\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n"
+	"\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n" COPY_END
+	"2:\nP(8_16)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n" COPY_END
+	"5:\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
 	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
 	"P(17_32)\n" COPY_END
-	"6:\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
-	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
+	"6:\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
 	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
 	"\tcmp $64, %rcx\n\tja 7f\n"
 	"P(33_64)\n" COPY_END;
 
@@ -479,7 +492,8 @@ static const char copy_loop[] =
 	"\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
 	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n";
 
-static const char copy_fwd[] = "12:\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
+static const char copy_fwd[] =
+	"12:\tpop %rax\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
 
 static const char copy_big_rep_good[] =
 	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
