@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench.sh [BENCH ARGS] - kernel mode's routines against Linux 6.1's own
-# memset_erms and memset_orig (bench/bench.c) and memcpy_erms and
-# memcpy_orig (bench/copybench.c, into results/copybench.txt;
-# KCOPYBENCH_ARGS), in user space: TCG timings mean nothing.
+# memset_erms, memset_orig and REP_GOOD memset (bench/bench.c) and
+# memcpy_erms, memcpy_orig and REP_GOOD memcpy (bench/copybench.c, into
+# results/copybench.txt; KCOPYBENCH_ARGS; COPYBENCH_CPU, 1 unless set,
+# the CPU it runs on), in user space: TCG timings mean nothing.
 # Linux's memset_64.S is assembled here from the fetched source with the
 # plain test kernel's generated headers (kernel/build.sh plain first),
 # its routines renamed so they link beside glibc; kernel mode's come

@@ -353,7 +353,7 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
  * The routines of the orig and REP_GOOD classes, as Linux's own
  * memset_orig and memcpy_orig are built: sizes to 64 in straight-line
  * code of overlapping stores (one branch per size class, taken only for
- * the larger ones), larger sizes in a loop of 32-byte blocks from an
+ * the larger ones), larger sizes in a loop of 64-byte blocks from an
  * aligned destination, and for REP_GOOD rep stosq/movsq from a
  * threshold, which beats the loop only once its start-up is paid.  The
  * ERMS class is Linux's memset_erms and memcpy_erms (routine_bodies):
@@ -409,31 +409,47 @@ static const char set_head[] =
 	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
 	"3:\nP(4_7)\n\tmov %eax, -4(%rdi,%rcx)\n\tmov %eax, (%rdi)\n" SET_END
 	"2:\nP(8_16)\n\tmov %rax, -8(%rdi,%rcx)\n\tmov %rax, (%rdi)\n" SET_END
-	"5:\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"5:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
 	"P(17_32)\n" SET_END
 	"6:\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
 	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"\tcmp $64, %rcx\n\tja 7f\n"
 	"P(33_64)\n" SET_END;
 
-/* Over 64 (label 7, or 10 past a threshold's test): the first and last 32 bytes are written, the
- * blocks between start at the first 32-byte boundary past dst. */
+/* Over 64 (label 7, or 10 past a threshold's test): the last 32 bytes
+ * and the first 8, then 64-byte blocks from the first 8-byte boundary
+ * past dst while one fits before the last 64 bytes, and one 32-byte
+ * block if the last 32 are not reached: as few stores as Linux's
+ * memset_orig makes, without its loops over the last quadwords and
+ * bytes. */
 static const char set_loop[] =
 	"7:\n10:\nP(loop)\n"
-	"\tlea -32(%rdi,%rcx), %rcx\n\tadd $32, %rdi\n\tand $-32, %rdi\n"
+	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n"
+	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tand $-8, %rdi\n"
+	"\tcmp %rcx, %rdi\n\tjae 12f\n"
 	"11:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"\tadd $32, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
-	"\tlea 32(%rcx), %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n";
+	"\tmov %rax, 32(%rdi)\n\tmov %rax, 40(%rdi)\n"
+	"\tmov %rax, 48(%rdi)\n\tmov %rax, 56(%rdi)\n"
+	"\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
+	"12:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"13:\tlea 32(%rcx), %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n";
 
-/* REP_GOOD, from the threshold: rep stosq from the first 32-byte
- * boundary past dst to the last whole quadword before the end (the
- * head's stores did the rest). */
+/* REP_GOOD, from the threshold: the first 32 bytes and the last 8,
+ * then rep stosq from the first 32-byte boundary past dst to the last
+ * whole quadword before the end. */
 static const char set_big_rep_good[] =
 	"7:\tcmp $" K_REP_STOSQ_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n"
+	"P(rep)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n"
 	"\tadd $32, %rdi\n\tand $-32, %rdi\n"
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep stosq\n"
 	"\tmov %rdx, %rdi\n\tpop %rdx\n\tmovzbl %al, %eax\n\tRET\n";
@@ -466,7 +482,8 @@ static const char copy_head[] =
 	"\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n" COPY_END
 	"2:\nP(8_16)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n" COPY_END
-	"5:\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"5:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
 	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
@@ -476,20 +493,35 @@ static const char copy_head[] =
 	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
 	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
 	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"\tcmp $64, %rcx\n\tja 7f\n"
 	"P(33_64)\n" COPY_END;
 
-/* Over 64: rsi moves by what aligning rdi moved it. */
+/* Over 64, as the set's loop; rsi moves as rdi does. */
 static const char copy_loop[] =
 	"7:\n10:\nP(loop)\n"
-	"\tlea -32(%rdi,%rcx), %rcx\n\tmov %rdi, %rax\n"
-	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
+	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
+	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tlea -64(%rdi,%rcx), %rcx\n\tmov %rdi, %rax\n"
+	"\tadd $8, %rdi\n\tand $-8, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
+	"\tcmp %rcx, %rdi\n\tjae 14f\n"
 	"11:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
 	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
 	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"\tadd $32, %rsi\n\tadd $32, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
-	"\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
+	"\tmov 32(%rsi), %rax\n\tmov %rax, 32(%rdi)\n"
+	"\tmov 40(%rsi), %rax\n\tmov %rax, 40(%rdi)\n"
+	"\tmov 48(%rsi), %rax\n\tmov %rax, 48(%rdi)\n"
+	"\tmov 56(%rsi), %rax\n\tmov %rax, 56(%rdi)\n"
+	"\tadd $64, %rsi\n\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
+	"14:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	/* on to the ends: rdi + (end - rdi), rsi by as much */
+	"13:\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
 	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n";
 
 static const char copy_fwd[] =
@@ -497,7 +529,12 @@ static const char copy_fwd[] =
 
 static const char copy_big_rep_good[] =
 	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n\tmov %rdi, %rax\n"
+	"P(rep)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n\tmov %rdi, %rax\n"
 	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep movsq\n"
 	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rsi\n"
