@@ -495,7 +495,11 @@ static const char copy_head[] =
 	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
 	"P(33_64)\n" COPY_END;
 
-/* Over 64, as the set's loop; rsi moves as rdi does. */
+/* Over 64, as the set's loop but with the blocks on the destination's
+ * own 8-byte grid, not the memory's, as memcpy_orig's are: a reader of
+ * the copy's words then finds each in one store, which forwards (on the
+ * memory's grid, at +3, make bench-kernel's read shape had memcpy_orig
+ * up to 1.6 times faster at 65 to 256 bytes); rsi moves as rdi does. */
 static const char copy_loop[] =
 	"7:\n10:\nP(loop)\n"
 	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
@@ -503,8 +507,7 @@ static const char copy_loop[] =
 	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
 	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tlea -64(%rdi,%rcx), %rcx\n\tmov %rdi, %rax\n"
-	"\tadd $8, %rdi\n\tand $-8, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
+	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tadd $8, %rsi\n"
 	"\tcmp %rcx, %rdi\n\tjae 14f\n"
 	"11:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
