@@ -79,9 +79,9 @@ check_ktap() {
 # passes -fplugin-arg-repstos-kernel-paths); the KTAP test calls every
 # routine and prints each counter, built in and as a module: all taken.
 check_paths() {
-	res=$(grep -c '# repstos_ktest: paths taken \([0-9]*\) of \1\r*$' "$1")
-	[ "$res" = 2 ] && ok "$(basename "$1" .log): every routine path taken, built in and as a module ($(grep -m1 'paths taken' "$1" | sed 's/.*: //'))" ||
-		fail "$(basename "$1" .log): paths: $(grep 'paths taken\|path .* 0\r*$' "$1" | head -5)"
+	res=$(tr -d '\r' <"$1" | grep -c '# repstos_ktest: paths taken \([0-9]*\) of \1$')
+	[ "$res" = 2 ] && ok "$(basename "$1" .log): every routine path taken, built in and as a module ($(tr -d '\r' <"$1" | grep -m1 'paths taken' | sed 's/.*: //'))" ||
+		fail "$(basename "$1" .log): paths: $(tr -d '\r' <"$1" | grep 'paths taken\|: path .* 0$' | head -5)"
 }
 
 # boot VARIANT CPU [PARAM]: PARAM is added to the kernel command line
