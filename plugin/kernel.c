@@ -409,12 +409,14 @@ static const char set_head[] =
 	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
 	"3:\nP(4_7)\n\tmov %eax, -4(%rdi,%rcx)\n\tmov %eax, (%rdi)\n" SET_END
 	"2:\nP(8_16)\n\tmov %rax, -8(%rdi,%rcx)\n\tmov %rax, (%rdi)\n" SET_END
-	"5:\tcmp $64, %rcx\n\tja 7f\n"
+	"5:\tcmp $32, %rcx\n\tja 6f\n"
 	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tcmp $32, %rcx\n\tja 6f\n"
 	"P(17_32)\n" SET_END
-	"6:\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"6:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
 	"P(33_64)\n" SET_END;
 
