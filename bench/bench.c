@@ -65,6 +65,7 @@ REPSTOS_VARIANTS(X)
  * source, beside kernel mode's (plugin/kernel.c), RET through the
  * return thunk or plain. */
 RUN(linux_memset_erms) RUN(linux_memset_orig) RUN(linux_memset_via_jmp)
+RUN(linux_memset_rep_good)
 RUN(__repstos_k_set_erms) RUN(__repstos_k_set_rep_good)
 RUN(__repstos_k_set_orig) RUN(__repstos_kr_set_erms)
 #endif
@@ -75,6 +76,7 @@ static const struct bench_cand all_cands[] = {
 	{ "linux-call-jmp-erms", "Linux today on ERMS: call memset, jmp memset_erms", bench_run_linux_memset_via_jmp, -1 },
 	{ "linux-memset_erms", "Linux memset_erms called directly", bench_run_linux_memset_erms, -1 },
 	{ "linux-memset_orig", "Linux memset_orig called directly", bench_run_linux_memset_orig, -1 },
+	{ "linux-memset_rep_good", "Linux memset on REP_GOOD (rep stosq) called directly", bench_run_linux_memset_rep_good, -1 },
 	{ "k-erms", "kernel site: call __repstos_k_set_erms (RET = return thunk)", bench_run___repstos_k_set_erms, -1 },
 	{ "k-erms-ret", "kernel site: call the erms routine, plain ret", bench_run___repstos_kr_set_erms, -1 },
 	{ "k-rep_good", "kernel site: call __repstos_k_set_rep_good", bench_run___repstos_k_set_rep_good, -1 },
@@ -852,13 +854,23 @@ static const char *default_outdir(void)
 	return outdir_buf;
 }
 
+/* The last CPU the process may run on: the machine's last unless taskset
+ * (or the like) said otherwise, which must win, as on a machine whose
+ * CPUs are shared out between runs. */
 static void pin(void)
 {
 	cpu_set_t set;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu = -1;
 
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			cpu = i;
+	if (cpu < 0)
+		return;
 	CPU_ZERO(&set);
-	CPU_SET(n > 1 ? n - 1 : 0, &set);
+	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 }
 

@@ -64,6 +64,7 @@ extern BENCH_LOOPS(bench_copy_inline);
  * from the fetched source, beside kernel mode's routines. */
 extern BENCH_LOOPS(bench_copy_linux_memcpy_erms);
 extern BENCH_LOOPS(bench_copy_linux_memcpy_orig);
+extern BENCH_LOOPS(bench_copy_linux_memcpy_rep_good);
 extern BENCH_LOOPS(bench_copy_linux_memcpy_via_jmp);
 extern BENCH_LOOPS(bench_copy___repstos_k_copy_erms);
 extern BENCH_LOOPS(bench_copy___repstos_k_copy_rep_good);
@@ -414,6 +415,7 @@ static void add_all(void)
 	add("linux-call-jmp-erms", bench_copy_linux_memcpy_via_jmp, NULL, 0, 0);
 	add("linux-memcpy_erms", bench_copy_linux_memcpy_erms, NULL, 0, 0);
 	add("linux-memcpy_orig", bench_copy_linux_memcpy_orig, NULL, 0, 0);
+	add("linux-memcpy_rep_good", bench_copy_linux_memcpy_rep_good, NULL, 0, 0);
 	add("k-erms", bench_copy___repstos_k_copy_erms,
 	    bench_copy___repstos_k_move_erms, 0, 0);
 	add("k-rep_good", bench_copy___repstos_k_copy_rep_good,

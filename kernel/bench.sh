@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench.sh [BENCH ARGS] - kernel mode's routines against Linux 6.1's own
-# memset_erms and memset_orig (bench/bench.c) and memcpy_erms and
-# memcpy_orig (bench/copybench.c, into results/copybench.txt;
-# KCOPYBENCH_ARGS), in user space: TCG timings mean nothing.
+# memset_erms, memset_orig and REP_GOOD memset (bench/bench.c) and
+# memcpy_erms, memcpy_orig and REP_GOOD memcpy (bench/copybench.c, into
+# results/copybench.txt; KCOPYBENCH_ARGS; COPYBENCH_CPU, 1 unless set,
+# the CPU it runs on), in user space: TCG timings mean nothing.
 # Linux's memset_64.S is assembled here from the fetched source with the
 # plain test kernel's generated headers (kernel/build.sh plain first),
 # its routines renamed so they link beside glibc; kernel mode's come
@@ -39,6 +40,21 @@ linux_lib() {
 }
 linux_lib memset || exit 1
 linux_lib memcpy || exit 1
+# rep_good OP: Linux's REP_GOOD OP (rep stosq/movsq, then the bytes), as
+# apply_alternatives() leaves it: __OP past its first instructions (ENDBR,
+# "jmp OP_orig", the NOPs it pads), named linux_OP_rep_good.
+rep_good() {
+	at=$(objdump -d "$out/linux_$1.o" | awk -v f="<linux___$1>:" '
+		/^Disassembly of section/ { sec = $4; sub(":", "", sec) }
+		$2 == f { on = 1; next }
+		on && /^$/ { exit }
+		on && !/endbr64|jmp|nop/ { sub(":", "", $1); print sec ":0x" $1; exit }')
+	[ -n "$at" ] || { echo "bench.sh: no REP_GOOD body in __$1" >&2; return 1; }
+	objcopy --add-symbol linux_$1_rep_good=$at,function,global \
+		"$out/linux_$1.o"
+}
+rep_good memset || exit 1
+rep_good memcpy || exit 1
 
 # the tree's headers tell kernel mode its alt_instr layout (plugin/ktree.c)
 kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -I$src/arch/x86/include -I$src/include -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"
@@ -55,7 +71,7 @@ cflags="-std=gnu11 -O2 -g -Iinclude -Iruntime -Ipatcher -Ibench"
 cd "$top"
 gcc $cflags -DBENCH_KERNEL -c -o "$out/bench.o" bench/bench.c
 cands=
-for c in linux_memset_erms linux_memset_orig linux_memset_via_jmp; do
+for c in linux_memset_erms linux_memset_orig linux_memset_rep_good linux_memset_via_jmp; do
 	gcc $cflags -DCAND=$c -DKIND_CALL=$c -c -o "$out/cand-$c.o" bench/cand.c
 	cands="$cands $out/cand-$c.o"
 done
@@ -75,7 +91,7 @@ gcc -no-pie -Wl,-z,noexecstack -o "$out/kbench" "$out/bench.o" "$pb/gpr.o" "$pb/
 # The copies: bench/copybench.c, the same way.
 gcc $cflags -DBENCH_KERNEL -c -o "$out/copybench.o" bench/copybench.c
 ccands=
-for c in linux_memcpy_erms linux_memcpy_orig linux_memcpy_via_jmp; do
+for c in linux_memcpy_erms linux_memcpy_orig linux_memcpy_rep_good linux_memcpy_via_jmp; do
 	gcc $cflags -DCAND=$c -DKIND_CALL=$c -DOP_COPY -c -o "$out/copycand-$c.o" bench/cand.c
 	ccands="$ccands $out/copycand-$c.o"
 done

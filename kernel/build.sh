@@ -3,7 +3,9 @@
 # test module and initramfs, in build/kernel/VARIANT (Linux 6.1) or
 # build/kernel/V/VARIANT (KERNEL_VERSION=V: 6.12, 7.3):
 #   plain    no plugin: the baseline (objtool warnings, .text size)
-#   plugin   -fplugin-arg-repstos-kernel (its inline form runs under
+#   plugin   -fplugin-arg-repstos-kernel, with the routines' path
+#            counters (-fplugin-arg-repstos-kernel-paths: a test build's
+#            only, see plugin/kernel.c) (its inline form runs under
 #            QEMU when booted with repstos_fsrm: the test's early
 #            parameter forces FSRM, which TCG refuses)
 # The test (kernel/test/repstos_ktest.c) is added to the source's lib/
@@ -24,7 +26,7 @@ jobs=${KERNEL_JOBS:-2}
 
 case $variant in
 plain)	kcflags= ;;
-plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel" ;;
+plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 

@@ -72,11 +72,15 @@ bool kernel_mode;
  * -1: the tree's (fast_bit). */
 static int inline_bit = -1;
 
+/* -fplugin-arg-repstos-kernel-paths: the routines count their paths. */
+static bool kernel_paths;
+
 /* Feature numbers are 15 bits in the 12-byte layout. */
 #define K_FEATURE_LIMIT	0x8000u
 
 #define K_NOTE_SITE	1
 #define K_NOTE_END	2
+#define K_NOTE_PATH	3
 
 static bool unit_defines_start_kernel, unit_is_module, layout_bad;
 static unsigned unit_sites;
@@ -94,6 +98,15 @@ bool kernel_option(const char *key, const char *value, bool *ok)
 			*ok = false;
 		}
 		kernel_mode = true;
+		return true;
+	}
+	if (!strcmp(key, "kernel-paths")) {
+		if (value) {
+			error("%<-fplugin-arg-repstos-kernel-paths%> takes no "
+			      "value (got %qs)", value);
+			*ok = false;
+		}
+		kernel_paths = true;
 		return true;
 	}
 	if (strcmp(key, "kernel-inline-bit"))
@@ -336,51 +349,243 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 
 /* ---- The routines --------------------------------------------------- */
 
-/* The routines' bodies; RET is filled in.  Each preserves every
- * register but its operands (rdi, rcx, and rsi for copies) and flags. */
+/*
+ * The routines of the orig and REP_GOOD classes, as Linux's own
+ * memset_orig and memcpy_orig are built: sizes to 64 in straight-line
+ * code of overlapping stores (one branch per size class, taken only for
+ * the larger ones), larger sizes in a loop of 64-byte blocks from an
+ * aligned destination, and for REP_GOOD rep stosq/movsq from a
+ * threshold, which beats the loop only once its start-up is paid.  The
+ * ERMS class is Linux's memset_erms and memcpy_erms (routine_bodies):
+ * measured, a size mix mispredicts any branch ahead of rep stosb.
+ * GPR-only, no red zone: a set keeps the broadcast fill in rax itself
+ * and gives back the byte with movzbl (the site passes it
+ * zero-extended), a copy saves rax, and rdx only for fast strings.
+ *
+ * Each size class stores its tail before its head, so that the last
+ * store to the first byte has the plainest address: a load of that byte
+ * right after the call (kernel/bench.sh's "first" shape) is forwarded
+ * from it without waiting on the tail's address; a store's data never
+ * waits on the destination either.
+ *
+ * A copy site may be a memmove the compiler proved forwards-safe, so a
+ * copy routine must be right when the destination is below an
+ * overlapping source: that case (src - dst < len, unsigned, computed in
+ * rax so that rsi stays independent of rdi) goes to move_fwd, whose
+ * 16-byte blocks load before they store.  The fast paths then see
+ * disjoint buffers, which their overlapping head and tail stores need.
+ *
+ * In a body, RET is the build's return and P(NAME) the start of a path:
+ * under -fplugin-arg-repstos-kernel-paths a counter the kernel test
+ * prints (emit_path), else nothing.
+ */
+
+/* rep stosq/movsq from this many bytes (the loop below it):
+ * kernel/bench.sh on Intel family 6 model 0xcf had the loop ahead at
+ * 511 bytes and rep stosq at 1024 and up
+ * (bench/results/intel-06-cf/kernel-routines.txt). */
+#define K_REP_STOSQ_FROM	"1024"
+#define K_REP_MOVSQ_FROM	"1024"
+
+
+/* How a set returns: rdi at the end, rcx 0, rax the fill byte again. */
+#define SET_END	"\tadd %rcx, %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
+
+/* Sizes 0 to 64 of a set, rax the fill byte broadcast, each class
+ * reached by branches not taken where it can be (a taken branch costs
+ * more) and returning in place; over 64 on to label 7. */
+static const char set_head[] =
+	"\timul .Lrk_ones(%rip), %rax\n"
+	"\tcmp $16, %rcx\n\tja 5f\n"
+	"\tcmp $8, %ecx\n\tjae 2f\n"
+	"\tcmp $4, %ecx\n\tjae 3f\n"
+	"\ttest %ecx, %ecx\n\tjz 4f\n"
+	/* 1 to 3: the last, the one at n / 2 and the first; rdi + n is
+	 * rdi + 2 * (n / 2) + the bit shr leaves in CF */
+	"P(1_3)\n\tmov %al, -1(%rdi,%rcx)\n\tshr %ecx\n"
+	"\tmov %al, (%rdi,%rcx)\n\tmov %al, (%rdi)\n"
+	"\tlea (%rdi,%rcx,2), %rdi\n\tadc $0, %rdi\n"
+	"\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
+	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
+	"3:\nP(4_7)\n\tmov %eax, -4(%rdi,%rcx)\n\tmov %eax, (%rdi)\n" SET_END
+	"2:\nP(8_16)\n\tmov %rax, -8(%rdi,%rcx)\n\tmov %rax, (%rdi)\n" SET_END
+	"5:\tcmp $32, %rcx\n\tja 6f\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"P(17_32)\n" SET_END
+	"6:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"P(33_64)\n" SET_END;
+
+/* Over 64 (label 7, or 10 past a threshold's test): the last 32 bytes
+ * and the first 8, then 64-byte blocks from the first 8-byte boundary
+ * past dst while one fits before the last 64 bytes, and one 32-byte
+ * block if the last 32 are not reached: as few stores as Linux's
+ * memset_orig makes, without its loops over the last quadwords and
+ * bytes. */
+static const char set_loop[] =
+	"7:\n10:\nP(loop)\n"
+	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n"
+	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tand $-8, %rdi\n"
+	"\tcmp %rcx, %rdi\n\tjae 12f\n"
+	"11:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"\tmov %rax, 32(%rdi)\n\tmov %rax, 40(%rdi)\n"
+	"\tmov %rax, 48(%rdi)\n\tmov %rax, 56(%rdi)\n"
+	"\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
+	"12:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"13:\tlea 32(%rcx), %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n";
+
+/* REP_GOOD, from the threshold: the first 32 bytes and the last 8,
+ * then rep stosq from the first 32-byte boundary past dst to the last
+ * whole quadword before the end. */
+static const char set_big_rep_good[] =
+	"7:\tcmp $" K_REP_STOSQ_FROM ", %rcx\n\tjb 10f\n"
+	"P(rep)\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
+	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
+	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n"
+	"\tadd $32, %rdi\n\tand $-32, %rdi\n"
+	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep stosq\n"
+	"\tmov %rdx, %rdi\n\tpop %rdx\n\tmovzbl %al, %eax\n\tRET\n";
+
+/* How a copy returns: rdi, rsi at the ends, rcx 0, rax as it was. */
+#define COPY_END "\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n\txor %ecx, %ecx\n" \
+		 "\tpop %rax\n\tRET\n"
+
+/* A destination below an overlapping source (label 12 is the class's
+ * forwards-safe path); then sizes 0 to 64 of a copy, rax saved, laid
+ * out as the set's.  Each size class copies one register at a time:
+ * the buffers are disjoint here. */
+static const char copy_head[] =
+	"\tpush %rax\n"
+	"\tmov %rsi, %rax\n\tsub %rdi, %rax\n\tcmp %rcx, %rax\n\tjb 12f\n"
+	"\tcmp $16, %rcx\n\tja 5f\n"
+	"\tcmp $8, %ecx\n\tjae 2f\n"
+	"\tcmp $4, %ecx\n\tjae 3f\n"
+	"\ttest %ecx, %ecx\n\tjz 4f\n"
+	"P(1_3)\n\tmovzbl -1(%rsi,%rcx), %eax\n\tmov %al, -1(%rdi,%rcx)\n"
+	"\tshr %ecx\n"
+	"\tmovzbl (%rsi,%rcx), %eax\n\tmov %al, (%rdi,%rcx)\n"
+	"\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n"
+	"\tsetc %al\n\tmovzbl %al, %eax\n"
+	"\tlea (%rdi,%rcx,2), %rdi\n\tlea (%rsi,%rcx,2), %rsi\n"
+	"\tadd %rax, %rdi\n\tadd %rax, %rsi\n"
+	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n"
+	"4:\nP(0)\n\tpop %rax\n\tRET\n"
+	"3:\nP(4_7)\n\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n"
+	"\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n" COPY_END
+	"2:\nP(8_16)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n" COPY_END
+	"5:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tcmp $32, %rcx\n\tja 6f\n"
+	"P(17_32)\n" COPY_END
+	"6:\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
+	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	"P(33_64)\n" COPY_END;
+
+/* Over 64, as the set's loop but with the blocks on the destination's
+ * own 8-byte grid, not the memory's, as memcpy_orig's are: a reader of
+ * the copy's words then finds each in one store, which forwards (on the
+ * memory's grid, at +3, make bench-kernel's read shape had memcpy_orig
+ * up to 1.6 times faster at 65 to 256 bytes); rsi moves as rdi does. */
+static const char copy_loop[] =
+	"7:\n10:\nP(loop)\n"
+	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
+	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tadd $8, %rsi\n"
+	"\tcmp %rcx, %rdi\n\tjae 14f\n"
+	"11:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	"\tmov 32(%rsi), %rax\n\tmov %rax, 32(%rdi)\n"
+	"\tmov 40(%rsi), %rax\n\tmov %rax, 40(%rdi)\n"
+	"\tmov 48(%rsi), %rax\n\tmov %rax, 48(%rdi)\n"
+	"\tmov 56(%rsi), %rax\n\tmov %rax, 56(%rdi)\n"
+	"\tadd $64, %rsi\n\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
+	"14:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	/* on to the ends: rdi + (end - rdi), rsi by as much */
+	"13:\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
+	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n";
+
+static const char copy_fwd[] =
+	"12:\tpop %rax\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
+
+static const char copy_big_rep_good[] =
+	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
+	"P(rep)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
+	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
+	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
+	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
+	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n\tmov %rdi, %rax\n"
+	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
+	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep movsq\n"
+	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rsi\n"
+	"\tmov %rdx, %rdi\n\txor %ecx, %ecx\n\tpop %rdx\n\tpop %rax\n\tRET\n";
+
+/* The routines built from those parts, in order. */
+static const char *const routine_parts[][5] = {
+	{ "set_rep_good", set_head, set_big_rep_good, set_loop, "" },
+	{ "set_orig", set_head, set_loop, "", "" },
+	{ "copy_rep_good", copy_head, copy_big_rep_good, copy_loop, copy_fwd },
+	{ "copy_orig", copy_head, copy_loop, copy_fwd, "" },
+};
+
+/* The routines of one piece.  Each preserves every register but its
+ * operands (rdi, rcx, and rsi for copies) and flags. */
 static const char *const routine_bodies[][2] = {
-	{ "set_erms", "\trep stosb\n\tRET\n" },
-	{ "set_rep_good",
-	  "\tpush %rax\n\tpush %rdx\n"
-	  "\tmovabs $0x0101010101010101, %rdx\n\timul %rdx, %rax\n"
-	  "\tmov %rcx, %rdx\n\tshr $3, %rcx\n\trep stosq\n"
-	  "\tmov %edx, %ecx\n\tand $7, %ecx\n\trep stosb\n"
-	  "\tpop %rdx\n\tpop %rax\n\tRET\n" },
-	{ "set_orig",
-	  "\tpush %rax\n\tpush %rdx\n"
-	  "\tmovabs $0x0101010101010101, %rdx\n\timul %rdx, %rax\n"
-	  "\tcmp $32, %rcx\n\tjb 2f\n"
-	  "1:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	  "\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	  "\tadd $32, %rdi\n\tsub $32, %rcx\n\tcmp $32, %rcx\n\tjae 1b\n"
-	  "2:\tcmp $8, %rcx\n\tjb 3f\n\tmov %rax, (%rdi)\n"
-	  "\tadd $8, %rdi\n\tsub $8, %rcx\n\tjmp 2b\n"
-	  "3:\ttest %rcx, %rcx\n\tjz 4f\n\tmov %al, (%rdi)\n"
-	  "\tinc %rdi\n\tdec %rcx\n\tjmp 3b\n"
-	  "4:\tpop %rdx\n\tpop %rax\n\tRET\n" },
-	{ "copy_erms", "\trep movsb\n\tRET\n" },
-	{ "copy_rep_good",
-	  "\tpush %rdx\n\tmov %rcx, %rdx\n\tshr $3, %rcx\n\trep movsq\n"
-	  "\tmov %edx, %ecx\n\tand $7, %ecx\n\trep movsb\n"
-	  "\tpop %rdx\n\tRET\n" },
-	{ "copy_orig",
+	/* ERMS: Linux's own memset_erms and memcpy_erms, which nothing
+	 * measured beats there: a branch-free start the size mix cannot
+	 * mispredict.  rep movsb is right for a destination below an
+	 * overlapping source too. */
+	{ "set_erms", "P(rep)\n\trep stosb\n\tRET\n" },
+	{ "copy_erms", "P(rep)\n\trep movsb\n\tRET\n" },
+	/* Forwards, for a destination below an overlapping source: each
+	 * 16-byte block is loaded before it is stored. */
+	{ "move_fwd",
 	  "\tpush %rax\n\tpush %rdx\n\tcmp $16, %rcx\n\tjb 2f\n"
+	  "P(16)\n"
 	  "1:\tmov (%rsi), %rax\n\tmov 8(%rsi), %rdx\n"
 	  "\tmov %rax, (%rdi)\n\tmov %rdx, 8(%rdi)\n"
 	  "\tadd $16, %rsi\n\tadd $16, %rdi\n\tsub $16, %rcx\n"
 	  "\tcmp $16, %rcx\n\tjae 1b\n"
-	  "2:\ttest %rcx, %rcx\n\tjz 3f\n\tmov (%rsi), %al\n"
-	  "\tmov %al, (%rdi)\n\tinc %rsi\n\tinc %rdi\n\tdec %rcx\n"
-	  "\tjmp 2b\n"
+	  "2:\ttest %rcx, %rcx\n\tjz 3f\n"
+	  "P(1)\n"
+	  "4:\tmov (%rsi), %al\n\tmov %al, (%rdi)\n\tinc %rsi\n\tinc %rdi\n"
+	  "\tdec %rcx\n\tjnz 4b\n"
 	  "3:\tpop %rdx\n\tpop %rax\n\tRET\n" },
 	/* Backwards, for a destination inside the source's tail: rdi,
 	 * rsi end where they began. */
 	{ "move_back",
 	  "\tpush %rax\n\tadd %rcx, %rsi\n\tadd %rcx, %rdi\n"
-	  "1:\tcmp $8, %rcx\n\tjb 2f\n\tsub $8, %rsi\n\tsub $8, %rdi\n"
+	  "1:\tcmp $8, %rcx\n\tjb 2f\n"
+	  "P(8)\n\tsub $8, %rsi\n\tsub $8, %rdi\n"
 	  "\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n\tsub $8, %rcx\n"
 	  "\tjmp 1b\n"
-	  "2:\ttest %rcx, %rcx\n\tjz 3f\n\tdec %rsi\n\tdec %rdi\n"
+	  "2:\ttest %rcx, %rcx\n\tjz 3f\n"
+	  "P(1)\n\tdec %rsi\n\tdec %rdi\n"
 	  "\tmov (%rsi), %al\n\tmov %al, (%rdi)\n\tdec %rcx\n\tjmp 2b\n"
 	  "3:\tpop %rax\n\tRET\n" },
 };
@@ -427,29 +632,66 @@ static void emit_noendbr(FILE *f, const char *name)
 	}
 }
 
+/*
+ * P(path) of routine: with kernel_paths, one more on the path's counter
+ * (in .data), the flags kept (a path may start between a compare and
+ * its branch), and a note of type K_NOTE_PATH that the kernel test
+ * walks: s32 offset to the counter, then "routine:path".  Counters cost
+ * a shared read-modify-write per call, so only a test build has them.
+ */
+static void emit_path(FILE *f, const char *routine, const char *path,
+		      size_t len)
+{
+	unsigned descsz = 4 + strlen(routine) + 1 + len + 1;
+
+	if (!kernel_paths)
+		return;
+	fprintf(f, "\tpushfq\n\tincq .Lrkp_%s_%.*s(%%rip)\n\tpopfq\n"
+		"\t.pushsection .data\n\t.balign 8\n.Lrkp_%s_%.*s:\n"
+		"\t.quad 0\n\t.popsection\n"
+		"\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
+		"\t.long 8, %u, %d\n\t.asciz \"repstos\"\n"
+		"\t.long .Lrkp_%s_%.*s - .\n\t.asciz \"%s:%.*s\"\n"
+		"\t.balign 4\n\t.popsection\n",
+		routine, (int)len, path, routine, (int)len, path, descsz,
+		K_NOTE_PATH, routine, (int)len, path, routine, (int)len, path);
+}
+
+/* body, with RET and P(...) filled in */
+static void emit_body(FILE *f, const char *name, const char *body)
+{
+	const char *ret = ret_spelling();
+
+	for (const char *p = body; *p; p++) {
+		if (!strncmp(p, "RET\n", 4)) {
+			fprintf(f, "\t%s\n", ret);
+			p += 3;
+		} else if (!strncmp(p, "P(", 2)) {
+			size_t len = strcspn(p + 2, ")");
+
+			emit_path(f, name, p + 2, len);
+			p += 2 + len + 1;	/* at the newline */
+		} else {
+			fputc(*p, f);
+		}
+	}
+}
+
 /* Each routine is 16-byte aligned with 16 bytes of NOPs before it: the
  * padding call-depth tracking (retbleed=stuff) writes its accounting
  * thunk into, as for the kernel's own functions (FUNCTION_PADDING),
  * without which it warns once and does not account the call. */
-static void emit_function(FILE *f, const char *name, const char *body,
-			  bool global)
+static void emit_function(FILE *f, const char *name, const char *const *body,
+			  size_t pieces, bool global)
 {
-	const char *ret = ret_spelling();
-
 	fprintf(f, "\t.pushsection .noinstr.text,\"ax\",@progbits\n"
 		"\t.p2align 4, 0x90\n\t.skip 16, 0x90\n");
 	if (global)
 		fprintf(f, "\t.globl __repstos_k_%s\n", name);
 	fprintf(f, "\t.type __repstos_k_%s, @function\n__repstos_k_%s:\n",
 		name, name);
-	for (const char *p = body; *p; p++) {
-		if (!strncmp(p, "RET\n", 4)) {
-			fprintf(f, "%s\n", ret);
-			p += 3;
-		} else {
-			fputc(*p, f);
-		}
-	}
+	for (size_t i = 0; i < pieces; i++)
+		emit_body(f, name, body[i]);
 	fprintf(f, "\t.size __repstos_k_%s, .-__repstos_k_%s\n\t.popsection\n",
 		name, name);
 	emit_noendbr(f, name);
@@ -457,19 +699,26 @@ static void emit_function(FILE *f, const char *name, const char *body,
 
 static void emit_routines(FILE *f, bool global)
 {
-	char name[32], body[160];
+	char name[32], body[200];
+	const char *piece = body;
 
-	fprintf(f, "# repstos kernel routines\n");
-	for (size_t i = 0; i < ARRAY_SIZE(routine_bodies); i++)
-		emit_function(f, routine_bodies[i][0], routine_bodies[i][1],
+	fprintf(f, "# repstos kernel routines\n"
+		"\t.pushsection .rodata,\"a\",@progbits\n\t.balign 8\n"
+		".Lrk_ones:\n\t.quad 0x0101010101010101\n\t.popsection\n");
+	for (size_t i = 0; i < ARRAY_SIZE(routine_parts); i++)
+		emit_function(f, routine_parts[i][0], &routine_parts[i][1], 4,
 			      global);
+	for (size_t i = 0; i < ARRAY_SIZE(routine_bodies); i++)
+		emit_function(f, routine_bodies[i][0], &routine_bodies[i][1],
+			      1, global);
 	for (size_t i = 0; i < ARRAY_SIZE(move_classes); i++) {
 		snprintf(name, sizeof(name), "move_%s", move_classes[i]);
 		snprintf(body, sizeof(body), "\tpush %%rax\n\tmov %%rdi, %%rax\n"
 			 "\tsub %%rsi, %%rax\n\tcmp %%rcx, %%rax\n\tpop %%rax\n"
-			 "\tjae 1f\n\tjmp __repstos_k_move_back\n"
-			 "1:\tjmp __repstos_k_copy_%s\n", move_classes[i]);
-		emit_function(f, name, body, global);
+			 "\tjae 1f\nP(back)\n\tjmp __repstos_k_move_back\n"
+			 "1:\nP(copy)\n\tjmp __repstos_k_copy_%s\n",
+			 move_classes[i]);
+		emit_function(f, name, &piece, 1, global);
 	}
 }
 
@@ -477,13 +726,13 @@ static void finish_unit(void *gcc_data, void *user_data)
 {
 	if (ix86_cmodel != CM_KERNEL || !asm_out_file || seen_error())
 		return;
+	if ((unit_is_module ? unit_sites != 0 : unit_defines_start_kernel) &&
+	    ktree_usable())
+		emit_routines(asm_out_file, !unit_is_module);
 	if (unit_sites)
 		fprintf(asm_out_file, "\t.pushsection .note.repstos,\"a\","
 			"@note\n\t.balign 4\n\t.long 8, 0, %d\n"
 			"\t.asciz \"repstos\"\n\t.popsection\n", K_NOTE_END);
-	if ((unit_is_module ? unit_sites != 0 : unit_defines_start_kernel) &&
-	    ktree_usable())
-		emit_routines(asm_out_file, !unit_is_module);
 }
 
 /* Every function definition, before gimplification: is this the unit

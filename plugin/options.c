@@ -19,7 +19,8 @@ struct plugin_info repstos_plugin_info = {
 		"  -fplugin-arg-repstos-min-const=N|auto smallest constant size\n"
 		"  -fplugin-arg-repstos-max-size=N       leave proven larger sizes\n"
 		"  -fplugin-arg-repstos-verbose          one note per call\n"
-		"  -fplugin-arg-repstos-kernel           Linux alternatives\n",
+		"  -fplugin-arg-repstos-kernel           Linux alternatives\n"
+		"  -fplugin-arg-repstos-kernel-paths     path counters in its routines\n",
 };
 
 struct plugin_options opt = {

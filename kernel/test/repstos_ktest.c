@@ -438,12 +438,190 @@ static int test_regs(void)
 
 	return ok;
 }
+
+/*
+ * Every routine called directly, whatever the alternatives chose: the
+ * sizes and places of its every path (plugin/kernel.c), bytes checked
+ * around each.  A set takes rdi, rcx and the fill byte in rax, a copy
+ * or move rdi, rsi, rcx; each must leave rcx 0 and rax as it was.
+ */
+#define CALL_K(sym, d, s, n, c) ({					\
+	void *di = (d);							\
+	const void *si = (s);						\
+	unsigned long cx = (n), ax = (c);				\
+									\
+	asm volatile("call " #sym					\
+		     : "+D" (di), "+S" (si), "+c" (cx), "+a" (ax),	\
+		       ASM_CALL_CONSTRAINT : : "memory");		\
+	!cx && ax == (unsigned long)(c);				\
+})
+
+enum { K_SET, K_COPY, K_MOVE };
+
+static bool call_k(unsigned r, u8 *d, const u8 *s, size_t n, u8 c)
+{
+	switch (r) {
+	case 0: return CALL_K(__repstos_k_set_erms, d, s, n, c);
+	case 1: return CALL_K(__repstos_k_set_rep_good, d, s, n, c);
+	case 2: return CALL_K(__repstos_k_set_orig, d, s, n, c);
+	case 3: return CALL_K(__repstos_k_copy_erms, d, s, n, c);
+	case 4: return CALL_K(__repstos_k_copy_rep_good, d, s, n, c);
+	case 5: return CALL_K(__repstos_k_copy_orig, d, s, n, c);
+	case 6: return CALL_K(__repstos_k_move_erms, d, s, n, c);
+	case 7: return CALL_K(__repstos_k_move_rep_good, d, s, n, c);
+	default: return CALL_K(__repstos_k_move_orig, d, s, n, c);
+	}
+}
+
+static const char *const k_names[] = {
+	"set_erms", "set_rep_good", "set_orig", "copy_erms", "copy_rep_good",
+	"copy_orig", "move_erms", "move_rep_good", "move_orig"
+};
+
+/* Sizes: 0 to 300, on by 7 to 1100, then either side of the routines'
+ * fast-string threshold (1024) and a few larger. */
+static const size_t k_big[] = { 1023, 1024, 1025, 2047, 2049, 4097, 65537 };
+
+static size_t k_size(unsigned i)
+{
+	if (i <= 300)
+		return i;
+	if (i <= 300 + 114)
+		return 300 + (i - 300) * 7;
+	return k_big[i - 415];
+}
+#define K_SIZES	(415 + ARRAY_SIZE(k_big))
+
+static bool k_set(unsigned r, size_t n, unsigned long a, u8 c)
+{
+	prepare(a, n);
+	if (!call_k(r, dst_buf + a, NULL, n, c))
+		return report(k_names[r], n, a, 0, ~0ul);
+	return check_set(k_names[r], n, a, c);
+}
+
+static bool k_copy(unsigned r, size_t n, unsigned long a, unsigned long b)
+{
+	prepare(a, n);
+	if (!call_k(r, dst_buf + a, src_buf + b, n, 0))
+		return report(k_names[r], n, a, b, ~0ul);
+	return check_copy(k_names[r], n, a, b);
+}
+
+/* In dst_buf, from s to d, as one_move() checks a memmove. */
+static bool k_move(unsigned r, size_t n, unsigned long d, unsigned long s)
+{
+	unsigned long lo = min(d, s), hi = max(d, s) + n + MARGIN;
+
+	lo = lo > MARGIN ? lo - MARGIN : 0;
+	hi = min_t(unsigned long, hi, BUF_SIZE);
+	fill(dst_buf, lo, hi, 1);
+	if (!call_k(r, dst_buf + d, dst_buf + s, n, 0))
+		return report(k_names[r], n, d, s, ~0ul);
+	for (unsigned long i = lo; i < hi; i++) {
+		u8 want = i >= d && i < d + n ? pat(i - d + s, 1) : pat(i, 1);
+
+		if (dst_buf[i] != want)
+			return report(k_names[r], n, d, s, i);
+	}
+	return true;
+}
+
+static const int k_dists[] = { -300, -65, -64, -17, -8, -1, 0, 1, 8, 17,
+			       64, 65, 300 };
+
+static bool k_one(unsigned r, size_t n, unsigned j)
+{
+	unsigned long a = align_of(n, j % n_aligns(n));
+	int kind = r / 3;
+
+	if (kind == K_SET)
+		return k_set(r, n, a, (u8)(0x5a + j)) &&
+		       k_set(r, n, BUF_SIZE - n, 0);
+	if (!k_copy(r, n, a, align_of(n, (j + 1) % n_aligns(n))) ||
+	    !k_copy(r, n, BUF_SIZE - n, 0))
+		return false;
+	/* destination below, on and above an overlapping source */
+	for (unsigned i = 0; i < ARRAY_SIZE(k_dists); i++)
+		if ((kind == K_MOVE || k_dists[i] <= 0) &&
+		    !k_move(r, n, 8192 + k_dists[i] + j, 8192 + j))
+			return false;
+	return true;
+}
+
+static int test_routines(void)
+{
+	if (!__repstos_k_set_erms)
+		return -1;
+	for (unsigned r = 0; r < ARRAY_SIZE(k_names); r++)
+		for (unsigned i = 0; i < K_SIZES; i++)
+			for (unsigned j = 0; j < (i < 415 ? 3 : 1); j++)
+				if (!k_one(r, k_size(i), j))
+					return 0;
+	return 1;
+}
 #else
 static int test_regs(void)
 {
 	return -1;
 }
+
+static int test_routines(void)
+{
+	return -1;
+}
 #endif
+
+/* ---- Path counters -------------------------------------------------- */
+
+/*
+ * A build with -fplugin-arg-repstos-kernel-paths counts each path of
+ * each routine (plugin/kernel.c) and names the counter in a note of
+ * type 3: s32 offset to the u64 count, then "routine:path".  Print
+ * them all; 1 if each was taken, 0 if one was not, -1 if there are none.
+ */
+static int paths_of(const u8 *p, const u8 *end, bool stop_at_end)
+{
+	unsigned all = 0, taken = 0;
+
+	while (!end || p < end) {
+		const u32 *h = (const void *)p;
+		const u8 *desc = p + 12 + ALIGN(h[0], 4);
+		bool ours = h[0] == 8 && !memcmp(p + 12, "repstos", 8);
+
+		if (ours && h[2] == 2 && stop_at_end)
+			break;
+		if (ours && h[2] == 3) {
+			const u64 *count = (const void *)(desc + *(const s32 *)desc);
+
+			pr_info("# repstos_ktest: path %s %llu\n", desc + 4,
+				(unsigned long long)*count);
+			all++;
+			taken += *count != 0;
+		}
+		if (!end && !ours)
+			break;
+		p = desc + ALIGN(h[1], 4);
+	}
+	if (all)
+		pr_info("# repstos_ktest: paths taken %u of %u\n", taken, all);
+	return all ? taken == all : -1;
+}
+
+static int test_paths(void)
+{
+#ifdef MODULE
+#ifdef __REPSTOS_KERNEL__
+	return paths_of(repstos_ktest_notes, NULL, true);
+#else
+	return -1;
+#endif
+#else
+	extern const u8 __start_notes[], __stop_notes[];
+
+	return paths_of(__start_notes, __stop_notes, false);
+#endif
+}
 
 /* ---- KTAP ----------------------------------------------------------- */
 
@@ -464,7 +642,7 @@ static const struct {
 
 static int __init repstos_ktest_init(void)
 {
-	unsigned passed = 0, n = ARRAY_SIZE(tests) + 1;
+	unsigned passed = 0, n = ARRAY_SIZE(tests) + 3;
 	int regs;
 
 	pr_info("KTAP version 1\n");
@@ -493,9 +671,22 @@ static int __init repstos_ktest_init(void)
 	}
 	regs = test_regs();
 	if (regs < 0)
-		pr_info("ok %u registers # SKIP no repstos routines\n", n);
+		pr_info("ok %u registers # SKIP no repstos routines\n", n - 2);
 	else
-		pr_info("%sok %u registers\n", regs ? "" : "not ", n);
+		pr_info("%sok %u registers\n", regs ? "" : "not ", n - 2);
+	passed += regs != 0;
+	/* the routines first: the path counters then hold every class */
+	regs = test_routines();
+	if (regs < 0)
+		pr_info("ok %u routines # SKIP no repstos routines\n", n - 1);
+	else
+		pr_info("%sok %u routines\n", regs ? "" : "not ", n - 1);
+	passed += regs != 0;
+	regs = test_paths();
+	if (regs < 0)
+		pr_info("ok %u paths # SKIP no path counters\n", n);
+	else
+		pr_info("%sok %u paths\n", regs ? "" : "not ", n);
 	passed += regs != 0;
 	pr_info("# repstos_ktest: %u passed, %u failed\n", passed, n - passed);
 out:

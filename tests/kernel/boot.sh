@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: a Linux kernel (6.1, or KERNEL_VERSION: 6.12, 7.3) built with -fplugin-arg-repstos-kernel boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module, with no more objtool warnings than the plain build.
+# Proves: a Linux kernel (6.1, or KERNEL_VERSION: 6.12, 7.3) built with -fplugin-arg-repstos-kernel boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module (every routine of every class called directly, each of its counted paths taken), with no more objtool warnings than the plain build.
 # kernel/build.sh builds the plain and plugin variants of
 # kernel/config.frag (the source is Debian's linux-source-VERSION,
 # fetched and cached by kernel/fetch.sh; build.sh checks that .config has
@@ -70,9 +70,18 @@ check_ktap() {
 		grep 'not ok\|Oops\|BUG:\|WARNING:\|# .*wrong byte' "$1" | head -10
 		return
 	fi
-	res=$(grep -c '# repstos_ktest: 7 passed, 0 failed' "$1")
-	[ "$res" = 2 ] && ok "$(basename "$1" .log): KTAP 7 of 7 passed, built in and as a module" ||
+	res=$(grep -c '# repstos_ktest: 9 passed, 0 failed' "$1")
+	[ "$res" = 2 ] && ok "$(basename "$1" .log): KTAP 9 of 9 passed, built in and as a module" ||
 		fail "$(basename "$1" .log): $res of 2 KTAP runs passed"
+}
+
+# check_paths LOG: the plugin build counts its routines' paths (build.sh
+# passes -fplugin-arg-repstos-kernel-paths); the KTAP test calls every
+# routine and prints each counter, built in and as a module: all taken.
+check_paths() {
+	res=$(tr -d '\r' <"$1" | grep -c '# repstos_ktest: paths taken \([0-9]*\) of \1$')
+	[ "$res" = 2 ] && ok "$(basename "$1" .log): every routine path taken, built in and as a module ($(tr -d '\r' <"$1" | grep -m1 'paths taken' | sed 's/.*: //'))" ||
+		fail "$(basename "$1" .log): paths: $(tr -d '\r' <"$1" | grep 'paths taken\|: path .* 0$' | head -5)"
 }
 
 # boot VARIANT CPU [PARAM]: PARAM is added to the kernel command line
@@ -89,6 +98,7 @@ for cpu in max max,-erms kvm64,family=5; do
 	boot plain $cpu
 	check_forms "$log" image none
 	boot plugin $cpu
+	check_paths "$log"
 	check_forms "$log" image "$(form $cpu)"
 	check_forms "$log" unit "$(form $cpu)"
 done

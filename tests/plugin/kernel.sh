@@ -55,13 +55,17 @@ bytes=$(size -A "$W/vm.o" | awk '$1 == ".altinstructions" { print $2 }')
 	ok ".altinstructions: 14 entries of 12 bytes" || fail ".altinstructions is $bytes bytes"
 objdump -dr -j .noinstr.text "$W/vm.o" >"$W/vm.dis"
 grep -q '<__repstos_k_set_erms>:' "$W/vm.dis" &&
-	[ "$(nm "$W/vm.o" | grep -c ' T __repstos_k_')" = 10 ] &&
-	ok "the start_kernel unit defines the 10 routines, global, in .noinstr.text" ||
+	[ "$(nm "$W/vm.o" | grep -c ' T __repstos_k_')" = 11 ] &&
+	ok "the start_kernel unit defines the 11 routines, global, in .noinstr.text" ||
 	fail "routines: $(nm "$W/vm.o" | grep __repstos_k_ | head -3)"
-grep -A3 "<__repstos_k_set_erms>:" "$W/vm.dis" | grep -q "R_X86_64_PLT32.*__x86_return_thunk" &&
+# set_erms: one routine's disassembly, to the blank line after it
+set_erms() {
+	sed -n '/<__repstos_k_set_erms>:/,/^$/p' "$@"
+}
+set_erms "$W/vm.dis" | grep -q "R_X86_64_PLT32.*__x86_return_thunk" &&
 	! grep -q 'ret *$' "$W/vm.dis" &&
 	ok "RETHUNK: the routines return through jmp __x86_return_thunk" ||
-	fail "RETHUNK: $(grep -A3 '<__repstos_k_set_erms>:' "$W/vm.dis")"
+	fail "RETHUNK: $(set_erms "$W/vm.dis" | tail -5)"
 grep -q 'xmm\|ymm' "$W/vm.dis" && fail "a routine uses a vector register" ||
 	ok "the routines are GPR-only"
 
@@ -93,13 +97,15 @@ done
 
 # A module unit, SLS: local routines ending ret; int3.
 build mod $KP -mharden-sls=all -DMODULE
-[ "$(nm "$W/mod.o" | grep -c ' t __repstos_k_')" = 10 ] &&
+[ "$(nm "$W/mod.o" | grep -c ' t __repstos_k_')" = 11 ] &&
 	ok "a module unit has its own local routines" ||
 	fail "module unit: $(nm "$W/mod.o" | grep __repstos_k_ | head -3)"
-objdump -d -j .noinstr.text "$W/mod.o" | grep -A2 '<__repstos_k_set_erms>:' | tail -1 |
-	grep -q 'ret' && objdump -d -j .noinstr.text "$W/mod.o" | grep -A3 '<__repstos_k_set_erms>:' |
-	grep -q int3 && ok "SLS: the routines end in ret; int3" ||
-	fail "SLS: $(objdump -d -j .noinstr.text "$W/mod.o" | grep -A3 '<__repstos_k_set_erms>:')"
+objdump -d -j .noinstr.text "$W/mod.o" >"$W/mod.dis"
+# every ret of it followed by int3, and one at least
+set_erms "$W/mod.dis" | awk '/ret *$/ { r++; getline; if ($NF == "int3") i++ }
+	END { exit !(r && r == i) }' &&
+	ok "SLS: the routines end in ret; int3" ||
+	fail "SLS: $(set_erms "$W/mod.dis" | tail -5)"
 
 # The vDSO's code model: left exactly as without the plugin.
 $CC -O2 -mcmodel=small -fPIC -c -o "$W/small-plain.o" "$U"
@@ -191,14 +197,14 @@ check_tree() {
 	[ "$an" = "$4" ] && ok "$1: NOENDBR annotations in $4 alone" ||
 		fail "$1: annotation sections: $an, wanted $4"
 	# 16 NOPs before each routine, which starts 16-byte aligned
-	python3 - "$o" <<'PY' && ok "$1: 16 bytes of NOPs before each of the 10 routines" || fail "$1: routine padding"
+	python3 - "$o" <<'PY' && ok "$1: 16 bytes of NOPs before each of the 11 routines" || fail "$1: routine padding"
 import subprocess, sys
 o = sys.argv[1]
 syms = [l.split() for l in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines()]
 fns = [int(s[0], 16) for s in syms if len(s) == 3 and s[2].startswith("__repstos_k_")]
 subprocess.run(["objcopy", "-O", "binary", "--only-section=.noinstr.text", o, o + ".ni"], check=True)
 text = open(o + ".ni", "rb").read()
-sys.exit(not (len(fns) == 10 and all(a % 16 == 0 and a >= 16 and text[a - 16:a] == b"\x90" * 16 for a in fns)))
+sys.exit(not (len(fns) == 11 and all(a % 16 == 0 and a >= 16 and text[a - 16:a] == b"\x90" * 16 for a in fns)))
 PY
 }
 
