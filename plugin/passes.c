@@ -50,10 +50,9 @@ static void collect(vec<candidate> *found)
 	FOR_EACH_BB_FN(bb, cfun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
 		     !gsi_end_p(gsi); gsi_next(&gsi)) {
-			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			struct candidate c;
 
-			if (!call || !classify(call, &c))
+			if (!classify(gsi_stmt(gsi), &c))
 				continue;
 			found->safe_push(c);
 		}
