@@ -283,6 +283,56 @@ static bool classify_aggregate(gassign *as, struct candidate *c)
 	return true;
 }
 
+/*
+ * A struct returned in memory whose call is not given its destination
+ * as the return slot (`g = f ()`, g a global f may read, and every such
+ * call at -O0) is returned into a temporary that expand_call then
+ * copies with emit_block_move: a memcpy call where the size reaches
+ * GCC's limit.  Split it as GCC would, `tmp = f () [return slot]; g =
+ * tmp;`, the temporary's storage ended after the copy, so that the copy
+ * is an aggregate copy the pass sees.  Returns true if it did (the
+ * copy has no virtual operands yet: the pass renames them).
+ */
+bool split_result_copy(gimple *stmt)
+{
+	gcall *call = dyn_cast<gcall *>(stmt);
+	struct candidate probe;
+	gimple_stmt_iterator gsi;
+	tree lhs, size, fntype, tmp;
+
+	if (!call || !opt.copy || gimple_call_internal_p(call) ||
+	    gimple_call_return_slot_opt_p(call) ||
+	    !(lhs = gimple_call_lhs(call)) ||
+	    is_gimple_reg_type(TREE_TYPE(lhs)) || !addressable_ref(lhs) ||
+	    TREE_THIS_VOLATILE(lhs) || gimple_has_volatile_ops(call))
+		return false;
+	fntype = gimple_call_fntype(call);
+	size = TYPE_SIZE_UNIT(TREE_TYPE(lhs));
+	if (!fntype || !aggregate_value_p(TREE_TYPE(lhs), fntype) || !size ||
+	    TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
+		return false;
+	if ((gimple_call_flags(call) & (ECF_NORETURN | ECF_RETURNS_TWICE)) ||
+	    stmt_can_throw_internal(cfun, call) || stmt_ends_bb_p(call))
+		return false;
+	memset(&probe, 0, sizeof(probe));
+	probe.stmt = call;
+	probe.aggregate = true;
+	if (tree_to_uhwi(size) == 0 ||
+	    tree_to_uhwi(size) < min_const_for(&probe))
+		return false;
+
+	tmp = create_tmp_var(TREE_TYPE(lhs), "repstos_ret");
+	gimple_call_set_lhs(call, tmp);
+	gimple_call_set_return_slot_opt(call, true);
+	gsi = gsi_for_stmt(call);
+	gassign *copy = gimple_build_assign(lhs, tmp);
+	gimple_set_location(copy, gimple_location(call));
+	gsi_insert_after(&gsi, copy, GSI_NEW_STMT);
+	gsi_insert_after(&gsi, gimple_build_assign(tmp,
+			 build_clobber(TREE_TYPE(tmp))), GSI_SAME_STMT);
+	return true;
+}
+
 /* Fill c from stmt, or return false if it is not one of ours. */
 bool classify(gimple *stmt, struct candidate *c)
 {

@@ -83,6 +83,9 @@ struct candidate {
 /* Fill c from the statement (a call, or an aggregate copy or clear GCC
  * would expand into a call), or return false if it is not one of ours. */
 bool classify(gimple *stmt, struct candidate *c);
+/* Split `g = f ()`, a struct returned through a temporary GCC copies,
+ * into the call and an aggregate copy classify() takes; true if so. */
+bool split_result_copy(gimple *stmt);
 /* A zeroing memset becomes ZERO, a memmove proven forwards MOVE_FWD. */
 void settle_op(struct candidate *c);
 /* What the compiler knows of the size: constant, a range, or nothing. */

@@ -1,7 +1,8 @@
 /* agg.h - main() of tests/plugin/aggregate/agg.c: every function of
  * each size on patterned buffers, exact overlap (a struct assigned to
  * itself) included, a digest of every byte printed; the plain build
- * must print the same. */
+ * must print the same.  At -O0 main's own `r = site_ret(b)` is a
+ * result copy too. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,6 +34,7 @@ static void fill(void *p, size_t n, unsigned seed)
 	fill(a, n, 6); site_clr##n(a); mix(a, n);			\
 	fill(a, n, 7); site_init##n(a, 9); mix(a, n);			\
 	fill(b, n, 8); r = site_ret##n(b); mix(&r, n);			\
+	fill(b, n, 11); site_res##n(b); mix(&g##n##_a, n);		\
 	fill(a, n, 10); keep_vol##n(a, b); mix(a, n);			\
 	digest += keep_arg##n(b);					\
 	free(a); free(b);						\
