@@ -15,6 +15,9 @@
  *   memcpy, mempcpy, memmove and their _chk	with -fplugin-arg-repstos-copy
  *   -fplugin-arg-repstos-copy-fn=f, move-fn=g	user (dst, src, len) helpers
  *
+ * and the aggregate copies and clears GCC would expand into memcpy or
+ * memset calls (classify_aggregate, split_result_copy).
+ *
  * Which calls become sites, by default:
  *  - every non-constant size (max-size=N: not when its proven maximum
  *    exceeds N);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * rewrite.c - a candidate made a site.  rewrite() replaces the call by
- * a volatile asm that makes the site REPSTOS_SITE_ASM in
+ * rewrite.c - a candidate made a site.  rewrite() replaces the call (or
+ * the aggregate copy or clear, its addresses taken first) by a volatile
+ * asm that makes the site REPSTOS_SITE_ASM in
  * include/repstos.h makes: `call __repstos_stub` plus a SHF_LINK_ORDER
  * entry in the site table (linked, with every site of its text section,
  * to one label there: see LINK_FN).  rdi, rcx and rax are tied in/out
