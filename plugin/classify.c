@@ -314,7 +314,9 @@ bool split_result_copy(gimple *stmt)
 	if (!fntype || !aggregate_value_p(TREE_TYPE(lhs), fntype) || !size ||
 	    TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
 		return false;
+	/* a copy after a tail call would never run */
 	if ((gimple_call_flags(call) & (ECF_NORETURN | ECF_RETURNS_TWICE)) ||
+	    gimple_call_tail_p(call) || gimple_call_must_tail_p(call) ||
 	    stmt_can_throw_internal(cfun, call) || stmt_ends_bb_p(call))
 		return false;
 	memset(&probe, 0, sizeof(probe));
