@@ -23,7 +23,9 @@
 #    min-const, 8193, leaves to the C library as for an explicit call
 #    of that size); repstos check counts every remark's site;
 #  - the program (every kind, every size, a struct assigned to itself)
-#    prints the plain build's digest under every variant.
+#    prints the plain build's digest under every variant; so does an
+#    -O2 build under ASan (a struct assigned to itself reports no
+#    overlap) and one through LTO (its sites made at link time).
 # Kernel mode (-mcmodel=kernel, no SSE, the 7.3 fixture tree), -O2 and
 # -Os: the same 24 sites (none at -Os), repstos check clean, no call
 # left in a site_ function.
@@ -88,6 +90,23 @@ for lvl in -O0 -O1 -O2 -O3 -Os -Og; do
 	ref=$($d/prog.ref) || { fail "user $lvl: plain build: $ref"; continue; }
 	run_variants $d/prog "$ref" &&
 		ok "user $lvl: $nw aggregate sites, GCC's calls in site_ functions $p before and 0 after ($ps below 8193 bytes both), $kept kept; $ref as without the plugin"
+done
+
+# Under ASan (its range and overlap checks before each site: a struct
+# assigned to itself must not report) and through LTO (sites made in
+# lto1): the plain build's digest.
+ref=$($W/u-O2/prog.ref)
+for v in "asan:-fsanitize=address" "lto:-flto"; do
+	name=${v%%:*} fl=${v#*:} d=$W/$name; mkdir -p $d
+	if $CC -O2 $fl $CF $PV $PC -o $d/prog $S/agg.c $RTLIB 2>$d/notes; then
+		n=$(grep -c 'note: repstos: aggregate .* rewritten' $d/notes)
+		got=$($d/prog 2>&1)
+		[ "$n" -ge 24 ] && [ "$got" = "$ref" ] &&
+			ok "$name: $n aggregate sites; $got as without the plugin" ||
+			{ fail "$name: $n aggregate sites (want 24 or more): $got (want $ref)"; echo "$got" | head -5; }
+	else
+		fail "$name: build"; head -5 $d/notes
+	fi
 done
 
 # Kernel mode: the 7.3 fixture tree, built as the kernel builds.
