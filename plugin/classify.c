@@ -15,6 +15,9 @@
  *   memcpy, mempcpy, memmove and their _chk	with -fplugin-arg-repstos-copy
  *   -fplugin-arg-repstos-copy-fn=f, move-fn=g	user (dst, src, len) helpers
  *
+ * and the aggregate copies and clears GCC would expand into memcpy or
+ * memset calls (classify_aggregate, split_result_copy).
+ *
  * Which calls become sites, by default:
  *  - every non-constant size (max-size=N: not when its proven maximum
  *    exceeds N);
@@ -162,14 +165,12 @@ static tree arg_or_null(gcall *call, int i)
 }
 
 /* Fill c from the call, or return false if it is not one of ours. */
-bool classify(gcall *call, struct candidate *c)
+static bool classify_call(gcall *call, struct candidate *c)
 {
 	tree fndecl = gimple_call_fndecl(call);
 	const char *name = NULL;
 	const struct shape *sh;
 
-	memset(c, 0, sizeof(*c));
-	c->call = call;
 	if (!fndecl || gimple_call_internal_p(call))
 		return false;	/* through a pointer: nothing to know */
 	if (DECL_NAME(fndecl))
@@ -177,6 +178,7 @@ bool classify(gcall *call, struct candidate *c)
 	for (sh = shapes; sh < shapes + ARRAY_SIZE(shapes); sh++) {
 		if (!matches(call, name, sh))
 			continue;
+		c->fndecl = fndecl;
 		c->gcc_expands = sh->gcc_expands;
 		c->what = sh->builtin != END_BUILTINS ? sh->name : name;
 		if (sh->name && !strcmp(c->what, sh->name))
@@ -190,6 +192,161 @@ bool classify(gcall *call, struct candidate *c)
 		c->op = sh->op;
 		return true;
 	}
+	return false;
+}
+
+/* ---- Aggregate copies and clears ------------------------------------ */
+
+/*
+ * GIMPLE copies a struct or array whole (`*a = *b`, `s = t`, a memcpy
+ * gimple folding made one, `return *p` into the caller's slot) and
+ * clears one with an empty constructor (`x = (struct big){0}`, the
+ * zeroing half of `struct big x = { .a = 1 }`).  No call exists until
+ * RTL expansion: emit_block_move and clear_storage move by pieces, else
+ * through the target's cpymem or setmem pattern, and where that declines
+ * (or the size is not constant) call memcpy or memset.  x86-64's pattern
+ * declines a constant size exactly where it declines a memcpy or memset
+ * builtin's (one function, emit_block_move_hints, decides for both),
+ * except that the builtins are never expanded at -O0 and aggregates
+ * are: GCC 12 with generic tuning calls from 8193 bytes at -O0 as at
+ * -O1, -O2, -O3 and -Og, and never at -Os.  So an aggregate is a
+ * candidate exactly where an explicit call of its size would be one
+ * above min-const, and at -O0 from the same floor as at -O1.
+ *
+ * Left to GCC, not candidates: register-type values, a string
+ * initialiser (copied and its tail cleared in two steps), a source of
+ * another size, and any access outside the generic address space
+ * (`__seg_gs`: GCC never calls for those, and a site's rdi and rsi are
+ * flat).  Candidates that judge() leaves alone: volatile accesses (a
+ * routine may store a byte twice) and, as for calls, code that may
+ * throw.  A by-value argument's copy into the outgoing argument area is
+ * made inside the RTL call sequence, where no GIMPLE statement is: it
+ * stays GCC's memcpy call.
+ */
+
+/* A reference to memory whose address a site may take. */
+static bool addressable_ref(tree ref)
+{
+	tree base;
+
+	if (!(DECL_P(ref) || handled_component_p(ref) ||
+	      TREE_CODE(ref) == MEM_REF || TREE_CODE(ref) == TARGET_MEM_REF))
+		return false;
+	if (TREE_CODE(ref) == VIEW_CONVERT_EXPR ||
+	    contains_bitfld_component_ref_p(ref) ||
+	    reverse_storage_order_for_component_p(ref))
+		return false;
+	if (!ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(TREE_TYPE(ref))))
+		return false;
+	base = get_base_address(ref);
+	if (!base || (VAR_P(base) && DECL_HARD_REGISTER(base)))
+		return false;
+	if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF)
+		return ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(
+			TREE_TYPE(TREE_TYPE(TREE_OPERAND(base, 0)))));
+	return DECL_P(base);
+}
+
+static unsigned long long min_const_for(const struct candidate *c);
+
+/* Fill c from an aggregate copy or clear GCC would expand into a call of
+ * memcpy or memset, or return false. */
+static bool classify_aggregate(gassign *as, struct candidate *c)
+{
+	tree lhs = gimple_assign_lhs(as), rhs = gimple_assign_rhs1(as);
+	tree size = TYPE_SIZE_UNIT(TREE_TYPE(lhs));
+	bool clear;
+
+	if (!gimple_assign_single_p(as) || gimple_clobber_p(as) ||
+	    is_gimple_reg_type(TREE_TYPE(lhs)) || !addressable_ref(lhs))
+		return false;
+	if (!size || TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
+		return false;
+	clear = TREE_CODE(rhs) == CONSTRUCTOR && CONSTRUCTOR_NELTS(rhs) == 0;
+	if (!clear && (!opt.copy || !addressable_ref(rhs) ||
+		       !TYPE_SIZE_UNIT(TREE_TYPE(rhs)) ||
+		       !tree_int_cst_equal(size, TYPE_SIZE_UNIT(TREE_TYPE(rhs)))))
+		return false;
+	c->fndecl = builtin_decl_implicit(clear ? BUILT_IN_MEMSET :
+						  BUILT_IN_MEMCPY);
+	if (!c->fndecl)
+		return false;
+	c->aggregate = true;
+	c->kind = REPSTOS_SIZE_CONST;
+	c->min = c->max = tree_to_uhwi(size);
+	if (c->min == 0 || c->min < min_const_for(c))
+		return false;	/* moved or stored inline by GCC */
+	c->gcc_expands = true;
+	c->what = clear ? "aggregate clear" : "aggregate copy";
+	c->libc = clear ? "memset" : "memcpy";
+	c->dst = build_fold_addr_expr(lhs);
+	c->src = clear ? NULL_TREE : build_fold_addr_expr(rhs);
+	c->len = size_int(c->min);
+	c->op = clear ? REPSTOS_OP_ZERO : REPSTOS_OP_COPY;
+	return true;
+}
+
+/*
+ * A struct returned in memory whose call is not given its destination
+ * as the return slot (`g = f ()`, g a global f may read, and every such
+ * call at -O0) is returned into a temporary that expand_call then
+ * copies with emit_block_move: a memcpy call where the size reaches
+ * GCC's limit.  Split it as GCC would, `tmp = f () [return slot]; g =
+ * tmp;`, the temporary's storage ended after the copy, so that the copy
+ * is an aggregate copy the pass sees.  Returns true if it did (the
+ * copy has no virtual operands yet: the pass renames them).
+ */
+bool split_result_copy(gimple *stmt)
+{
+	gcall *call = dyn_cast<gcall *>(stmt);
+	struct candidate probe;
+	gimple_stmt_iterator gsi;
+	tree lhs, size, fntype, tmp;
+
+	if (!call || !opt.copy || gimple_call_internal_p(call) ||
+	    gimple_call_return_slot_opt_p(call) ||
+	    !(lhs = gimple_call_lhs(call)) ||
+	    is_gimple_reg_type(TREE_TYPE(lhs)) || !addressable_ref(lhs) ||
+	    TREE_THIS_VOLATILE(lhs) || gimple_has_volatile_ops(call))
+		return false;
+	fntype = gimple_call_fntype(call);
+	size = TYPE_SIZE_UNIT(TREE_TYPE(lhs));
+	if (!fntype || !aggregate_value_p(TREE_TYPE(lhs), fntype) || !size ||
+	    TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
+		return false;
+	/* a copy after a tail call would never run */
+	if ((gimple_call_flags(call) & (ECF_NORETURN | ECF_RETURNS_TWICE)) ||
+	    gimple_call_tail_p(call) || gimple_call_must_tail_p(call) ||
+	    stmt_can_throw_internal(cfun, call) || stmt_ends_bb_p(call))
+		return false;
+	memset(&probe, 0, sizeof(probe));
+	probe.stmt = call;
+	probe.aggregate = true;
+	if (tree_to_uhwi(size) == 0 ||
+	    tree_to_uhwi(size) < min_const_for(&probe))
+		return false;
+
+	tmp = create_tmp_var(TREE_TYPE(lhs), "repstos_ret");
+	gimple_call_set_lhs(call, tmp);
+	gimple_call_set_return_slot_opt(call, true);
+	gsi = gsi_for_stmt(call);
+	gassign *copy = gimple_build_assign(lhs, tmp);
+	gimple_set_location(copy, gimple_location(call));
+	gsi_insert_after(&gsi, copy, GSI_NEW_STMT);
+	gsi_insert_after(&gsi, gimple_build_assign(tmp,
+			 build_clobber(TREE_TYPE(tmp))), GSI_SAME_STMT);
+	return true;
+}
+
+/* Fill c from stmt, or return false if it is not one of ours. */
+bool classify(gimple *stmt, struct candidate *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->stmt = stmt;
+	if (gcall *call = dyn_cast<gcall *>(stmt))
+		return classify_call(call, c);
+	if (gassign *as = dyn_cast<gassign *>(stmt))
+		return classify_aggregate(as, c);
 	return false;
 }
 
@@ -338,7 +495,7 @@ void settle_size(struct candidate *c)
 		return;
 	}
 	if (TREE_CODE(c->len) != SSA_NAME
-	    || !compat_range_of(c->len, c->call, &lo, &hi))
+	    || !compat_range_of(c->len, c->stmt, &lo, &hi))
 		return;
 	if (!TYPE_UNSIGNED(type) && wi::neg_p(lo))
 		return;		/* a negative int is a huge size_t */
@@ -349,14 +506,15 @@ void settle_size(struct candidate *c)
 	c->kind = c->min == c->max ? REPSTOS_SIZE_CONST : REPSTOS_SIZE_BOUNDED;
 }
 
-/* The smallest constant size worth a site here (see the top comment). */
-static unsigned long long min_const_for(basic_block bb)
+/* The smallest constant size worth a site for c (see the top comment;
+ * an aggregate is expanded at -O0 too: see classify_aggregate). */
+static unsigned long long min_const_for(const struct candidate *c)
 {
 	if (opt.min_const != MIN_CONST_AUTO)
 		return opt.min_const;
-	if (!optimize)
+	if (!optimize && !c->aggregate)
 		return 0;
-	if (optimize_bb_for_size_p(bb))
+	if (optimize_bb_for_size_p(gimple_bb(c->stmt)))
 		return MIN_CONST_NEVER;
 	return MIN_CONST_MEASURED;
 }
@@ -396,7 +554,7 @@ static bool below_min_const(struct candidate *c)
 	 * GCC never expands them, so a site beats them at every size. */
 	if (c->kind != REPSTOS_SIZE_CONST || !c->gcc_expands)
 		return false;
-	floor = min_const_for(gimple_bb(c->call));
+	floor = min_const_for(c);
 	if (c->min >= floor)
 		return false;
 	if (floor == MIN_CONST_NEVER)
@@ -425,7 +583,7 @@ static bool relabelled(struct candidate *c)
 
 	if (!c->libc)
 		return false;
-	sym = call_symbol(gimple_call_fndecl(c->call));
+	sym = call_symbol(c->fndecl);
 	if (!strcmp(sym, c->libc))
 		return false;
 	leave(c, "an asm label sends it to %s", sym);
@@ -479,7 +637,8 @@ static bool regs_unusable(struct candidate *c)
 /* Decide whether c becomes a site; say why not in c->why_not. */
 void judge(struct candidate *c)
 {
-	tree lhs = gimple_call_lhs(c->call);
+	tree lhs = is_gimple_call(c->stmt) ? gimple_call_lhs(c->stmt) :
+					     NULL_TREE;
 	const char *conflict = sanitizer_conflict(c);
 
 	if (!conflict && kernel_mode)
@@ -488,7 +647,10 @@ void judge(struct candidate *c)
 		leave(c, "%s", conflict);
 	else if (relabelled(c) || regs_unusable(c))
 		return;
-	else if (stmt_can_throw_internal(cfun, c->call))
+	else if (c->aggregate && gimple_has_volatile_ops(c->stmt))
+		leave(c, "a volatile access: a routine may store a byte "
+		      "twice, or load it twice");
+	else if (stmt_can_throw_internal(cfun, c->stmt))
 		leave(c, "the call may throw");
 	else if (lhs && !POINTER_TYPE_P(TREE_TYPE(lhs)))
 		leave(c, "its non-pointer return value is used");
@@ -532,15 +694,15 @@ void remark(const struct candidate *c)
 		return;
 	describe_size(c, size, sizeof(size));
 	if (*c->why_not)
-		inform(gimple_location(c->call),
+		inform(gimple_location(c->stmt),
 		       "repstos: %s left alone (%s; %s)", c->what, size,
 		       c->why_not);
 	else if (c->fwd)
-		inform(gimple_location(c->call), "repstos: %s rewritten (%s; "
+		inform(gimple_location(c->stmt), "repstos: %s rewritten (%s; "
 		       "copies forwards: %s%s)", c->what, size, c->fwd,
 		       c->read_back ? "; read back" : "");
 	else
-		inform(gimple_location(c->call), "repstos: %s rewritten (%s%s)",
+		inform(gimple_location(c->stmt), "repstos: %s rewritten (%s%s)",
 		       c->what, size, c->read_back ? "; read back" : "");
 }
 

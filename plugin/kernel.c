@@ -131,44 +131,115 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
-/* Does an asm of this function set or clear EFLAGS.AC?  The kernel
- * spells stac and clac as bytes (__ASM_STAC, __ASM_CLAC in smap.h). */
-static bool asm_touches_ac(const char *text)
+/*
+ * What an asm does to EFLAGS.AC, the user-access window: the kernel
+ * spells stac and clac as bytes (__ASM_STAC, __ASM_CLAC in smap.h), and
+ * smap_restore() pops the flags user_access_save() pushed, which may
+ * open it again.  Text that may open it counts as opening ("stac" also
+ * matches "stack": a site less, never one too many).
+ */
+enum ac_effect { AC_KEEP, AC_OPEN, AC_CLOSE };
+
+static enum ac_effect asm_ac_effect(const char *text)
 {
-	return strstr(text, "0x0f,0x01,0xcb") || strstr(text, "0x0f,0x01,0xca")
-	       || strstr(text, "stac") || strstr(text, "clac");
+	if (strstr(text, "0x0f,0x01,0xcb") || strstr(text, "stac") ||
+	    strstr(text, "popf"))
+		return AC_OPEN;
+	if (strstr(text, "0x0f,0x01,0xca") || strstr(text, "clac"))
+		return AC_CLOSE;
+	return AC_KEEP;
 }
 
-/* A user-access window anywhere in the function: no site in it at all,
- * which is simpler to prove than the window's extent and costs little
- * (uaccess functions copy with copy_*_user, not memcpy). */
-static bool scan_uaccess(void)
+/* The window's state after stmt, from open before it. */
+static bool ac_after(gimple *stmt, bool open)
+{
+	gasm *as = dyn_cast<gasm *>(stmt);
+
+	if (!as)
+		return open;
+	switch (asm_ac_effect(gimple_asm_string(as))) {
+	case AC_OPEN:
+		return true;
+	case AC_CLOSE:
+		return false;
+	default:
+		return open;
+	}
+}
+
+/* The state at the end of bb, entered with open. */
+static bool ac_at_end(basic_block bb, bool open)
+{
+	for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+	     gsi_next(&gsi))
+		open = ac_after(gsi_stmt(gsi), open);
+	return open;
+}
+
+/*
+ * The blocks the window may be open on entry to, in open_in: a forward
+ * may-analysis over the CFG to its fixed point, closed at the entry (no
+ * function is entered or left with it open: objtool holds the kernel to
+ * that).  A site goes only where the window is closed on every path,
+ * which is what objtool checks of a call.  Returns whether the function
+ * opens it at all.
+ */
+static bool scan_uaccess(sbitmap open_in)
 {
 	basic_block bb;
+	bool any = false, changed = true;
 
-	FOR_EACH_BB_FN(bb, cfun) {
+	bitmap_clear(open_in);
+	FOR_EACH_BB_FN(bb, cfun)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
 		     !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gasm *as = dyn_cast<gasm *>(gsi_stmt(gsi));
 
-			if (as && asm_touches_ac(gimple_asm_string(as)))
-				return true;
+			if (as && asm_ac_effect(gimple_asm_string(as)) ==
+				  AC_OPEN)
+				any = true;
+		}
+	while (any && changed) {
+		changed = false;
+		FOR_EACH_BB_FN(bb, cfun) {
+			edge e;
+			edge_iterator ei;
+
+			if (!ac_at_end(bb, bitmap_bit_p(open_in, bb->index)))
+				continue;
+			FOR_EACH_EDGE(e, ei, bb->succs)
+				if (e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun) &&
+				    bitmap_set_bit(open_in, e->dest->index))
+					changed = true;
 		}
 	}
-	return false;
+	return any;
 }
 
-/* Once per function: the pass asks for every call in it. */
-static bool function_has_uaccess(void)
+/* May the user-access window be open at stmt?  The analysis is made
+ * once per function (the pass asks before it changes the CFG). */
+static bool in_uaccess_window(gimple *stmt)
 {
-	static function *seen;
-	static bool has;
+	static tree seen;
+	static sbitmap open_in;
+	static bool any;
+	basic_block bb = gimple_bb(stmt);
+	bool open;
 
-	if (seen != cfun) {
-		seen = cfun;
-		has = scan_uaccess();
+	if (seen != current_function_decl) {
+		seen = current_function_decl;
+		if (open_in)
+			sbitmap_free(open_in);
+		open_in = sbitmap_alloc(last_basic_block_for_fn(cfun));
+		any = scan_uaccess(open_in);
 	}
-	return has;
+	if (!any)
+		return false;
+	open = bitmap_bit_p(open_in, bb->index);
+	for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
+	     !gsi_end_p(gsi) && gsi_stmt(gsi) != stmt; gsi_next(&gsi))
+		open = ac_after(gsi_stmt(gsi), open);
+	return open;
 }
 
 static bool in_head_text(void)
@@ -191,9 +262,8 @@ const char *kernel_conflict(const struct candidate *c)
 		return "kernel mode: .head.text runs before patching only";
 	if (c->objsz)
 		return "kernel mode: a _chk form (the kernel has no __chk_fail)";
-	if (function_has_uaccess())
-		return "kernel mode: the function opens a user-access "
-		       "window (stac/clac)";
+	if (in_uaccess_window(c->stmt))
+		return "kernel mode: in a user-access window (stac/clac)";
 	return NULL;
 }
 

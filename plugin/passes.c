@@ -43,32 +43,35 @@ static bool target_ok(void)
 
 /* Collect every candidate first: range queries must see the CFG as the
  * optimisers left it, before the FORTIFY checks split blocks. */
-static void collect(vec<candidate> *found)
+static bool collect(vec<candidate> *found)
 {
 	basic_block bb;
+	bool split = false;
 
 	FOR_EACH_BB_FN(bb, cfun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
 		     !gsi_end_p(gsi); gsi_next(&gsi)) {
-			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
 			struct candidate c;
 
-			if (!call || !classify(call, &c))
+			split |= split_result_copy(gsi_stmt(gsi));
+			if (!classify(gsi_stmt(gsi), &c))
 				continue;
 			found->safe_push(c);
 		}
 	}
+	return split;
 }
 
 static unsigned int repstos_execute(void)
 {
 	auto_vec<candidate> found;
-	bool ranger = false, new_calls = false, sites = false;
+	bool ranger = false, new_calls, sites = false;
 	unsigned i;
 	candidate *c;
 
-	collect(&found);
-	if (found.is_empty())
+	/* a split result copy's virtual operands are renamed below */
+	new_calls = collect(&found);
+	if (found.is_empty() && !new_calls)
 		return 0;
 
 	if (optimize) {
@@ -95,7 +98,7 @@ static unsigned int repstos_execute(void)
 		sites = true;
 		n_sites++;
 	}
-	if (!sites)
+	if (!sites && !new_calls)
 		return 0;
 
 	/* A target attribute node streamed in by LTO from a unit compiled

@@ -56,9 +56,13 @@ bool parse_args(const struct plugin_name_args *info);
 
 /* ---- A candidate ---------------------------------------------------- */
 
-/* One call the pass looked at and what it found out about it. */
+/* One call the pass looked at and what it found out about it: a call,
+ * or an aggregate copy or clear that RTL expansion turns into one. */
 struct candidate {
-	gcall *call;
+	gimple *stmt;		/* the gcall, or the aggregate's gassign */
+	tree fndecl;		/* the function it calls (aggregates: GCC's
+				 * libcall, memcpy or memset) */
+	bool aggregate;		/* an aggregate copy or clear, no call yet */
 	bool gcc_expands;	/* a builtin GCC may expand itself at RTL time */
 	const char *what;	/* name used in remarks */
 	const char *libc;	/* the C library's symbol for it, or NULL */
@@ -76,8 +80,12 @@ struct candidate {
 	bool read_back;		/* REPSTOS_USE_READ: see read_back() */
 };
 
-/* Fill c from the call, or return false if it is not one of ours. */
-bool classify(gcall *call, struct candidate *c);
+/* Fill c from the statement (a call, or an aggregate copy or clear GCC
+ * would expand into a call), or return false if it is not one of ours. */
+bool classify(gimple *stmt, struct candidate *c);
+/* Split `g = f ()`, a struct returned through a temporary GCC copies,
+ * into the call and an aggregate copy classify() takes; true if so. */
+bool split_result_copy(gimple *stmt);
 /* A zeroing memset becomes ZERO, a memmove proven forwards MOVE_FWD. */
 void settle_op(struct candidate *c);
 /* What the compiler knows of the size: constant, a range, or nothing. */
@@ -130,7 +138,7 @@ void site_begin(struct site_operands *ops, tree dst, tree len);
 /* The volatile asm of text (freed) and ops; *end is its rdi output. */
 gasm *site_finish(struct site_operands *ops, char *text, tree *end);
 
-/* Replace c->call by a site; true if new calls were added. */
+/* Replace c->stmt by a site; true if new calls were added. */
 bool rewrite(struct candidate *c);
 
 /* The checks' functions, for PLUGIN_REGISTER_GGC_ROOTS. */

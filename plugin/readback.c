@@ -100,7 +100,7 @@ bool read_back(const struct candidate *c)
 {
 	auto_vec<basic_block, USE_BLOCKS> work;
 	auto_bitmap seen;
-	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->stmt);
 	tree obj = pointed_object(c->dst);
 	unsigned stmts = 0, blocks = 0;
 	ao_ref r;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * rewrite.c - a candidate made a site.  rewrite() replaces the call by
- * a volatile asm that makes the site REPSTOS_SITE_ASM in
+ * rewrite.c - a candidate made a site.  rewrite() replaces the call (or
+ * the aggregate copy or clear, its addresses taken first) by a volatile
+ * asm that makes the site REPSTOS_SITE_ASM in
  * include/repstos.h makes: `call __repstos_stub` plus a SHF_LINK_ORDER
  * entry in the site table (linked, with every site of its text section,
  * to one label there: see LINK_FN).  rdi, rcx and rax are tied in/out
@@ -264,7 +265,7 @@ static bool emit_fortify_check(struct candidate *c, tree len)
 
 	fn = extern_fn(&chk_fail_fndecl, "__chk_fail", void_type_node,
 		       NULL_TREE, NULL_TREE, NULL_TREE, true);
-	guard_call(c->call, len, GT_EXPR, fold_convert(size_type_node, objsz),
+	guard_call(c->stmt, len, GT_EXPR, fold_convert(size_type_node, objsz),
 		   gimple_build_call(fn, 0));
 	return true;
 }
@@ -282,7 +283,7 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 {
 	bool recover = flag_sanitize_recover & SANITIZE_ADDRESS;
 	enum built_in_function report;
-	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->stmt);
 	tree fn, bad;
 	gcall *probe;
 
@@ -302,11 +303,11 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
 	bad = make_ssa_name(ptr_type_node);
 	probe = gimple_build_call(fn, 2, ptr, len);
 	gimple_call_set_lhs(probe, bad);
-	gimple_set_location(probe, gimple_location(c->call));
+	gimple_set_location(probe, gimple_location(c->stmt));
 	gsi_insert_before(&gsi, probe, GSI_SAME_STMT);
 
 	fn = builtin_decl_implicit(report);
-	guard_call(c->call, bad, NE_EXPR, null_pointer_node,
+	guard_call(c->stmt, bad, NE_EXPR, null_pointer_node,
 		   gimple_build_call(fn, 2, bad, len));
 	return true;
 }
@@ -325,8 +326,8 @@ static bool emit_asan_check(struct candidate *c, tree ptr, tree len,
  */
 static bool emit_asan_overlap_check(struct candidate *c, tree len)
 {
-	location_t loc = gimple_location(c->call);
-	gimple_stmt_iterator gsi = gsi_for_stmt(c->call);
+	location_t loc = gimple_location(c->stmt);
+	gimple_stmt_iterator gsi = gsi_for_stmt(c->stmt);
 	gimple_seq seq = NULL;
 	tree d, s, up, down, meet, overlap, fn;
 
@@ -352,26 +353,45 @@ static bool emit_asan_overlap_check(struct candidate *c, tree len)
 	fn = extern_fn(&asan_memcpy_fndecl, "__asan_memcpy", ptr_type_node,
 		       ptr_type_node, const_ptr_type_node, size_type_node,
 		       false);
-	guard_call(c->call, overlap, NE_EXPR, boolean_false_node,
+	guard_call(c->stmt, overlap, NE_EXPR, boolean_false_node,
 		   gimple_build_call(fn, 3, c->dst, c->src, len));
 	return true;
 }
 
 /* ---- The rewrite ---------------------------------------------------- */
 
-/* Replace c->call by a site.  Returns true if new calls were added (their
+/* An aggregate's address (an ADDR_EXPR of the reference) as a value
+ * before the statement; the object it names now has its address taken
+ * (a BLKmode one lives in memory anyway; a smaller one, made a site by
+ * min-const, must too). */
+static tree aggregate_address(gimple_stmt_iterator *gsi, tree addr)
+{
+	tree base = get_base_address(TREE_OPERAND(addr, 0));
+
+	if (base && DECL_P(base))
+		TREE_ADDRESSABLE(base) = 1;
+	return force_gimple_operand_gsi(gsi, addr, true, NULL_TREE, true,
+					GSI_SAME_STMT);
+}
+
+/* Replace c->stmt by a site.  Returns true if new calls were added (their
  * virtual operands then need renaming). */
 bool rewrite(struct candidate *c)
 {
-	gcall *call = c->call;
+	gimple *call = c->stmt;
 	location_t loc = gimple_location(call);
-	tree lhs = gimple_call_lhs(call);
+	tree lhs = is_gimple_call(call) ? gimple_call_lhs(call) : NULL_TREE;
 	gimple_stmt_iterator gsi = gsi_for_stmt(call);
 	gimple_seq seq = NULL;
 	bool new_calls = false;
 	tree len, fill, end;
 	gasm *site;
 
+	if (c->aggregate) {
+		c->dst = aggregate_address(&gsi, c->dst);
+		if (c->src)
+			c->src = aggregate_address(&gsi, c->src);
+	}
 	len = gimple_convert(&seq, loc, size_type_node, c->len);
 	fill = fill_value(&seq, loc, c->fill);
 	if (seq)

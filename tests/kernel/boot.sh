@@ -136,4 +136,11 @@ fbytes() {
 tp=$(fbytes "$K/plain/vmlinux") tk=$(fbytes "$K/plugin/vmlinux")
 echo "summary: vmlinux function bytes $tp plain, $tk plugin ($((tk - tp)))"
 echo "summary: sites: vmlinux $nv, repstos_ktest.ko $nm"
+# the share of the plain image's memset/memcpy/memmove calls that are
+# sites now, and each call left (kernel/calls.sh)
+calls=$("$top/kernel/calls.sh" "$K/plain/vmlinux" "$K/plugin/vmlinux")
+echo "summary: vmlinux $(echo "$calls" | head -n 1)"
+echo "$calls" | tail -n +2 | sort | uniq -c | while read -r n l f t; do
+	note "call left: $f -> $t ($n)"
+done
 finish

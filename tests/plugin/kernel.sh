@@ -3,7 +3,8 @@
 # kernel/unit.c, built as the kernel builds (-mcmodel=kernel, no SSE,
 # no red zone, RETHUNK or SLS, IBT), must give: five sites in
 # .altinstructions (three entries each, a move two) that `repstos check`
-# calls clean; none in the stac/clac function or .head.text; routines in
+# calls clean; none inside a stac/clac window (kernel/window.c: before
+# and after one, sites) or in .head.text; routines in
 # .noinstr.text only in the unit defining start_kernel (global) or in a
 # module unit (local); nothing at all under -mcmodel=small (the vDSO)
 # nor under KASAN or KCSAN; the inline form keyed on another bit on
@@ -40,6 +41,20 @@ n=$(grep -c 'rewritten' "$W/vm.err")
 [ "$n" = 5 ] && ok "5 calls rewritten" || fail "$n calls rewritten, wanted 5"
 grep -q 'left alone.*user-access window' "$W/vm.err" &&
 	ok "no site in a function with stac/clac" || fail "the stac/clac function got a site"
+
+# The window's extent (kernel/window.c): a site where every path to the
+# call has it closed, none where one may have it open.
+win=$(dirname "$0")/kernel/window.c
+lines() { grep -n "/\* $1" "$win" | cut -d: -f1 | tr '\n' ' '; }
+noted() { sed -n "s|^.*window\.c:\([0-9]*\):[0-9]*: note: repstos: memset $1.*|\1|p" "$W/win.err" | sort -n | tr '\n' ' '; }
+if $CC $KFLAGS $KP -fplugin-arg-repstos-verbose -c -o "$W/win.o" "$win" 2>"$W/win.err"; then
+	[ "$(noted rewritten)" = "$(lines @site)" ] &&
+		[ "$(noted 'left alone.*user-access window')" = "$(lines @left)" ] &&
+		ok "user-access window: sites on lines $(lines @site)outside it, none on $(lines @left)" ||
+		fail "user-access window: sites on lines $(noted rewritten)(want $(lines @site)), left on $(noted 'left alone.*user-access window')(want $(lines @left))"
+else
+	fail "window.c: $(head -3 "$W/win.err")"
+fi
 grep -q 'left alone.*head.text' "$W/vm.err" &&
 	ok "no site in .head.text" || fail "the .head.text function got a site"
 expect_rc 0 "repstos check: the kernel's table is consistent" $TOOL check "$W/vm.o"

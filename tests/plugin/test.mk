@@ -6,7 +6,8 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/gc.sh tests/plugin/copy.sh \
 	tests/plugin/vector.sh tests/plugin/sweep.sh tests/plugin/links.sh \
 	tests/plugin/use.sh tests/plugin/kernel.sh \
-	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/kroutines.sh
+	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/kroutines.sh \
+	tests/plugin/aggregate.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
