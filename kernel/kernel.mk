@@ -24,6 +24,17 @@ test-kernel-all: $(PLUGIN_SO) $(PATCHER_BIN)
 		KERNEL_VERSION=$$v tests/run-tests $(KERNEL_TESTS) || exit 1; \
 	done
 
+# `make test-kernel-defconfig`: x86_64 defconfig of KERNEL_VERSION with
+# the plugin, objtool-clean and booted to our KTAP test
+# (tests/kernel/defconfig.sh).  Not in CI: a defconfig build takes
+# longer than CI can spend (kernel/README.md says how long).
+# KERNEL_DEFCONFIG_PLAIN=1 builds the plain defconfig too.
+KERNEL_DEFCONFIG_PLAIN ?= 0
+.PHONY: test-kernel-defconfig
+test-kernel-defconfig: $(PLUGIN_SO) $(PATCHER_BIN)
+	@KERNEL_VERSION=$(KERNEL_VERSION) KERNEL_DEFCONFIG_PLAIN=$(KERNEL_DEFCONFIG_PLAIN) \
+		tests/run-tests tests/kernel/defconfig.sh
+
 # `make bench-kernel`: kernel mode's routines against Linux 6.1's own
 # memset_erms, memset_orig, memcpy_erms and memcpy_orig in user space
 # (kernel/bench.sh); results in build/kernel/bench/results/.
