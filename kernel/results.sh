@@ -34,7 +34,7 @@ if [ -n "$warm" ]; then
 fi
 
 # summary WHAT LOG: the log's summary lines that start with WHAT
-summary() { sed -n "s/^summary: $1/$1/p" "$2"; }
+summary() { sed -n "s|^summary: $1|$1|p" "$2"; }
 # built LOG: "VARIANT N s" for each build the log timed
 built() {
 	sed -n 's/^ok: \([a-z-]*\) kernel built (\([0-9]*\) s).*/\1 \2 s/p' "$1" |
@@ -54,8 +54,8 @@ mkdir -p "$out"
 	echo
 	echo "build times (cold): $(built "$log")"
 	[ -z "$warm" ] || echo "build times (warm, builds cached): $(built "$warm")"
-	summary 'the test took' "$log" | sed 's/^/whole test (cold): /'
-	[ -z "$warm" ] || summary 'the test took' "$warm" | sed 's/^/whole test (warm): /'
+	summary 'the test took' "$log" | sed 's/^the test took /whole test (cold): /'
+	[ -z "$warm" ] || summary 'the test took' "$warm" | sed 's/^the test took /whole test (warm): /'
 	summary 'sites:' "$log"
 	summary 'memset/memcpy/memmove calls' "$log"
 	warnings "$log"
