@@ -49,7 +49,7 @@ out=$top/kernel/results/$v
 mkdir -p "$out"
 {
 	echo "# Linux $head: written by kernel/results.sh from the log of a passing run"
-	echo "# ($(basename "$log"), $(date -u -r "$log" '+%Y-%m-%d %H:%M UTC'), repstos $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "# ($(basename "$log") of $(date -u -r "$log" '+%Y-%m-%d %H:%M UTC'); written at repstos $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "# on $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs shared with other work"
 	echo
 	echo "build times (cold): $(built "$log")"
