@@ -13,7 +13,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$("$top/kernel/fetch.sh")
-gen=$top/build/kernel/plain
+gen=$("$top/kernel/outdir.sh" plain)
 out=$top/build/kernel/bench
 pb=$top/build/bench
 [ -f "$gen/include/generated/autoconf.h" ] ||

@@ -1,19 +1,24 @@
 #!/bin/sh
-# build.sh VARIANT - build the test kernel of kernel/config.frag, its
-# test module and initramfs, in build/kernel/VARIANT (Linux 6.1) or
-# build/kernel/V/VARIANT (KERNEL_VERSION=V: 6.12, 7.3):
-#   plain    no plugin: the baseline (objtool warnings, .text size)
-#   plugin   -fplugin-arg-repstos-kernel, with the routines' path
-#            counters (-fplugin-arg-repstos-kernel-paths: a test build's
-#            only, see plugin/kernel.c) (its inline form runs under
-#            QEMU when booted with repstos_fsrm: the test's early
-#            parameter forces FSRM, which TCG refuses)
+# build.sh VARIANT - build a test kernel, its test module and
+# initramfs, in build/kernel/VERSION/VARIANT (kernel/outdir.sh;
+# KERNEL_VERSION: 6.1 unless given, 6.12, 7.3):
+#   plain    kernel/config.frag, no plugin: the baseline (objtool
+#            warnings, .text size, the calls the plugin should convert)
+#   plugin   the same with -fplugin-arg-repstos-kernel, with the
+#            routines' path counters (-fplugin-arg-repstos-kernel-paths:
+#            a test build's only, see plugin/kernel.c) (its inline form
+#            runs under QEMU when booted with repstos_fsrm: the test's
+#            early parameter forces FSRM, which TCG refuses)
+#   defconfig-plain, defconfig-plugin
+#            the same two on x86_64 defconfig, the config most kernel
+#            developers start from: nothing added, as it already has
+#            modules, an initrd and a serial console
 # The test (kernel/test/repstos_ktest.c) is added to the source's lib/
 # as a built-in object; the same file is built as a module.  Fails when
 # .config lacks an option the fragment meant to turn on (RETHUNK, SLS,
 # IBT, ORC: an old name in the fragment is silently ignored, and 6.12
-# renamed the first two CONFIG_MITIGATION_*).  Prints the build's
-# objtool warning count on its last line.
+# renamed the first two CONFIG_MITIGATION_*; defconfig has no SLS).
+# Prints the build's objtool warning count on its last line.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
@@ -25,9 +30,14 @@ own=$out/repstos.so
 jobs=${KERNEL_JOBS:-2}
 
 case $variant in
-plain)	kcflags= ;;
-plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths" ;;
+plain | defconfig-plain)	kcflags= ;;
+plugin | defconfig-plugin)
+	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
+esac
+case $variant in
+defconfig-*)	wants="RETHUNK X86_KERNEL_IBT UNWINDER_ORC" ;;
+*)		wants="RETHUNK SLS X86_KERNEL_IBT UNWINDER_ORC" ;;
 esac
 
 # The built-in test: our file in the unpacked tree, one obj-y line.
@@ -36,6 +46,17 @@ cmp -s "$top/kernel/test/repstos_ktest.c" "$src/lib/repstos_ktest.c" ||
 grep -q repstos_ktest "$src/lib/Makefile" ||
 	echo 'obj-y += repstos_ktest.o' >>"$src/lib/Makefile"
 
+# configure: the variant's .config in $out
+configure() {
+	case $variant in
+	defconfig-*)
+		make -s -C "$src" O="$out" defconfig >/dev/null ;;
+	*)
+		KCONFIG_ALLCONFIG=$top/kernel/config.frag \
+			make -s -C "$src" O="$out" allnoconfig >/dev/null ;;
+	esac
+}
+
 mkdir -p "$out"
 # A rebuilt plugin rebuilds the kernel: Kbuild tracks flags, not the .so.
 if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$own" 2>/dev/null; then
@@ -43,10 +64,9 @@ if [ -n "$kcflags" ] && ! cmp -s "$plugin" "$own" 2>/dev/null; then
 	mkdir -p "$out"
 	cp "$plugin" "$own"
 fi
-KCONFIG_ALLCONFIG=$top/kernel/config.frag \
-	make -s -C "$src" O="$out" allnoconfig >/dev/null
-# what the fragment meant, under either name
-for want in RETHUNK SLS X86_KERNEL_IBT UNWINDER_ORC; do
+configure
+# what the config meant, under either name
+for want in $wants; do
 	grep -Eq "^CONFIG_(MITIGATION_)?$want=y" "$out/.config" || {
 		echo "build.sh: $variant: .config has no CONFIG_$want (nor CONFIG_MITIGATION_$want)" >&2
 		exit 1

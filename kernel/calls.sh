@@ -6,9 +6,8 @@
 # functions' bodies excluded, and the routines kernel mode emits call
 # none).  Prints one summary line, then "left FUNCTION TARGET" for each
 # call PLUGIN still makes, a line per call, for the reasons to be read
-# from the source.
+# from the source.  calls.sh IMAGE: how many such calls IMAGE makes.
 set -eu
-plain=$1 plugin=$2
 
 # calls FILE: "FUNCTION TARGET" a call, sorted
 calls() {
@@ -20,6 +19,11 @@ calls() {
 		}' | sort
 }
 
+if [ $# -eq 1 ]; then
+	calls "$1" | wc -l
+	exit 0
+fi
+plain=$1 plugin=$2
 p=$(calls "$plain" | wc -l)
 calls "$plugin" >"${TMPDIR:-/tmp}/calls.$$"
 l=$(wc -l <"${TMPDIR:-/tmp}/calls.$$")

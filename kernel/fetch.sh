@@ -24,9 +24,13 @@ fi
 mkdir -p "$work"
 deb=$("$top/kernel/getdeb.sh" "$v")
 echo "fetch.sh: unpacking $(basename "$deb")" >&2
-rm -rf "$src" "$work/usr"
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards '*.tar.xz'
-tar -xf "$work/usr/src/linux-source-$v.tar.xz" -C "$work"
-rm -rf "$work/usr"
+# The .deb's tarball goes to a folder of this version's own: two
+# versions unpacked at once cannot remove each other's.
+tmp=$work/.unpack-$v
+rm -rf "$src" "$tmp"
+mkdir -p "$tmp"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards '*.tar.xz'
+tar -xf "$tmp/usr/src/linux-source-$v.tar.xz" -C "$work"
+rm -rf "$tmp"
 touch "$src/.repstos-unpacked"
 echo "$src"

@@ -1,9 +1,23 @@
 #!/bin/sh
-# outdir.sh VARIANT - the build folder of VARIANT for $KERNEL_VERSION:
-# build/kernel/VARIANT for Linux 6.1 (where it always was, and CI's
-# cache has it), build/kernel/VERSION/VARIANT for the others.
+# outdir.sh VARIANT - the build folder of VARIANT (plain, plugin,
+# defconfig-plain, defconfig-plugin) for $KERNEL_VERSION (6.1 unless
+# given): build/kernel/VERSION/VARIANT.  Every version has a folder of
+# its own, so that CI's cache (build/kernel is ~/.cache/repstos/kernel
+# there) holds 6.1's and 7.3's builds side by side; a version must look
+# like one (digits, a dot, digits) so that it can never name another
+# folder of build/kernel (bench, linux-source-*).
 top=$(cd "$(dirname "$0")/.." && pwd)
-case ${KERNEL_VERSION:-6.1} in
-6.1)	echo "$top/build/kernel/$1" ;;
-*)	echo "$top/build/kernel/$KERNEL_VERSION/$1" ;;
+v=${KERNEL_VERSION:-6.1}
+case $v in
+*[!0-9.]* | .* | *. | *..* | "" | *.*.*)
+	echo "outdir.sh: KERNEL_VERSION=$v is not a version like 7.3" >&2
+	exit 2 ;;
+*.*)	;;
+*)	echo "outdir.sh: KERNEL_VERSION=$v is not a version like 7.3" >&2
+	exit 2 ;;
 esac
+case $1 in
+plain | plugin | defconfig-plain | defconfig-plugin) ;;
+*)	echo "outdir.sh: unknown variant $1" >&2; exit 2 ;;
+esac
+echo "$top/build/kernel/$v/$1"

@@ -34,6 +34,11 @@ static bool target_ok(void)
 
 	if (TARGET_64BIT && TARGET_LP64)
 		return true;
+	/* The kernel builds its 32-bit vDSO with KCFLAGS too: left as it
+	 * is without a word, as kernel_conflict() leaves the 64-bit one,
+	 * for CONFIG_WERROR makes a warning fail the build. */
+	if (kernel_mode)
+		return false;
 	if (!warned)
 		warning(0, "repstos: the target is not x86-64 LP64 "
 			"(%<-m32%> or %<-mx32%>): no sites are made");

@@ -6,7 +6,7 @@
 # calls clean; none inside a stac/clac window (kernel/window.c: before
 # and after one, sites) or in .head.text; routines in
 # .noinstr.text only in the unit defining start_kernel (global) or in a
-# module unit (local); nothing at all under -mcmodel=small (the vDSO)
+# module unit (local); nothing at all under -mcmodel=small or -m32 (the vDSOs)
 # nor under KASAN or KCSAN; the inline form keyed on another bit on
 # request; cld before each site of an interrupt function (GCC's before
 # a call there).
@@ -129,6 +129,19 @@ objdump -d "$W/small-plain.o" | tail -n +4 >"$W/a"
 objdump -d "$W/small.o" | tail -n +4 >"$W/b"
 cmp -s "$W/a" "$W/b" && ok "-mcmodel=small (the vDSO): code unchanged" ||
 	fail "-mcmodel=small code changed"
+
+# The 32-bit vDSO (a kernel with IA32 emulation, as defconfig has) is
+# built with -m32 and KCFLAGS under CONFIG_WERROR: as the 64-bit one,
+# left as it is without a word.
+$CC -O2 -m32 -fno-pie -Werror -c -o "$W/m32-plain.o" "$U"
+if $CC -O2 -m32 -fno-pie -Werror $KP -c -o "$W/m32.o" "$U" 2>"$W/m32.err"; then
+	objdump -d "$W/m32-plain.o" | tail -n +4 >"$W/a"
+	objdump -d "$W/m32.o" | tail -n +4 >"$W/b"
+	cmp -s "$W/a" "$W/b" && ok "-m32 (the 32-bit vDSO): no warning, code unchanged" ||
+		fail "-m32 code changed"
+else
+	fail "-m32 -Werror in kernel mode: $(grep -m1 error "$W/m32.err")"
+fi
 
 # Not a kernel unit: the alternatives patcher by its path.
 mkdir -p "$W/arch/x86/kernel"
