@@ -11,7 +11,10 @@
 # .config lacks an option the fragment meant to turn on (RETHUNK, SLS,
 # IBT, ORC: an old name in the fragment is silently ignored, and 6.12
 # renamed the first two CONFIG_MITIGATION_*).  Prints the build's
-# objtool warning count on its last line.
+# objtool warning count on its last line.  KERNEL_VERBOSE=1 adds the
+# plugin's verbose notes (a line a call, and each unit's sites and calls
+# left alone) to the plugin build's logs: tests/compilers/kernel.sh
+# counts the calls converted from them.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
@@ -24,7 +27,9 @@ jobs=${KERNEL_JOBS:-2}
 
 case $variant in
 plain)	kcflags= ;;
-plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel" ;;
+plugin)	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel"
+	[ "${KERNEL_VERBOSE:-0}" = 1 ] &&
+		kcflags="$kcflags -fplugin-arg-repstos-verbose" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 
