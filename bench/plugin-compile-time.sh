@@ -65,10 +65,14 @@ print("%.2f" % (r.ru_utime + r.ru_stime))' $CC -O2 $FLAGS -c -o $out/x.o $1 $2 |
 # other jobs hits both alike; each file's minimum over the rounds is its
 # cost, the sum over files the total; medians are reported beside.
 : >$out/plain; : >$out/plugin
+# A compile that fails ends the run: one's exit leaves only the command
+# substitution, and a time missing from the sums would pass unseen.
 for f in $files; do
 	for i in $(seq $ROUNDS); do
-		echo "$f $(one $f "")" >>$out/plain
-		echo "$f $(one $f -fplugin=plugin/repstos.so)" >>$out/plugin
+		t=$(one $f "") || exit 1
+		echo "$f $t" >>$out/plain
+		t=$(one $f -fplugin=plugin/repstos.so) || exit 1
+		echo "$f $t" >>$out/plugin
 	done
 done
 total() {
