@@ -14,7 +14,9 @@
 # a time; root, for chroot and mount.  Prints the results (bench/
 # compilers.txt is one run's) and keeps each run's logs in the scratch
 # folder with KEEP=1.  Variables: ROUNDS (7), COMPILERS_SUITES
-# (default "trixie forky"), COMPILERS_CACHE.
+# (default "trixie forky"), COMPILERS_CACHE, GCCS (the GCC majors to
+# measure, default all: the machine's and every suite's; a run without
+# the machine's uses the sqlite3.c an earlier run generated).
 . "$(dirname "$0")/../tests/lib.sh"
 . tests/compilers/lib.sh
 need "$PLUGIN" "$RTLIB" "$TOOL"
@@ -34,22 +36,29 @@ corpus_sites() {
 # build/test-logs in LOGS), the compile-time run's output in $W/time-V
 report() {
 	echo "GCC $2:"
-	sed -n 's/^  /  /p' "$W/time-$1"
+	grep -E '^  (plain gcc|with plugin|overhead):' "$W/time-$1"
 	echo "  corpus sites: $(corpus_sites "$4/plugin-corpus.sh.log")"
 	echo "  copy corpus sites: $(corpus_sites "$4/plugin-copy.sh.log")"
+}
+
+# wanted V: GCC V is to be measured (GCCS)
+wanted() {
+	[ -z "${GCCS:-}" ] || echo " $GCCS " | grep -q " $1 "
 }
 
 # measure V FULL ROOT: in ROOT (empty: the machine) with gcc-V (the
 # machine's gcc), the corpus tests and the compile time
 measure() {
 	v=$1 full=$2 r=$3
+	wanted $v || return 0
 	if [ -z "$r" ]; then
 		run() { taskset -c 0 env CC=gcc TEST_JOBS=1 "$@"; }
 		d=$top
 	else
+		# a tree a GCC: another's build would be up to date in it
 		run() { in_chroot $r env CC=gcc-$v CXX=g++-$v REPSTOS_CC=gcc-$v \
-			REPSTOS_CXX=g++-$v sh -c 'cd /src && "$@"' sh "$@"; }
-		d=$r/src
+			REPSTOS_CXX=g++-$v sh -c 'cd /src-'$v' && "$@"' sh "$@"; }
+		d=$r/src-$v
 		copy_tree $d && mkdir -p $d/build/perf-compile &&
 			cp "$sqlite_c" $d/build/perf-compile/sqlite3.c ||
 			{ fail "gcc-$v: cannot copy the tree"; return 1; }
@@ -76,6 +85,7 @@ measure() {
 full=$(gcc -dumpfullversion)
 measure $(gcc -dumpversion) $full "" || finish
 sqlite_c=$top/build/perf-compile/sqlite-gen/sqlite3.c
+[ -s "$sqlite_c" ] || { fail "no $sqlite_c: run with the machine's GCC first"; finish; }
 for suite in ${COMPILERS_SUITES:-trixie forky}; do
 	r=$W/$suite
 	enter_suite $suite $r || continue
