@@ -213,3 +213,12 @@ bench-real: $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
 	ROUNDS=$(or $(ROUNDS),15) bench/real/real.sh | tee $$out/real.txt && \
 	cp $(B)/bench/real/raw.txt $$out/real-raw.txt
 .PHONY: bench-real
+
+# The plugin's compile-time overhead on sqlite3.c and the corpus sites
+# with each GCC the tests run with: the machine's and those of make
+# test-compilers' chroots (bench/compilers.sh; root).  Not part of
+# `make bench`; bench/compilers.txt is a run's output.
+bench-compilers: $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+	$(call apt_install,bench-compilers,mmdebstrap tcl)
+	bench/compilers.sh
+.PHONY: bench-compilers

@@ -181,4 +181,16 @@ case $rc in
 *) fail "plaincheck:"; echo "$out" | tail -n 20 ;;
 esac
 
+# plugin-compile-time.sh stops at a compile that fails, rather than
+# sum the times it has and print an overhead of nothing.
+printf 'int broken = ;\n' >$t/broken.c
+out=$(CODE=sqlite SQLITE_C=$t/broken.c ROUNDS=1 bench/plugin-compile-time.sh 2>&1); rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "^compile failed: $t/broken.c" &&
+   ! echo "$out" | grep -q overhead; then
+	ok "plugin-compile-time.sh on a file that does not compile: exit $rc, no overhead line"
+else
+	fail "plugin-compile-time.sh on a file that does not compile: exit $rc:"
+	echo "$out" | tail -n 5
+fi
+
 finish

@@ -19,6 +19,9 @@
 # IBT, ORC: an old name in the fragment is silently ignored, and 6.12
 # renamed the first two CONFIG_MITIGATION_*; defconfig has no SLS).
 # Prints the build's objtool warning count on its last line.
+# KERNEL_VERBOSE=1 adds the plugin's verbose notes (a line a call, and
+# each unit's sites and calls left alone) to the plugin builds' logs:
+# tests/compilers/kernel.sh counts the calls converted from them.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
@@ -32,7 +35,9 @@ jobs=${KERNEL_JOBS:-2}
 case $variant in
 plain | defconfig-plain)	kcflags= ;;
 plugin | defconfig-plugin)
-	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths" ;;
+	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths"
+	[ "${KERNEL_VERBOSE:-0}" = 1 ] &&
+		kcflags="$kcflags -fplugin-arg-repstos-verbose" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 case $variant in

@@ -4,15 +4,18 @@
 # kernel/build.sh.  The .deb comes from kernel/getdeb.sh once and stays
 # in $REPSTOS_CACHE (~/.cache/repstos): CI runs on the same machine
 # reuse it.  Installs what a kernel build and boot need when it is
-# missing.
+# missing; with KERNEL_BUILD_ONLY=1 what a build needs (a build in a
+# chroot, tests/compilers/kernel.sh's, boots on the machine: no QEMU).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 v=${KERNEL_VERSION:-6.1}
 work=$top/build/kernel
 src=$work/linux-source-$v
 
+qemu=qemu-system-x86
+[ "${KERNEL_BUILD_ONLY:-0}" = 1 ] && qemu=
 need=
-for p in flex bison bc libelf-dev qemu-system-x86 cpio; do
+for p in flex bison bc libelf-dev $qemu cpio; do
 	dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

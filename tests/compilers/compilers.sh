@@ -1,12 +1,10 @@
 #!/bin/sh
 # Proves: the plugin, runtime and tool build with GCC 14 (Debian 13) and with GCC 16 and 15 (Debian testing), with each of them the plugin tests pass (a quick sweep of sites under every routine and kernel mode's unit test among them), and a plugin built by another GCC is refused with a line that says to rebuild it with make.
 # `make test-compilers`; root, for chroot and mount.  Each suite's
-# chroot is made by mmdebstrap from the Debian archive this machine's own
-# apt sources name (read here, never written in the tree) and kept as a
-# tarball in $COMPILERS_CACHE (default ~/.cache/repstos/compilers), named
-# by the suite and a digest of what went into it: a second run unpacks it
-# in seconds, and a changed package list makes a new one (rm the folder
-# to take a newer testing suite).  In each chroot, for each GCC there, a
+# chroot is tests/compilers/lib.sh's: made by mmdebstrap from the Debian
+# archive this machine's own apt sources name and kept as a tarball in
+# $COMPILERS_CACHE (default ~/.cache/repstos/compilers), named by the
+# suite and a digest of its packages.  In each chroot, for each GCC there, a
 # copy of the tree's tracked files (as they are in the work tree) is
 # built with CC=gcc-N CXX=g++-N and runs tests/plugin's tests, the ones
 # make test runs (COMPILER_TESTS, from tests/plugin/test.mk): corpus,
@@ -24,110 +22,15 @@
 # says them), and the README's "What it needs" names each as tested.  Everything runs on CPU 0 (taskset), one
 # test at a time.  Variables: COMPILERS_SUITES (default "trixie forky"),
 # COMPILERS_CACHE, KEEP=1 (keep the unpacked chroots).
-. "$(dirname "$0")/../lib.sh"
-[ "$(id -u)" = 0 ] || skip "needs root: chroot and mount"
-command -v mmdebstrap >/dev/null || skip "no mmdebstrap (make deps installs it)"
+. "$(dirname "$0")/lib.sh"
 need "$PLUGIN"
-cache=${COMPILERS_CACHE:-$HOME/.cache/repstos/compilers}
 tests=${COMPILER_TESTS:-$(ls tests/plugin/*.sh | grep -v '/lib\.sh$')}
 mkdir -p "$cache" || { fail "cannot make $cache"; finish; }
 scratch
 
-# The Debian archive this machine installs from: the first "deb" entry
-# not of the security archive, in sources.list or a deb822 .sources file.
-archive_uri() {
-	{ [ -r /etc/apt/sources.list ] &&
-		awk '$1 == "deb" { for (i = 2; i <= NF; i++)
-			if ($i !~ /^\[/ && $i !~ /\]$/) { print $i; break } }' \
-			/etc/apt/sources.list
-	  for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk 'function end() { if (deb && on && uri != "") print uri
-				deb = 0; on = 1; uri = "" }
-			BEGIN { on = 1 }
-			/^#/ { next }
-			/^[ \t]*$/ { end(); next }
-			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-			tolower($1) == "uris:" { uri = $2 }
-			tolower($1) == "enabled:" && tolower($2) == "no" { on = 0 }
-			END { end() }' "$f"
-	  done; } | grep -v -- '-security' | head -n 1
-}
 uri=$(archive_uri)
 [ -n "$uri" ] || { fail "no Debian archive in /etc/apt/sources.list or sources.list.d/*.sources"; finish; }
 note "archive: $uri"
-
-# The chroots: each SUITE's GCC majors (the first the newest, its
-# default gcc), the packages mmdebstrap adds, and an apt option.
-common="make,libelf-dev,libdw-dev,libcapstone-dev,pkg-config,python3,binutils,file"
-suite_gccs() {
-	case $1 in
-	trixie)	echo 14 ;;
-	forky)	echo 16 15 ;;
-	esac
-}
-suite_pkgs() {
-	case $1 in
-	trixie)	echo "gcc,g++,gcc-14-plugin-dev,$common" ;;
-	forky)	echo "gcc,g++,gcc-16-plugin-dev,gcc-15,g++-15,gcc-15-plugin-dev,$common" ;;
-	esac
-}
-suite_aptopt() {
-	# testing's Release file in this archive is past its Valid-Until
-	case $1 in
-	forky)	echo 'Acquire::Check-Valid-Until "false"' ;;
-	esac
-}
-
-# chroot_tar SUITE: the cached tarball of SUITE's chroot, made first if
-# missing; its path on stdout.
-chroot_tar() {
-	pkgs=$(suite_pkgs $1) opt=$(suite_aptopt $1)
-	tar=$cache/$1-$(echo "$1 $pkgs $opt" | sha256sum | cut -c1-12).tar
-	if [ ! -s "$tar" ]; then
-		rm -f "$cache/$1"-*.tar
-		t0=$(date +%s)
-		if taskset -c 0 mmdebstrap --variant=apt --format=tar ${opt:+"--aptopt=$opt"} \
-			--include="$pkgs" $1 "$tar.tmp" "$uri" \
-			>"$W/mmdebstrap-$1.log" 2>&1; then
-			mv "$tar.tmp" "$tar"
-		else
-			rm -f "$tar.tmp"
-			echo "mmdebstrap $1: $(tail -n 3 "$W/mmdebstrap-$1.log")" >&2
-			return 1
-		fi
-		echo "made the $1 chroot in $(( $(date +%s) - t0 )) s: $tar" >&2
-	fi
-	echo "$tar"
-}
-
-# The tree as it is: tracked and new files, not build output.
-copy_tree() {
-	mkdir -p "$1" &&
-	git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf - | tar -xf - -C "$1"
-}
-
-mounted=""
-unmount_all() {
-	for m in $mounted; do
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-		if grep -q " $m " /proc/mounts; then
-			# never let the scratch folder's removal walk into it
-			echo "FAIL: $m is still mounted"
-			fails=$((fails + 1))
-		fi
-	done
-}
-at_exit unmount_all
-
-# in_chroot ROOT CMD...: CMD in ROOT, on CPU 0, with a clean environment
-in_chroot() {
-	r=$1; shift
-	taskset -c 0 chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LC_ALL=C.UTF-8 TEST_JOBS=1 "$@"
-}
 
 # run_gcc ROOT N: the tree built with gcc-N and tests/plugin's tests run
 run_gcc() {
@@ -188,11 +91,8 @@ mismatch() {
 tested=""
 for suite in ${COMPILERS_SUITES:-trixie forky}; do
 	[ -n "$(suite_gccs $suite)" ] || { fail "$suite: not a suite this test knows"; continue; }
-	tar=$(chroot_tar $suite) || { fail "$suite: no chroot"; continue; }
 	r=$W/$suite
-	mkdir -p $r && tar -xf "$tar" -C $r || { fail "$suite: cannot unpack $tar"; continue; }
-	mount -t proc proc $r/proc || { fail "$suite: cannot mount /proc"; continue; }
-	mounted="$mounted $r/proc"
+	enter_suite $suite $r || continue
 	gccs=$(suite_gccs $suite)
 	newest=$(in_chroot $r gcc -dumpversion)
 	[ "$newest" = "${gccs%% *}" ] && ok "$suite: gcc is gcc-$newest" ||
@@ -201,8 +101,7 @@ for suite in ${COMPILERS_SUITES:-trixie forky}; do
 		run_gcc $r $v
 	done
 	[ $suite = trixie ] && mismatch $r 14
-	umount $r/proc && mounted=$(echo "$mounted" | sed "s| $r/proc||")
-	[ "${KEEP:-0}" = 1 ] || rm -rf "$r"
+	leave_suite $r
 done
 
 # What repstos-cc --version and the README claim: these and make test's GCC.

@@ -12,3 +12,12 @@ DEB_PKGS += mmdebstrap
 test-compilers: $(PLUGIN_SO)
 	$(call apt_install,test-compilers,mmdebstrap)
 	@COMPILER_TESTS="$(PLUGIN_TESTS)" tests/run-tests tests/compilers/compilers.sh
+
+# `make test-kernel-gcc14`: the 6.12 test kernel built by Debian 13's
+# GCC 14 (in test-compilers' chroot), plain and in kernel mode with the
+# plugin GCC 14 built, booted as make test-kernel KERNEL_VERSION=6.12
+# boots it (tests/compilers/kernel.sh).  Not in CI: two kernel builds.
+.PHONY: test-kernel-gcc14
+test-kernel-gcc14: $(PLUGIN_SO) $(PATCHER_BIN)
+	$(call apt_install,test-kernel-gcc14,mmdebstrap)
+	@tests/run-tests tests/compilers/kernel.sh
