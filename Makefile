@@ -59,6 +59,7 @@ all: build-all
 
 include runtime/runtime.mk
 include plugin/plugin.mk
+include plugin/llvm/llvm.mk
 include patcher/patcher.mk
 include examples/examples.mk
 include bench/bench.mk

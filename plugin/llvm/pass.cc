@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pass.cc - the pass, its options and its place in the pipeline.
+ *
+ * "repstos" is a module pass (it numbers the functions it links sites
+ * in).  For each function it collects the candidates, judges each with
+ * the size ranges LazyValueInfo proves and the target's vector width
+ * (TargetTransformInfo), remarks on each and rewrites those that become
+ * sites.
+ *
+ * Where it runs: last, after every IR optimisation of the pipeline that
+ * produces code (register_pipeline), so that it sees the calls as the
+ * backend will, with the sizes inlining and propagation left, and so
+ * that no pass after it copies a site into another function (the link
+ * is per function).  In an LTO build that is the link, not the compile:
+ * the pre-link pipelines of -flto and -flto=thin only write bitcode, and
+ * a site made there would be judged before cross-module inlining, and
+ * copied by it into other functions and modules.
+ */
+#include "repstos-llvm.h"
+
+#include <set>
+
+using namespace llvm;
+
+/* ---- Options ---------------------------------------------------------- */
+
+cl::opt<bool> opt_copy("repstos-copy",
+	cl::desc("repstos: memcpy, mempcpy and memmove become sites too"));
+cl::opt<unsigned long long> opt_max_size("repstos-max-size",
+	cl::init(MAX_SIZE_NONE),
+	cl::desc("repstos: leave calls whose size may exceed N"));
+cl::opt<std::string> opt_min_const("repstos-min-const", cl::init("auto"),
+	cl::desc("repstos: smallest constant size of a site (auto: what the "
+		 "backend does not expand)"));
+cl::list<std::string> opt_clear_names("repstos-clear", cl::CommaSeparated,
+	cl::desc("repstos: (ptr, len) clear helpers"));
+cl::list<std::string> opt_memset_names("repstos-memset", cl::CommaSeparated,
+	cl::desc("repstos: (ptr, c, len) memset helpers"));
+cl::list<std::string> opt_copy_names("repstos-copy-fn", cl::CommaSeparated,
+	cl::desc("repstos: (dst, src, len) memcpy helpers"));
+cl::list<std::string> opt_move_names("repstos-move-fn", cl::CommaSeparated,
+	cl::desc("repstos: (dst, src, len) memmove helpers"));
+
+/* ---- The pass --------------------------------------------------------- */
+
+/* Is the module x86-64 LP64?  Elsewhere nothing is made, said once. */
+static bool target_ok(const Module &m)
+{
+	static bool warned;
+	Triple t(m.getTargetTriple());
+
+	if (t.getArch() == Triple::x86_64 &&
+	    t.getEnvironment() != Triple::GNUX32)
+		return true;
+	if (!warned)
+		errs() << "warning: repstos: the target is not x86-64 LP64 ("
+		       << m.getTargetTriple() << "): no sites are made\n";
+	warned = true;
+	return false;
+}
+
+/* Judge every candidate of f first (ranges see the code as the
+ * optimisers left it), then rewrite; returns the sites made. */
+static unsigned run_on(Function &f, unsigned fn, FunctionAnalysisManager &fam)
+{
+	SmallVector<candidate, 8> found;
+	auto &tti = fam.getResult<TargetIRAnalysis>(f);
+	auto &ore = fam.getResult<OptimizationRemarkEmitterAnalysis>(f);
+	LazyValueInfo *lvi = nullptr;
+	unsigned sites = 0;
+
+	for (Instruction &i : instructions(f)) {
+		CallInst *call = dyn_cast<CallInst>(&i);
+		candidate c;
+
+		if (call && classify(call, &c))
+			found.push_back(c);
+	}
+	if (found.empty())
+		return 0;
+	if (!f.hasOptNone())
+		lvi = &fam.getResult<LazyValueAnalysis>(f);
+	for (candidate &c : found) {
+		settle_op(&c);
+		settle_size(&c, lvi);
+		judge(&c, tti);
+		c.read_back = c.why_not.empty() && read_back(&c);
+		remark(&c, ore);
+	}
+	for (candidate &c : found) {
+		if (!c.why_not.empty())
+			continue;
+		rewrite(&c, fn);
+		sites++;
+	}
+	return sites;
+}
+
+static bool pre_link(const Module &m);
+
+struct repstos_pass : PassInfoMixin<repstos_pass> {
+	bool link;	/* a link's pipeline: never a pre-link one */
+
+	repstos_pass(bool link) : link(link) {}
+	PreservedAnalyses run(Module &m, ModuleAnalysisManager &mam)
+	{
+		auto &fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m)
+				.getManager();
+		unsigned fn = 0;
+		bool changed = false;
+
+		if (getenv("REPSTOS_LLVM_TRACE"))
+			errs() << "repstos: " << m.getName() << (link ? " link" :
+				  pre_link(m) ? " pre-link" : " compile") << "\n";
+		if ((!link && pre_link(m)) || !target_ok(m))
+			return PreservedAnalyses::all();
+		for (Function &f : m) {
+			if (f.isDeclaration())
+				continue;
+			if (run_on(f, fn, fam)) {
+				fam.invalidate(f, PreservedAnalyses::none());
+				changed = true;
+			}
+			fn++;
+		}
+		return changed ? PreservedAnalyses::none() :
+				 PreservedAnalyses::all();
+	}
+	static bool isRequired() { return true; }
+};
+
+/* ---- The pipeline ----------------------------------------------------- */
+
+/*
+ * The modules this process compiles from source: PipelineStart runs in
+ * the pipelines of a compile (-c, with or without -flto, which LLVM 16
+ * builds with buildPerModuleDefaultPipeline and the two *PreLink ones)
+ * and not in the post-link ones (buildThinLTODefaultPipeline, the full
+ * LTO one).  A compile whose module carries EnableSplitLTOUnit, the
+ * flag clang sets on every -flto and -flto=thin unit before running its
+ * pipeline, is a pre-link one: it writes bitcode for the link to
+ * optimise, and makes no sites.
+ */
+static std::set<const Module *> compiled;
+
+struct mark_pass : PassInfoMixin<mark_pass> {
+	PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
+	{
+		compiled.insert(&m);
+		return PreservedAnalyses::all();
+	}
+	static bool isRequired() { return true; }
+};
+
+static bool pre_link(const Module &m)
+{
+	return compiled.count(&m) && m.getModuleFlag("EnableSplitLTOUnit");
+}
+
+/* The pass where it runs: after the last IR optimisation of a compile
+ * (OptimizerLast; at -O0 too), of a ThinLTO backend (OptimizerLast of
+ * its post-link pipeline) and of a full LTO link
+ * (FullLinkTimeOptimizationLast); not in a pre-link compile. */
+static void register_pipeline(PassBuilder &pb)
+{
+	pb.registerPipelineStartEPCallback(
+		[](ModulePassManager &mpm, OptimizationLevel) {
+			mpm.addPass(mark_pass());
+		});
+	pb.registerOptimizerLastEPCallback(
+		[](ModulePassManager &mpm, OptimizationLevel) {
+			mpm.addPass(repstos_pass(false));
+		});
+	pb.registerFullLinkTimeOptimizationLastEPCallback(
+		[](ModulePassManager &mpm, OptimizationLevel) {
+			mpm.addPass(repstos_pass(true));
+		});
+	/* opt -passes=repstos: wherever opt is told */
+	pb.registerPipelineParsingCallback(
+		[](StringRef name, ModulePassManager &mpm,
+		   ArrayRef<PassBuilder::PipelineElement>) {
+			if (name != "repstos")
+				return false;
+			mpm.addPass(repstos_pass(true));
+			return true;
+		});
+}
+
+/* What repstos-cc reads from the file: the LLVM it loads into. */
+__attribute__((used)) static const char built_for[] =
+	"repstos plugin built for LLVM " LLVM_VERSION_STRING;
+
+extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default")))
+PassPluginLibraryInfo llvmGetPassPluginInfo()
+{
+	return { LLVM_PLUGIN_API_VERSION, "repstos", "1", register_pipeline };
+}
