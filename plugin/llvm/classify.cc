@@ -6,7 +6,8 @@
  *
  *   llvm.memset				a memset, bzero or a loop
  *						LLVM made one of
- *   memset, bzero, explicit_bzero		libcalls by name
+ *   memset, bzero, explicit_bzero		libcalls by name, and
+ *						their _chk forms (FORTIFY)
  *   -mllvm -repstos-clear=f,g			user (ptr, len) clear helpers
  *   -mllvm -repstos-memset=h			user (ptr, c, len) helpers
  *
@@ -58,25 +59,40 @@ struct shape {
 	const std::vector<std::string> *names;
 	unsigned nargs;
 	enum repstos_op op;
-	int fill, len, src;
+	int fill, len, src, objsz;
 	bool returns_dst, returns_end;
 	bool builtin;				/* a C library function */
 };
 
 static const struct shape shapes[] = {
-	{ "memset", nullptr, 3, REPSTOS_OP_MEMSET, 1, 2, -1, true, false, true },
-	{ "bzero", nullptr, 2, REPSTOS_OP_ZERO, -1, 1, -1, false, false, true },
+	{ "memset", nullptr, 3, REPSTOS_OP_MEMSET, 1, 2, -1, -1, true, false,
+	  true },
+	{ "__memset_chk", nullptr, 4, REPSTOS_OP_MEMSET, 1, 2, -1, 3, true,
+	  false, true },
+	{ "bzero", nullptr, 2, REPSTOS_OP_ZERO, -1, 1, -1, -1, false, false,
+	  true },
 	{ "explicit_bzero", &opt_clear_names, 2, REPSTOS_OP_CLEAR, -1, 1, -1,
+	  -1, false, false, false },
+	{ "__explicit_bzero_chk", nullptr, 3, REPSTOS_OP_CLEAR, -1, 1, -1, 2,
 	  false, false, false },
-	{ nullptr, &opt_memset_names, 3, REPSTOS_OP_MEMSET, 1, 2, -1, false,
+	{ nullptr, &opt_memset_names, 3, REPSTOS_OP_MEMSET, 1, 2, -1, -1,
+	  false, false, false },
+	{ "memcpy", nullptr, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, true, false,
+	  true },
+	{ "__memcpy_chk", nullptr, 4, REPSTOS_OP_COPY, -1, 2, 1, 3, true,
+	  false, true },
+	{ "mempcpy", nullptr, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, false, true,
+	  true },
+	{ "__mempcpy_chk", nullptr, 4, REPSTOS_OP_COPY, -1, 2, 1, 3, false,
+	  true, true },
+	{ "memmove", nullptr, 3, REPSTOS_OP_MOVE, -1, 2, 1, -1, true, false,
+	  true },
+	{ "__memmove_chk", nullptr, 4, REPSTOS_OP_MOVE, -1, 2, 1, 3, true,
+	  false, true },
+	{ nullptr, &opt_copy_names, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, false,
 	  false, false },
-	{ "memcpy", nullptr, 3, REPSTOS_OP_COPY, -1, 2, 1, true, false, true },
-	{ "mempcpy", nullptr, 3, REPSTOS_OP_COPY, -1, 2, 1, false, true, true },
-	{ "memmove", nullptr, 3, REPSTOS_OP_MOVE, -1, 2, 1, true, false, true },
-	{ nullptr, &opt_copy_names, 3, REPSTOS_OP_COPY, -1, 2, 1, false, false,
-	  false },
-	{ nullptr, &opt_move_names, 3, REPSTOS_OP_MOVE, -1, 2, 1, false, false,
-	  false },
+	{ nullptr, &opt_move_names, 3, REPSTOS_OP_MOVE, -1, 2, 1, -1, false,
+	  false, false },
 };
 
 static bool matches(const CallInst *call, StringRef name,
@@ -113,8 +129,12 @@ static bool classify_libcall(CallInst *call, struct candidate *c)
 		c->src = arg_or_null(call, sh.src);
 		c->fill = arg_or_null(call, sh.fill);
 		c->len = arg_or_null(call, sh.len);
+		c->objsz = arg_or_null(call, sh.objsz);
 		c->op = sh.op;
-		c->returns_dst = sh.returns_dst;
+		/* a user helper that returns a pointer returns its
+		 * destination, as the GCC plugin takes it */
+		c->returns_dst = sh.returns_dst ||
+			(!sh.builtin && call->getType()->isPointerTy());
 		c->returns_end = sh.returns_end;
 		return true;
 	}

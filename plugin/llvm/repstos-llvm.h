@@ -35,11 +35,13 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <string>
 
@@ -74,7 +76,8 @@ struct candidate {
 	llvm::Value *src;	/* copies: the source, else null */
 	llvm::Value *fill;	/* null: zero */
 	llvm::Value *len;
-	bool returns_dst;	/* memset, memcpy, memmove return dst */
+	llvm::Value *objsz;	/* _chk forms: the object size, else null */
+	bool returns_dst;	/* memset, memcpy, memmove (and helpers) return dst */
 	bool returns_end;	/* mempcpy returns dst + len */
 	enum repstos_op op;
 	enum repstos_size_kind kind;

@@ -11,7 +11,9 @@
  * repstos_site.h).  The function gets noredzone: the `call` in the asm
  * writes below rsp, which no constraint can tell LLVM.
  *
- * read_back() gives the entry's use mark, as the GCC plugin's does.
+ * Before the site of a _chk form goes FORTIFY's length check, as the
+ * GCC plugin emits it.  read_back() gives the entry's use mark, as the
+ * GCC plugin's does.
  */
 #include "repstos-llvm.h"
 
@@ -159,6 +161,40 @@ static Value *fill_value(IRBuilder<> &b, const struct candidate *c)
 			    b.getInt64Ty());
 }
 
+/*
+ * FORTIFY: `if (len > objsz) __chk_fail ();` before the site of a _chk
+ * form, so that an overflow still ends in glibc's "buffer overflow
+ * detected", unless the size is proven in bounds (or the object's size
+ * unknown: all ones).
+ */
+static void fortify_check(const struct candidate *c, Value *len)
+{
+	ConstantInt *objsz = dyn_cast_or_null<ConstantInt>(c->objsz);
+	Module *m = c->call->getModule();
+	Instruction *then;
+	MDBuilder md(m->getContext());
+	FunctionCallee fail;
+	CallInst *call;
+	IRBuilder<> b(c->call);
+	Value *bad;
+
+	if (!c->objsz || (objsz && objsz->isMinusOne()))
+		return;
+	if (objsz && c->kind != REPSTOS_SIZE_UNKNOWN &&
+	    c->max != REPSTOS_SIZE_SAT && c->max <= objsz->getZExtValue())
+		return;
+	bad = b.CreateICmpUGT(len, b.CreateZExtOrTrunc(c->objsz,
+						       len->getType()));
+	then = SplitBlockAndInsertIfThen(bad, c->call, true,
+					 md.createBranchWeights(1, 1 << 20));
+	fail = m->getOrInsertFunction("__chk_fail", b.getVoidTy());
+	b.SetInsertPoint(then);
+	call = b.CreateCall(fail);
+	call->setDoesNotReturn();
+	call->setDoesNotThrow();
+	call->setDebugLoc(c->call->getDebugLoc());
+}
+
 void rewrite(struct candidate *c, unsigned fn)
 {
 	CallInst *call = c->call;
@@ -166,7 +202,11 @@ void rewrite(struct candidate *c, unsigned fn)
 	bool copy = repstos_op_is_copy(c->op);
 	Type *ptr = c->dst->getType(), *i64 = b.getInt64Ty();
 	Value *len = b.CreateZExtOrTrunc(c->len, i64);
-	Value *third = copy ? c->src : fill_value(b, c);
+	Value *third;
+
+	fortify_check(c, len);
+	b.SetInsertPoint(call);
+	third = copy ? c->src : fill_value(b, c);
 	StructType *out = StructType::get(ptr, i64, third->getType());
 	FunctionType *ty = FunctionType::get(out, { ptr, i64, third->getType() },
 					     false);
@@ -174,6 +214,7 @@ void rewrite(struct candidate *c, unsigned fn)
 				       true, false, InlineAsm::AD_ATT);
 	CallInst *site = b.CreateCall(ty, as, { c->dst, len, third });
 	Value *end;
+
 
 	site->addFnAttr(Attribute::NoUnwind);
 	site->setDebugLoc(call->getDebugLoc());

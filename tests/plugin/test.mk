@@ -6,7 +6,7 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/gc.sh tests/plugin/copy.sh \
 	tests/plugin/vector.sh tests/plugin/sweep.sh tests/plugin/links.sh \
 	tests/plugin/use.sh tests/plugin/kernel.sh \
-	tests/plugin/regs.sh tests/plugin/asmname.sh
+	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/llvm.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
@@ -20,3 +20,6 @@ tests/plugin/sweep.sh: $(RT_SHARED_DEPS)
 .PHONY: sweep-sites
 sweep-sites: tests/plugin/sweep.sh
 	@tests/plugin/sweep.sh full
+
+# llvm.sh: the LLVM plugin, where clang-16 built it (it skips where not).
+tests/plugin/llvm.sh: $(filter $(LLVM_PLUGIN),$(ALL))
