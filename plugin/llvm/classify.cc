@@ -101,7 +101,8 @@ static bool matches(const CallInst *call, StringRef name,
 	if (!(sh->name && name == sh->name) &&
 	    !(sh->names && name_in(name, *sh->names)))
 		return false;
-	if (sh->builtin && repstos_op_is_copy(sh->op) && !opt_copy)
+	if (sh->builtin && repstos_op_is_copy(sh->op) &&
+	    !copies_wanted(*call->getFunction()))
 		return false;
 	/* -fno-builtin, -ffreestanding: the program wants the call */
 	if (sh->builtin && call->isNoBuiltin())
@@ -156,14 +157,14 @@ static bool classify_intrinsic(CallInst *call, struct candidate *c)
 		c->fill = cast<MemSetInst>(mi)->getValue();
 		break;
 	case Intrinsic::memcpy:
-		if (!opt_copy)
+		if (!copies_wanted(*call->getFunction()))
 			return false;
 		c->what = "memcpy";
 		c->op = REPSTOS_OP_COPY;
 		c->src = cast<MemTransferInst>(mi)->getSource();
 		break;
 	case Intrinsic::memmove:
-		if (!opt_copy)
+		if (!copies_wanted(*call->getFunction()))
 			return false;
 		c->what = "memmove";
 		c->op = REPSTOS_OP_MOVE;

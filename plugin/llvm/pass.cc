@@ -99,6 +99,23 @@ static unsigned run_on(Function &f, unsigned fn, FunctionAnalysisManager &fam)
 
 static bool pre_link(const Module &m);
 
+/*
+ * A pre-link compile makes no sites, but its options must reach the
+ * link that does, and the link cannot be given them: lld parses -mllvm
+ * before it loads the plugin.  So -repstos-copy goes with the code, a
+ * COPY_ATTR attribute on each function, which the link's pass reads
+ * (copies_wanted).  The other options are the link's own.
+ */
+static PreservedAnalyses record_options(Module &m)
+{
+	if (!opt_copy)
+		return PreservedAnalyses::all();
+	for (Function &f : m)
+		if (!f.isDeclaration())
+			f.addFnAttr(COPY_ATTR);
+	return PreservedAnalyses::none();
+}
+
 struct repstos_pass : PassInfoMixin<repstos_pass> {
 	bool link;	/* a link's pipeline: never a pre-link one */
 
@@ -113,7 +130,9 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
 		if (getenv("REPSTOS_LLVM_TRACE"))
 			errs() << "repstos: " << m.getName() << (link ? " link" :
 				  pre_link(m) ? " pre-link" : " compile") << "\n";
-		if ((!link && pre_link(m)) || !target_ok(m))
+		if (!link && pre_link(m))
+			return record_options(m);
+		if (!target_ok(m))
 			return PreservedAnalyses::all();
 		for (Function &f : m) {
 			if (f.isDeclaration())

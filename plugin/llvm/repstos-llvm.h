@@ -64,6 +64,16 @@ extern llvm::cl::list<std::string> opt_memset_names;
 extern llvm::cl::list<std::string> opt_copy_names;
 extern llvm::cl::list<std::string> opt_move_names;
 
+/* A function whose pre-link compile had -repstos-copy (pass.cc). */
+#define COPY_ATTR	"repstos-copy"
+
+/* Do copies become sites in f?  -repstos-copy here, or where f was
+ * compiled for LTO. */
+static inline bool copies_wanted(const llvm::Function &f)
+{
+	return opt_copy || f.hasFnAttribute(COPY_ATTR);
+}
+
 /* ---- A candidate ------------------------------------------------------ */
 
 /* One call the pass looked at and what it found out about it. */

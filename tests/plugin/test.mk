@@ -6,7 +6,8 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/gc.sh tests/plugin/copy.sh \
 	tests/plugin/vector.sh tests/plugin/sweep.sh tests/plugin/links.sh \
 	tests/plugin/use.sh tests/plugin/kernel.sh \
-	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/llvm.sh
+	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/llvm.sh \
+	tests/plugin/llvm-sweep.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
@@ -21,5 +22,7 @@ tests/plugin/sweep.sh: $(RT_SHARED_DEPS)
 sweep-sites: tests/plugin/sweep.sh
 	@tests/plugin/sweep.sh full
 
-# llvm.sh: the LLVM plugin, where clang-16 built it (it skips where not).
-tests/plugin/llvm.sh: $(filter $(LLVM_PLUGIN),$(ALL))
+# llvm.sh and llvm-sweep.sh: the LLVM plugin, where clang-16 built it
+# (they skip where not); llvm-sweep.sh is sweep.sh with clang.
+tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh: $(filter $(LLVM_PLUGIN),$(ALL))
+tests/plugin/llvm-sweep.sh: $(RT_SHARED_DEPS)
