@@ -56,7 +56,7 @@ static bool shaped_like(const CallInst *call, unsigned nargs, int src)
  * numbers, -1 where the call has none. */
 struct shape {
 	const char *name;			/* or one of names */
-	const std::vector<std::string> *names;
+	std::vector<std::string> options::*names;
 	unsigned nargs;
 	enum repstos_op op;
 	int fill, len, src, objsz;
@@ -71,11 +71,11 @@ static const struct shape shapes[] = {
 	  false, true },
 	{ "bzero", nullptr, 2, REPSTOS_OP_ZERO, -1, 1, -1, -1, false, false,
 	  true },
-	{ "explicit_bzero", &opt_clear_names, 2, REPSTOS_OP_CLEAR, -1, 1, -1,
+	{ "explicit_bzero", &options::clear, 2, REPSTOS_OP_CLEAR, -1, 1, -1,
 	  -1, false, false, false },
 	{ "__explicit_bzero_chk", nullptr, 3, REPSTOS_OP_CLEAR, -1, 1, -1, 2,
 	  false, false, false },
-	{ nullptr, &opt_memset_names, 3, REPSTOS_OP_MEMSET, 1, 2, -1, -1,
+	{ nullptr, &options::memset, 3, REPSTOS_OP_MEMSET, 1, 2, -1, -1,
 	  false, false, false },
 	{ "memcpy", nullptr, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, true, false,
 	  true },
@@ -89,20 +89,21 @@ static const struct shape shapes[] = {
 	  true },
 	{ "__memmove_chk", nullptr, 4, REPSTOS_OP_MOVE, -1, 2, 1, 3, true,
 	  false, true },
-	{ nullptr, &opt_copy_names, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, false,
+	{ nullptr, &options::copy_fn, 3, REPSTOS_OP_COPY, -1, 2, 1, -1, false,
 	  false, false },
-	{ nullptr, &opt_move_names, 3, REPSTOS_OP_MOVE, -1, 2, 1, -1, false,
+	{ nullptr, &options::move_fn, 3, REPSTOS_OP_MOVE, -1, 2, 1, -1, false,
 	  false, false },
 };
 
 static bool matches(const CallInst *call, StringRef name,
 		    const struct shape *sh)
 {
+	const struct options &o = options_for(*call->getFunction());
+
 	if (!(sh->name && name == sh->name) &&
-	    !(sh->names && name_in(name, *sh->names)))
+	    !(sh->names && name_in(name, o.*sh->names)))
 		return false;
-	if (sh->builtin && repstos_op_is_copy(sh->op) &&
-	    !copies_wanted(*call->getFunction()))
+	if (sh->builtin && repstos_op_is_copy(sh->op) && !o.copy)
 		return false;
 	/* -fno-builtin, -ffreestanding: the program wants the call */
 	if (sh->builtin && call->isNoBuiltin())
@@ -157,14 +158,14 @@ static bool classify_intrinsic(CallInst *call, struct candidate *c)
 		c->fill = cast<MemSetInst>(mi)->getValue();
 		break;
 	case Intrinsic::memcpy:
-		if (!copies_wanted(*call->getFunction()))
+		if (!options_for(*call->getFunction()).copy)
 			return false;
 		c->what = "memcpy";
 		c->op = REPSTOS_OP_COPY;
 		c->src = cast<MemTransferInst>(mi)->getSource();
 		break;
 	case Intrinsic::memmove:
-		if (!copies_wanted(*call->getFunction()))
+		if (!options_for(*call->getFunction()).copy)
 			return false;
 		c->what = "memmove";
 		c->op = REPSTOS_OP_MOVE;
@@ -392,19 +393,11 @@ static void leave(struct candidate *c, const Twine &why)
 	c->why_not = why.str();
 }
 
-/* The smallest constant size -repstos-min-const= asks for, or
- * MIN_CONST_AUTO. */
-static unsigned long long min_const(void)
-{
-	if (opt_min_const.empty() || opt_min_const == "auto")
-		return MIN_CONST_AUTO;
-	return strtoull(opt_min_const.c_str(), nullptr, 0);
-}
-
 void judge(struct candidate *c, const TargetTransformInfo &tti)
 {
+	const struct options &o = options_for(*c->call->getFunction());
 	const char *conflict = function_conflict(*c->call->getFunction());
-	unsigned long long floor = min_const();
+	unsigned long long floor = o.min_const;
 
 	if (conflict)
 		leave(c, conflict);
@@ -418,9 +411,9 @@ void judge(struct candidate *c, const TargetTransformInfo &tti)
 	else if (c->intrinsic && isa<ConstantInt>(c->len) &&
 		 floor != MIN_CONST_AUTO && c->min < floor)
 		leave(c, "constant size below min-const=" + Twine(floor));
-	else if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > opt_max_size)
+	else if (c->kind != REPSTOS_SIZE_UNKNOWN && c->max > o.max_size)
 		leave(c, "size may reach " + Twine(c->max) + ", above max-size=" +
-			 Twine((unsigned long long)opt_max_size));
+			 Twine(o.max_size));
 }
 
 /* ---- Remarks ---------------------------------------------------------- */

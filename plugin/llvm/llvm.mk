@@ -7,8 +7,8 @@
 LLVM_CONFIG	?= llvm-config-16
 LLVM_CXX	?= clang++-16
 LLVM_PLUGIN	:= plugin/librepstos-llvm.so
-LLVM_SRCS	:= plugin/llvm/classify.cc plugin/llvm/rewrite.cc \
-		   plugin/llvm/pass.cc
+LLVM_SRCS	:= plugin/llvm/options.cc plugin/llvm/classify.cc \
+		   plugin/llvm/rewrite.cc plugin/llvm/pass.cc
 LLVM_OBJ_DIR	:= $(B)/plugin/llvm
 LLVM_OBJS	:= $(LLVM_SRCS:plugin/llvm/%.cc=$(LLVM_OBJ_DIR)/%.o)
 LLVM_HAVE	:= $(shell command -v $(LLVM_CONFIG) >/dev/null 2>&1 && \

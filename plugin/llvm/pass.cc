@@ -23,25 +23,6 @@
 
 using namespace llvm;
 
-/* ---- Options ---------------------------------------------------------- */
-
-cl::opt<bool> opt_copy("repstos-copy",
-	cl::desc("repstos: memcpy, mempcpy and memmove become sites too"));
-cl::opt<unsigned long long> opt_max_size("repstos-max-size",
-	cl::init(MAX_SIZE_NONE),
-	cl::desc("repstos: leave calls whose size may exceed N"));
-cl::opt<std::string> opt_min_const("repstos-min-const", cl::init("auto"),
-	cl::desc("repstos: smallest constant size of a site (auto: what the "
-		 "backend does not expand)"));
-cl::list<std::string> opt_clear_names("repstos-clear", cl::CommaSeparated,
-	cl::desc("repstos: (ptr, len) clear helpers"));
-cl::list<std::string> opt_memset_names("repstos-memset", cl::CommaSeparated,
-	cl::desc("repstos: (ptr, c, len) memset helpers"));
-cl::list<std::string> opt_copy_names("repstos-copy-fn", cl::CommaSeparated,
-	cl::desc("repstos: (dst, src, len) memcpy helpers"));
-cl::list<std::string> opt_move_names("repstos-move-fn", cl::CommaSeparated,
-	cl::desc("repstos: (dst, src, len) memmove helpers"));
-
 /* ---- The pass --------------------------------------------------------- */
 
 /* Is the module x86-64 LP64?  Elsewhere nothing is made, said once. */
@@ -99,23 +80,6 @@ static unsigned run_on(Function &f, unsigned fn, FunctionAnalysisManager &fam)
 
 static bool pre_link(const Module &m);
 
-/*
- * A pre-link compile makes no sites, but its options must reach the
- * link that does, and the link cannot be given them: lld parses -mllvm
- * before it loads the plugin.  So -repstos-copy goes with the code, a
- * COPY_ATTR attribute on each function, which the link's pass reads
- * (copies_wanted).  The other options are the link's own.
- */
-static PreservedAnalyses record_options(Module &m)
-{
-	if (!opt_copy)
-		return PreservedAnalyses::all();
-	for (Function &f : m)
-		if (!f.isDeclaration())
-			f.addFnAttr(COPY_ATTR);
-	return PreservedAnalyses::none();
-}
-
 struct repstos_pass : PassInfoMixin<repstos_pass> {
 	bool link;	/* a link's pipeline: never a pre-link one */
 
@@ -130,8 +94,11 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
 		if (getenv("REPSTOS_LLVM_TRACE"))
 			errs() << "repstos: " << m.getName() << (link ? " link" :
 				  pre_link(m) ? " pre-link" : " compile") << "\n";
+		if (!options_check(m.getContext()))
+			return PreservedAnalyses::all();
 		if (!link && pre_link(m))
-			return record_options(m);
+			return record_options(m) ? PreservedAnalyses::none() :
+						   PreservedAnalyses::all();
 		if (!target_ok(m))
 			return PreservedAnalyses::all();
 		for (Function &f : m) {

@@ -56,23 +56,24 @@
 #define MIN_CONST_AUTO	(~0ULL)
 #define MAX_SIZE_NONE	(~0ULL)
 
-extern llvm::cl::opt<bool> opt_copy;
-extern llvm::cl::opt<unsigned long long> opt_max_size;
-extern llvm::cl::opt<std::string> opt_min_const;
-extern llvm::cl::list<std::string> opt_clear_names;
-extern llvm::cl::list<std::string> opt_memset_names;
-extern llvm::cl::list<std::string> opt_copy_names;
-extern llvm::cl::list<std::string> opt_move_names;
+struct options {
+	bool copy = false;	/* copy sites for the copy libcalls */
+	unsigned long long max_size = MAX_SIZE_NONE;
+	unsigned long long min_const = MIN_CONST_AUTO;
+	std::vector<std::string> clear, memset, copy_fn, move_fn;
+};
 
-/* A function whose pre-link compile had -repstos-copy (pass.cc). */
-#define COPY_ATTR	"repstos-copy"
+/* The attribute a pre-link compile records its options in (options.cc). */
+#define OPTIONS_ATTR	"repstos-options"
 
-/* Do copies become sites in f?  -repstos-copy here, or where f was
- * compiled for LTO. */
-static inline bool copies_wanted(const llvm::Function &f)
-{
-	return opt_copy || f.hasFnAttribute(COPY_ATTR);
-}
+/* Are the command line's options good?  If not, one error (the compile
+ * fails) names the first bad one, and the pass makes nothing. */
+bool options_check(llvm::LLVMContext &ctx);
+/* The options for f's calls: those its pre-link compile recorded, else
+ * the command line's. */
+const struct options &options_for(const llvm::Function &f);
+/* Record the command line's options on every function of m. */
+bool record_options(llvm::Module &m);
 
 /* ---- A candidate ------------------------------------------------------ */
 

@@ -15,10 +15,17 @@
 #    @site line a site, `repstos check` clean, and the program's digest
 #    the plain build's under every REPSTOS_VARIANT and REPSTOS_PATCH=0;
 #    the GCC plugin's site count on the same corpus beside it;
-#  - the -flto and -flto=thin compiles make no sites (the link does),
-#    and the links through lld 16 make them, and run right.
+#  - FORTIFY: __memset_chk and __memcpy_chk calls clang could not fold
+#    become sites after the length check, and an overflow still ends in
+#    glibc's report;
+#  - options: a bad -mllvm -repstos-min-const value is one line and a
+#    failed compile; -repstos-max-size leaves the larger bound alone;
+#  - the corpus compiled with -flto and -flto=thin has no site in its
+#    bitcode (the link makes them), and linked through lld 16 loading
+#    the plugin it has them, `repstos check` clean, and runs right
+#    under every variant (skipped where lld-16 is not installed).
 # Skips, in one line, where clang-16 is not installed.  LLVM_PARTS
-# names the parts to run (default "line corpus lto").
+# names the parts to run (default "line corpus fortify options lto").
 . "$(dirname "$0")/lib.sh"
 CLANG=${LLVM_CLANG:-clang-16}
 command -v $CLANG >/dev/null 2>&1 ||
@@ -78,7 +85,7 @@ line() {
 	ok "line $1: $(wc -l <$W/got) sites, each where clang calls; inline up to (memset, zero, aligned memset, memcpy, aligned memcpy, memmove): $at"
 	echo "summary: line $1: $at"
 }
-part() { case " ${LLVM_PARTS:-line corpus lto} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${LLVM_PARTS:-line corpus fortify options lto} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 part line && for cfg in "O0:-O0" "O1:-O1" "O2:-O2" "Os:-Os" "Oz:-Oz" \
 	   "v3:-O2 -march=x86-64-v3" "v4:-O2 -march=x86-64-v4" \
@@ -90,7 +97,7 @@ done
 # ---- the corpus ------------------------------------------------------------
 S=tests/plugin/corpus
 UNITS="ops fills helpers"
-CF="-g -I$S -Iinclude -Iruntime -Wall -Wno-memset-transposed-args"
+CF="-g -I$S -Iinclude -Iruntime -Wall -Wno-memset-transposed-args -Wno-unknown-attributes"
 LH="-mllvm -repstos-clear=my_zero,secure_wipe -mllvm -repstos-memset=my_memset"
 GH="-fplugin-arg-repstos-clear=my_zero,secure_wipe -fplugin-arg-repstos-memset=my_memset"
 FAMILY='memset|__memset_chk|bzero|explicit_bzero|my_zero|secure_wipe|my_memset'
@@ -140,4 +147,94 @@ part corpus && for cfg in "O0:-O0" "O1:-O1" "O2:-O2" "O3:-O3" "Os:-Os" "Oz:-Oz" 
 	name=${cfg%%:*} rest=${cfg#*:}
 	corpus $name "${rest%%:*}" "$(echo "$rest" | sed -n 's/^[^:]*://p')"
 done
+# ---- FORTIFY ----------------------------------------------------------------
+# A _chk call clang could not fold: a site after the length check, and
+# an overflow still ends in glibc's report.
+part fortify && {
+	d=$W/fortify; mkdir -p $d
+	cat >$d/f.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct s { char buf[16]; char after[16]; } v;
+int main(int argc, char **argv)
+{
+	size_t n = strtoul(argv[1], 0, 0);
+
+	memset(v.buf, 'x', n);
+	memcpy(v.after, v.buf, n);
+	printf("%c%c %zu\n", v.buf[n - 1], v.after[n - 1], n);
+	return 0;
+}
+EOF
+	$CLANG -O2 -D_FORTIFY_SOURCE=2 $L -mllvm -repstos-copy -Rpass=repstos \
+		-o $d/f $d/f.c $RTLIB 2>$d/notes || fail "fortify: does not build: $(tail -n 3 $d/notes)"
+	n=$(grep -c 'remark: __mem\(set\|cpy\)_chk rewritten' $d/notes)
+	out=$($d/f 16 2>&1); rc=$?
+	over=$(sh -c '"$0" 17' $d/f 2>&1); orc=$?
+	[ "$n" = 2 ] && [ "$(sites $d/f)" = 2 ] && [ $rc = 0 ] && [ "$out" = "xx 16" ] &&
+		[ $orc = 134 ] && echo "$over" | grep -q 'buffer overflow detected' &&
+		ok "fortify: __memset_chk and __memcpy_chk are sites; 16 bytes: $out; 17: glibc's report, exit $orc" ||
+		fail "fortify: $n remarks, $(sites $d/f) sites; 16: exit $rc, $out; 17: exit $orc, $over"
+}
+
+# ---- options ------------------------------------------------------------------
+# A bad value: one error naming it (and clang's count), a failed
+# compile, no object.
+part options && {
+	d=$W/options; mkdir -p $d
+	$CLANG -O2 $CF $L -mllvm -repstos-min-const=12x -c -o $d/bad.o $S/ops.c >$d/bad.out 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e $d/bad.o ] && [ "$(grep -c 'error:' $d/bad.out)" = 1 ] &&
+		grep -q "^error: repstos: bad value '12x' for -repstos-min-const" $d/bad.out &&
+		ok "-repstos-min-const=12x: exit $rc, one error: $(head -n 1 $d/bad.out)" ||
+		fail "-repstos-min-const=12x: exit $rc: $(cat $d/bad.out)"
+	$CLANG -O2 $CF $L -mllvm -repstos-max-size=255 -Rpass=repstos -Rpass-missed=repstos \
+		-c -o $d/max.o $S/ops.c 2>$d/max.out
+	grep -q 'ops.c:55:.*memset rewritten (size unknown, at most 255)' $d/max.out &&
+		grep -q 'ops.c:60:.*memset left alone (size unknown, at most 300; size may reach 300, above max-size=255)' $d/max.out &&
+		ok "-repstos-max-size=255: the call of at most 255 bytes a site, that of 300 left, each remark saying so" ||
+		fail "-repstos-max-size=255: $(grep 'ops.c:\(55\|60\):' $d/max.out)"
+}
+
+# ---- LTO ----------------------------------------------------------------------
+# ltobuild NAME FLAGS: the corpus compiled for LTO (no sites: bitcode
+# with no site asm), linked through lld 16 with the plugin (the link
+# makes them, with the helpers the compile was told of: lld cannot be
+# given the plugin's options), run under every variant; as many sites
+# as the -O2 build, whose code the link's pipeline makes again.
+ltobuild() {
+	name=$1 fl=$2 d=$W/$1
+	mkdir -p $d
+	for u in $UNITS; do
+		$CLANG $fl $CF $L $LH -c -o $d/$u.o $S/$u.c 2>>$d/notes ||
+			{ fail "$name: $u.c does not compile"; return; }
+	done
+	n=$(for u in $UNITS; do llvm-dis-16 -o - $d/$u.o; done | grep -c 'asm sideeffect.*__repstos_stub')
+	[ "$n" = 0 ] || { fail "$name: $n sites made before the link"; return; }
+	$CLANG -O2 $CF -c -o $d/ref.o $S/ref.c && $CLANG -O2 $CF -c -o $d/check.o $S/check.c &&
+	$CLANG $fl -fuse-ld=lld --ld-path=$LLD -Wl,--load-pass-plugin=$LP -o $d/prog $d/check.o $d/ops.o $d/fills.o $d/helpers.o $d/ref.o $RTLIB 2>$d/link.log ||
+		{ fail "$name: link: $(tail -n 3 $d/link.log)"; return; }
+	s=$(sites $d/prog)
+	"$TOOL" check $d/prog >$d/check.out 2>&1 ||
+		{ fail "$name: repstos check: $(cat $d/check.out)"; return; }
+	o2=$(sites $W/O2/prog 2>/dev/null)
+	[ "$s" -gt 0 ] && { [ -z "$o2" ] || [ "$s" -eq "$o2" ]; } ||
+		{ fail "$name: $s sites at the link, not the -O2 build's $o2"; return; }
+	run_variants $d/prog "$ref" || return
+	ok "$name: no site in the compile's bitcode, $s made at the link, check clean, $ref under every variant"
+	echo "summary: corpus $name: clang $s sites"
+}
+part lto && {
+	LLD=$(command -v ld.lld-16) || LLD=
+	if [ -z "$LLD" ]; then
+		skipped "LTO: no ld.lld-16 (Debian: lld-16) to load the plugin at the link"
+	else
+		$CLANG -O2 $CF -o $W/lto.ref $S/check.c $S/ops.c $S/fills.c \
+			$S/helpers.c $S/ref.c 2>/dev/null && ref=$($W/lto.ref 2>&1) ||
+			fail "LTO: the plain build fails: $ref"
+		ltobuild lto "-O2 -flto"
+		ltobuild thinlto "-O2 -flto=thin"
+	fi
+}
 finish
