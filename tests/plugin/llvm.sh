@@ -195,6 +195,11 @@ part options && {
 		grep -q 'ops.c:60:.*memset left alone (size unknown, at most 300; size may reach 300, above max-size=255)' $d/max.out &&
 		ok "-repstos-max-size=255: the call of at most 255 bytes a site, that of 300 left, each remark saying so" ||
 		fail "-repstos-max-size=255: $(grep 'ops.c:\(55\|60\):' $d/max.out)"
+	# -mcmodel=kernel: no user-space site in kernel code, said once
+	$CLANG -O2 $CF $L -mcmodel=kernel -mno-red-zone -c -o $d/k.o $S/ops.c 2>$d/k.out &&
+		[ "$(sites $d/k.o)" = 0 ] && [ "$(grep -c 'warning: repstos: -mcmodel=kernel' $d/k.out)" = 1 ] &&
+		ok "-mcmodel=kernel: no sites, one warning: $(grep 'warning: repstos' $d/k.out)" ||
+		fail "-mcmodel=kernel: $(sites $d/k.o) sites: $(grep repstos $d/k.out)"
 }
 
 # ---- LTO ----------------------------------------------------------------------
