@@ -21,6 +21,8 @@ TESTS += tests/realworld/apt.sh
 # made-up runs and times; nothing built.
 TESTS += tests/realworld/demotime.sh
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) patcher/repstos
+# cc.sh runs repstos-cc with clang-16 too, where it is installed.
+tests/realworld/cc.sh: $(filter $(LLVM_PLUGIN),$(ALL))
 
 # `make realworld`: only the real code bases (a skip is not an error).
 .PHONY: realworld
