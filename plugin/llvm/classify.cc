@@ -197,8 +197,30 @@ bool classify(CallInst *call, struct candidate *c)
  * two rules, on LLVM's view of the pointers: one base with both offsets
  * constant, the destination's at or below the source's; or two distinct
  * identified objects (allocas, globals, noalias arguments: an access
- * through a pointer stays inside the object it was made from).
+ * through a pointer stays inside the object it was made from).  At -O0
+ * the base is a load of the pointer's stack slot: same_value.
  */
+/* Are a and b one value?  At -O0 a pointer is loaded from its stack
+ * slot afresh at each use: two loads of one slot in one block, with
+ * nothing between them that may write memory, load one value. */
+static bool same_value(Value *a, Value *b)
+{
+	LoadInst *la = dyn_cast<LoadInst>(a), *lb = dyn_cast<LoadInst>(b);
+
+	if (a == b)
+		return true;
+	if (!la || !lb || la->getPointerOperand() != lb->getPointerOperand() ||
+	    la->getParent() != lb->getParent() || la->isVolatile() ||
+	    lb->isVolatile())
+		return false;
+	if (lb->comesBefore(la))
+		std::swap(la, lb);
+	for (Instruction *i = la->getNextNode(); i != lb; i = i->getNextNode())
+		if (i->mayWriteToMemory())
+			return false;
+	return true;
+}
+
 static const char *forward_safe(Value *dst, Value *src, const DataLayout &dl)
 {
 	int64_t doff = 0, soff = 0;
@@ -206,7 +228,7 @@ static const char *forward_safe(Value *dst, Value *src, const DataLayout &dl)
 	Value *s = GetPointerBaseWithConstantOffset(src, soff, dl);
 	const Value *du, *su;
 
-	if (d == s)
+	if (same_value(d, s))
 		return doff <= soff ?
 			"destination at or before the source in one object" :
 			nullptr;

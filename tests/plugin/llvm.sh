@@ -15,6 +15,12 @@
 #    @site line a site, `repstos check` clean, and the program's digest
 #    the plain build's under every REPSTOS_VARIANT and REPSTOS_PATCH=0;
 #    the GCC plugin's site count on the same corpus beside it;
+#  - the copy corpus (tests/plugin/copy, -repstos-copy, the copy-fn and
+#    move-fn helpers) at -O0, -O2, -Os, native and PIE: as many copy
+#    sites as plain clang's calls, each entry the copy version with its
+#    function's op, run under every variant; fwd.c's memmoves MOVE_FWD
+#    exactly where its rules prove it (or COPY where clang made them
+#    memcpy);
 #  - FORTIFY: __memset_chk and __memcpy_chk calls clang could not fold
 #    become sites after the length check, and an overflow still ends in
 #    glibc's report;
@@ -25,7 +31,8 @@
 #    the plugin it has them, `repstos check` clean, and runs right
 #    under every variant (skipped where lld-16 is not installed).
 # Skips, in one line, where clang-16 is not installed.  LLVM_PARTS
-# names the parts to run (default "line corpus fortify options lto").
+# names the parts to run (default "line corpus copy fortify options
+# lto").
 . "$(dirname "$0")/lib.sh"
 CLANG=${LLVM_CLANG:-clang-16}
 command -v $CLANG >/dev/null 2>&1 ||
@@ -85,7 +92,7 @@ line() {
 	ok "line $1: $(wc -l <$W/got) sites, each where clang calls; inline up to (memset, zero, aligned memset, memcpy, aligned memcpy, memmove): $at"
 	echo "summary: line $1: $at"
 }
-part() { case " ${LLVM_PARTS:-line corpus fortify options lto} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${LLVM_PARTS:-line corpus copy fortify options lto} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 part line && for cfg in "O0:-O0" "O1:-O1" "O2:-O2" "Os:-Os" "Oz:-Oz" \
 	   "v3:-O2 -march=x86-64-v3" "v4:-O2 -march=x86-64-v4" \
@@ -147,6 +154,73 @@ part corpus && for cfg in "O0:-O0" "O1:-O1" "O2:-O2" "O3:-O3" "Os:-Os" "Oz:-Oz" 
 	name=${cfg%%:*} rest=${cfg#*:}
 	corpus $name "${rest%%:*}" "$(echo "$rest" | sed -n 's/^[^:]*://p')"
 done
+# ---- the copy corpus --------------------------------------------------------
+# tests/plugin/copy with -repstos-copy and the copy-fn/move-fn helpers:
+# as many sites as plain clang's calls, none left, each entry the copy
+# version with its function's op (ops.c's table; MOVE_FWD for the one
+# memmove(p, p + 4, n)), run under every variant; and fwd.c, whose
+# functions' names end in the op their site must have (_5: MOVE_FWD, or
+# COPY where clang made the memmove a memcpy).  noipa is GCC's: clang
+# gets noinline for it.
+C=tests/plugin/copy
+COPY_VERSION=$($POKE layout | sed -n 's/^REPSTOS_COPY_VERSION=//p')
+CC_COPY="-g -I$C -Iinclude -Iruntime -Wall -Wno-unknown-attributes -Dnoipa=noinline"
+LC="-mllvm -repstos-copy -mllvm -repstos-copy-fn=my_copy -mllvm -repstos-move-fn=my_move"
+COPIES='memcpy|__memcpy_chk|mempcpy|__mempcpy_chk|memmove|__memmove_chk|my_copy|my_move'
+copies() {
+	name=$1 fl=$2 lf=$3 d=$W/copy-$1
+	mkdir -p $d
+	$CLANG $fl $CC_COPY $L $LC -Rpass=repstos -c -o $d/ops.o $C/ops.c 2>$d/notes &&
+	$CLANG $fl $CC_COPY -c -o $d/ops.ref.o $C/ops.c &&
+	$CLANG $fl $CC_COPY -fno-builtin -c -o $d/ref.o $C/ref.c &&
+	$CLANG $fl $CC_COPY -c -o $d/check.o $C/check.c &&
+	$CLANG $fl $lf -o $d/prog $d/check.o $d/ops.o $d/ref.o $RTLIB &&
+	$CLANG $fl $lf -o $d/prog.ref $d/check.o $d/ops.ref.o $d/ref.o ||
+		{ fail "copy $name: build: $(tail -n 3 $d/notes)"; return; }
+	plain=$(relocs "$COPIES" $d/ops.ref.o)
+	left=$(relocs "$COPIES" $d/ops.o)
+	python3 $C/entries.py $d/prog >$d/entries || { fail "copy $name: table"; return; }
+	s=$(wc -l <$d/entries)
+	n=$(grep -c 'remark: .* rewritten' $d/notes)
+	[ "$s" -eq "$plain" ] && [ "$left" -eq 0 ] && [ "$n" -eq "$s" ] && [ "$s" -gt 0 ] ||
+		{ fail "copy $name: $s entries, $n remarks, plain clang calls $plain times, $left left"; return; }
+	bad=$(awk -v v=$COPY_VERSION 'NR == FNR { op[$1] = $2; next }
+		$2 != v || !($1 in op) || op[$1] != $3 { print }' $W/ops.want $d/entries)
+	[ -z "$bad" ] || { fail "copy $name: entries with the wrong version or op: $bad"; return; }
+	"$TOOL" check $d/prog >$d/check.out 2>&1 ||
+		{ fail "copy $name: repstos check: $(cat $d/check.out)"; return; }
+	ref=$($d/prog.ref 2>&1) || { fail "copy $name: reference build fails: $ref"; return; }
+	run_variants $d/prog "$ref" || return
+	ok "copy $name: $s copy sites where plain clang calls $plain times, each entry its function's op, check clean; $ref"
+	echo "summary: copy corpus $name: clang $s sites"
+}
+part copy && {
+	grep -o '{ "[a-z_0-9]*", [a-z_0-9]*, K_[A-Z0-9]*, [0-9]*, [0-9]*, R_[A-Z]*, [A-Z_]* }' $C/ops.c |
+		awk -F', ' '{ op = $7; sub(/ }/, "", op); print $2, op }' |
+		sed 's/ COPY$/ 3/; s/ MOVE$/ 4/; s/ MOVE_FWD$/ 5/' >$W/ops.want
+	[ "$(grep -c ' 5$' $W/ops.want)" -eq 1 ] || fail "copy/ops.c: the op list did not parse"
+	for cfg in "O0:-O0" "O2:-O2" "Os:-Os" "native:-O2 -march=native" "pie:-O2 -fPIE:-pie"; do
+		rest=${cfg#*:}
+		copies "${cfg%%:*}" "${rest%%:*}" "$(echo "$rest" | sed -n 's/^[^:]*://p')"
+	done
+	for lvl in -O0 -O2; do
+		d=$W/fwd$lvl; mkdir -p $d
+		$CLANG $lvl $CC_COPY $L $LC -o $d/fwd $C/fwd.c $RTLIB 2>$d/notes &&
+		$CLANG $lvl $CC_COPY -o $d/fwd.ref $C/fwd.c ||
+			{ fail "fwd $lvl: build: $(tail -n 3 $d/notes)"; continue; }
+		python3 $C/entries.py $d/fwd >$d/entries
+		bad=$(awk -v v=$COPY_VERSION '$2 != v || !($1 ~ /_4$/ && $3 == 4 || $1 ~ /_5$/ && ($3 == 5 || $3 == 3))' $d/entries)
+		want=$($d/fwd.ref)
+		got=$($d/fwd)
+		# as many sites as plain clang's calls (at -O2 it drops the
+		# memmove onto itself)
+		plain=$(objdump -d $d/fwd.ref | grep -cE '(call|jmp) .*<(memmove|memcpy)@plt>')
+		[ -z "$bad" ] && [ "$got" = "$want" ] && [ "$(grep -c . $d/entries)" -eq "$plain" ] &&
+			ok "fwd $lvl: $(awk '$3 == 5' $d/entries | wc -l) MOVE_FWD, $(awk '$3 == 4' $d/entries | wc -l) MOVE, $(awk '$3 == 3' $d/entries | wc -l) COPY, as each function says; runs as without the plugin ($got)" ||
+			fail "fwd $lvl: [$got] want [$want]; $(grep -c . $d/entries) entries for $plain calls; wrong: $bad"
+	done
+}
+
 # ---- FORTIFY ----------------------------------------------------------------
 # A _chk call clang could not fold: a site after the length check, and
 # an overflow still ends in glibc's report.
