@@ -21,6 +21,8 @@
 #    function's op, run under every variant; fwd.c's memmoves MOVE_FWD
 #    exactly where its rules prove it (or COPY where clang made them
 #    memcpy);
+#  - the red zone: redzone.c's leaves keep their live locals below rsp
+#    across a site (the pass marks such functions noredzone);
 #  - FORTIFY: __memset_chk and __memcpy_chk calls clang could not fold
 #    become sites after the length check, and an overflow still ends in
 #    glibc's report;
@@ -31,8 +33,8 @@
 #    the plugin it has them, `repstos check` clean, and runs right
 #    under every variant (skipped where lld-16 is not installed).
 # Skips, in one line, where clang-16 is not installed.  LLVM_PARTS
-# names the parts to run (default "line corpus copy fortify options
-# lto").
+# names the parts to run (default "line corpus copy redzone fortify
+# options lto").
 . "$(dirname "$0")/lib.sh"
 CLANG=${LLVM_CLANG:-clang-16}
 command -v $CLANG >/dev/null 2>&1 ||
@@ -92,7 +94,7 @@ line() {
 	ok "line $1: $(wc -l <$W/got) sites, each where clang calls; inline up to (memset, zero, aligned memset, memcpy, aligned memcpy, memmove): $at"
 	lines="$lines; $1 $(echo $at | tr ' ' /)"
 }
-part() { case " ${LLVM_PARTS:-line corpus copy fortify options lto} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${LLVM_PARTS:-line corpus copy redzone fortify options lto} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 lines=
 part line && for cfg in "O0:-O0" "O2:-O2" "Os:-Os" "Oz:-Oz" \
@@ -237,6 +239,34 @@ part copy && {
 			fail "fwd $lvl: [$got] want [$want]; $(grep -c . $d/entries) entries for $plain calls; wrong: $bad"
 	done
 }
+
+# ---- the red zone --------------------------------------------------------------
+# tests/plugin/redzone: leaf functions keeping live locals below rsp
+# across a site; the pass marks a function with a site noredzone, as the
+# GCC plugin compiles the unit -mno-red-zone.  Each leaf's only call is
+# the site; the locals survive under the stub, vec and erms.  (The
+# control, that the same leaves with a bare call do corrupt them, is
+# redzone.sh's.)
+part redzone && for lvl in -O0 -O2 -Os; do
+	b=$W/rz$lvl
+	$CLANG $lvl -g -Wno-unknown-attributes -Dnoipa=noinline $L -Rpass=repstos \
+		-o $b tests/plugin/redzone/redzone.c $RTLIB 2>$b.notes ||
+		{ fail "redzone $lvl: build: $(tail -n 3 $b.notes)"; continue; }
+	n=$(grep -c 'remark: .* rewritten' $b.notes)
+	[ "$n" -eq 3 ] || { fail "redzone $lvl: $n memsets rewritten, want 3"; continue; }
+	bad=
+	for f in leaf_volatile leaf_pressure leaf_array; do
+		c=$(objdump -d --no-show-raw-insn $b |
+			awk -v f="<$f>:" '$2 == f { on = 1; next } /^$/ { on = 0 }
+				on && /call/ { print $NF }')
+		[ "$c" = "<__repstos_stub>" ] || bad="$bad $f calls [$c]"
+	done
+	[ -z "$bad" ] || { fail "redzone $lvl: not leaves whose one call is the site:$bad"; continue; }
+	for env in REPSTOS_PATCH=0 REPSTOS_VARIANT=vec REPSTOS_VARIANT=erms; do
+		out=$(env $env $b) || { fail "redzone $lvl ($env): $out"; continue 2; }
+	done
+	ok "redzone $lvl: 3 leaf functions, live red-zone locals intact across the site ($out)"
+done
 
 # ---- FORTIFY ----------------------------------------------------------------
 # A _chk call clang could not fold: a site after the length check, and
