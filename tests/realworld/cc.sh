@@ -255,6 +255,11 @@ else
 		runs_ok "REPSTOS_CC=clang-16" ./prog-clang &&
 		ok "REPSTOS_CC=clang-16: the LLVM plugin's $(sites prog-clang) sites, its remarks, and the program runs" ||
 		fail "REPSTOS_CC=clang-16: $(errs clang.out)"
+	v=$(REPSTOS_CC=clang-16 "$RCC" --version 2>&1 | tail -n 2)
+	echo "$v" | head -n 1 | grep -q 'plugin .*/librepstos-llvm\.so, runtime ' &&
+		echo "$v" | tail -n 1 | grep -q '^repstos-cc: plugin built for LLVM 16\.[0-9.]*; tested with clang 16$' &&
+		ok "REPSTOS_CC=clang-16 --version: $(echo "$v" | tail -n 1)" ||
+		fail "REPSTOS_CC=clang-16 --version: $v"
 	other=$(for c in clang-14 clang-15 clang-17 clang-18 clang-19; do
 		command -v $c >/dev/null 2>&1 && { echo $c; break; }; done)
 	if [ -z "$other" ]; then
