@@ -211,17 +211,24 @@ copies() {
 		{ fail "copy $name: repstos check: $(cat $d/check.out)"; return; }
 	ref=$($d/prog.ref 2>&1) || { fail "copy $name: reference build fails: $ref"; return; }
 	run_variants $d/prog "$ref" || return
-	ok "copy $name: $s copy sites where plain clang calls $plain times, each entry its function's op, check clean; $ref"
+	gcc $fl -g -I$C -Iinclude -Iruntime -fplugin=$PLUGIN -fplugin-arg-repstos-copy \
+		-fplugin-arg-repstos-copy-fn=my_copy -fplugin-arg-repstos-move-fn=my_move \
+		-c -o $d/ops.gcc.o $C/ops.c 2>/dev/null || { fail "copy $name: GCC build"; return; }
+	g=$(sites $d/ops.gcc.o)
+	ok "copy $name: $s copy sites where plain clang calls $plain times, each entry its function's op, check clean; $ref; GCC plugin: $g sites"
+	ccounts="$ccounts, $name $s/$g"
 }
 part copy && {
 	grep -o '{ "[a-z_0-9]*", [a-z_0-9]*, K_[A-Z0-9]*, [0-9]*, [0-9]*, R_[A-Z]*, [A-Z_]* }' $C/ops.c |
 		awk -F', ' '{ op = $7; sub(/ }/, "", op); print $2, op }' |
 		sed 's/ COPY$/ 3/; s/ MOVE$/ 4/; s/ MOVE_FWD$/ 5/' >$W/ops.want
 	[ "$(grep -c ' 5$' $W/ops.want)" -eq 1 ] || fail "copy/ops.c: the op list did not parse"
+	ccounts=
 	for cfg in "O0:-O0" "O2:-O2" "Os:-Os" "native:-O2 -march=native" "pie:-O2 -fPIE:-pie"; do
 		rest=${cfg#*:}
 		copies "${cfg%%:*}" "${rest%%:*}" "$(echo "$rest" | sed -n 's/^[^:]*://p')"
 	done
+	[ -z "$ccounts" ] || echo "summary: copy corpus sites, clang/GCC: ${ccounts#, }"
 	for lvl in -O0 -O2; do
 		d=$W/fwd$lvl; mkdir -p $d
 		$CLANG $lvl $CC_COPY $L $LC -o $d/fwd $C/fwd.c $RTLIB 2>$d/notes &&
