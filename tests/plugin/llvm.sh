@@ -32,13 +32,14 @@
 #    bitcode (the link makes them), and linked through lld 16 loading
 #    the plugin it has them, `repstos check` clean, and runs right
 #    under every variant (skipped where lld-16 is not installed).
-# Skips, in one line, where clang-16 is not installed.  LLVM_PARTS
-# names the parts to run (default "line corpus copy redzone fortify
-# options lto").
+# Skips, in one line, where clang-16 or llvm-16-dev is not installed
+# (the plugin is not built there); fails where they are and it is not.
+# LLVM_PARTS names the parts to run (default "line corpus copy redzone
+# fortify options lto").
 . "$(dirname "$0")/lib.sh"
 CLANG=${LLVM_CLANG:-clang-16}
-command -v $CLANG >/dev/null 2>&1 ||
-	skip "$CLANG not installed (Debian: clang-16 llvm-16-dev): the LLVM plugin is not built"
+command -v $CLANG >/dev/null 2>&1 && command -v llvm-config-16 >/dev/null 2>&1 ||
+	skip "$CLANG or llvm-config-16 not installed (Debian: clang-16 llvm-16-dev): the LLVM plugin is not built"
 LP=$top/plugin/librepstos-llvm.so
 need $LP
 scratch
