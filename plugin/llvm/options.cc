@@ -14,6 +14,7 @@
 #include "repstos-llvm.h"
 
 #include <map>
+#include <mutex>
 
 using namespace llvm;
 
@@ -70,24 +71,27 @@ static std::vector<std::string> names(const char *key,
 	return v;
 }
 
-/* The command line's options. */
+static struct options read_command_line(void)
+{
+	struct options o;
+
+	o.copy = opt_copy;
+	o.max_size = number("max-size", opt_max_size, MAX_SIZE_NONE, false);
+	o.min_const = number("min-const", opt_min_const, MIN_CONST_AUTO, true);
+	o.clear = names("clear", opt_clear);
+	o.memset = names("memset", opt_memset);
+	o.copy_fn = names("copy-fn", opt_copy_fn);
+	o.move_fn = names("move-fn", opt_move_fn);
+	return o;
+}
+
+/* The command line's options, read once: a static initialised on first
+ * use, which C++ makes safe when lld runs ThinLTO backends (and so this
+ * pass) in several threads at once. */
 static const struct options &command_line(void)
 {
-	static struct options o;
-	static bool done;
+	static const struct options o = read_command_line();
 
-	if (!done) {
-		o.copy = opt_copy;
-		o.max_size = number("max-size", opt_max_size, MAX_SIZE_NONE,
-				    false);
-		o.min_const = number("min-const", opt_min_const,
-				     MIN_CONST_AUTO, true);
-		o.clear = names("clear", opt_clear);
-		o.memset = names("memset", opt_memset);
-		o.copy_fn = names("copy-fn", opt_copy_fn);
-		o.move_fn = names("move-fn", opt_move_fn);
-		done = true;
-	}
 	return o;
 }
 
@@ -160,18 +164,23 @@ static struct options decode(StringRef s)
 	return o;
 }
 
+/* Each recorded text decoded once, for every thread (a map's elements
+ * stay where they are as it grows: the reference returned stays good). */
 const struct options &options_for(const Function &f)
 {
 	static std::map<std::string, struct options> seen;
+	static std::mutex lock;
 	Attribute a = f.getFnAttribute(OPTIONS_ATTR);
 	std::string s;
 
 	if (!a.isStringAttribute())
 		return command_line();
 	s = a.getValueAsString().str();
-	if (!seen.count(s))
-		seen[s] = decode(s);
-	return seen[s];
+	std::lock_guard<std::mutex> hold(lock);
+	auto it = seen.find(s);
+	if (it == seen.end())
+		it = seen.emplace(s, decode(s)).first;
+	return it->second;
 }
 
 bool record_options(Module &m)

@@ -19,6 +19,8 @@
  */
 #include "repstos-llvm.h"
 
+#include <atomic>
+#include <mutex>
 #include <set>
 
 using namespace llvm;
@@ -31,7 +33,7 @@ using namespace llvm;
  * not written for LLVM yet). */
 static bool target_ok(const Module &m)
 {
-	static bool warned;
+	static std::atomic<bool> warned;
 	Triple t(m.getTargetTriple());
 	const char *why = nullptr;
 
@@ -41,10 +43,9 @@ static bool target_ok(const Module &m)
 		why = "-mcmodel=kernel: kernel mode is not in the LLVM plugin yet";
 	if (!why)
 		return true;
-	if (!warned)
+	if (!warned.exchange(true))
 		errs() << "warning: repstos: " << why << " ("
 		       << m.getTargetTriple() << "): no sites are made\n";
-	warned = true;
 	return false;
 }
 
@@ -136,10 +137,13 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
  * optimise, and makes no sites.
  */
 static std::set<const Module *> compiled;
+static std::mutex compiled_lock;	/* lld runs backends in threads */
 
 struct mark_pass : PassInfoMixin<mark_pass> {
 	PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
 	{
+		std::lock_guard<std::mutex> hold(compiled_lock);
+
 		compiled.insert(&m);
 		return PreservedAnalyses::all();
 	}
@@ -148,6 +152,8 @@ struct mark_pass : PassInfoMixin<mark_pass> {
 
 static bool pre_link(const Module &m)
 {
+	std::lock_guard<std::mutex> hold(compiled_lock);
+
 	return compiled.count(&m) && m.getModuleFlag("EnableSplitLTOUnit");
 }
 
