@@ -423,6 +423,10 @@ void judge(struct candidate *c, const TargetTransformInfo &tti)
 
 	if (conflict)
 		leave(c, conflict);
+	else if (c->dst->getType()->getPointerAddressSpace() ||
+		 (c->src && c->src->getType()->getPointerAddressSpace()))
+		leave(c, "a pointer of another address space (__seg_gs, "
+			 "__seg_fs): the site's string ops use ds");
 	else if (c->is_volatile)
 		leave(c, "a volatile intrinsic: the backend's to lower");
 	else if (!c->call->use_empty() && !c->returns_dst && !c->returns_end)

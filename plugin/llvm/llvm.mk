@@ -28,9 +28,12 @@ $(LLVM_OBJ_DIR)/%.o: plugin/llvm/%.cc plugin/llvm/llvm.mk
 	$(LLVM_CXX) $(LLVM_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Its LLVM symbols are clang's (libLLVM-16.so.1), found when clang
-# loads it: nothing of LLVM is linked in.
+# loads it: nothing of LLVM is linked in.  Linked beside and renamed
+# over the old one, so that a compile loading it meanwhile (a build
+# running on this tree) keeps a whole file.
 $(LLVM_PLUGIN): $(LLVM_OBJS)
-	$(LLVM_CXX) -shared -o $@ $^
+	$(LLVM_CXX) -shared -o $@.tmp $^
+	mv -f $@.tmp $@
 else
 .PHONY: llvm-plugin-absent
 ALL		+= llvm-plugin-absent

@@ -26,8 +26,10 @@
 #  - FORTIFY: __memset_chk and __memcpy_chk calls clang could not fold
 #    become sites after the length check, and an overflow still ends in
 #    glibc's report;
-#  - options: a bad -mllvm -repstos-min-const value is one line and a
-#    failed compile; -repstos-max-size leaves the larger bound alone;
+#  - options and limits: a bad -mllvm -repstos-min-const value is one
+#    error and a failed compile; -repstos-max-size leaves the larger
+#    bound alone; a __seg_gs memset and -mcmodel=kernel code get no
+#    site;
 #  - the corpus compiled with -flto and -flto=thin has no site in its
 #    bitcode (the link makes them), and linked through lld 16 loading
 #    the plugin it has them, `repstos check` clean, and runs right
@@ -324,6 +326,13 @@ part options && {
 		grep -q 'ops.c:60:.*memset left alone (size unknown, at most 300; size may reach 300, above max-size=255)' $d/max.out &&
 		ok "-repstos-max-size=255: the call of at most 255 bytes a site, that of 300 left, each remark saying so" ||
 		fail "-repstos-max-size=255: $(grep 'ops.c:\(55\|60\):' $d/max.out)"
+	# __seg_gs: a site's string ops would write through ds, not gs
+	printf '#include <stddef.h>\nvoid f(__seg_gs char *p, size_t n) { __builtin_memset(p, 0, n); }\n' >$d/gs.c
+	$CLANG -O2 $L -Rpass=repstos -Rpass-missed=repstos -S -emit-llvm -o $d/gs.ll $d/gs.c 2>$d/gs.out
+	grep -q 'memset left alone (size unknown; a pointer of another address space' $d/gs.out &&
+		! grep -q '__repstos_stub' $d/gs.ll &&
+		ok "__seg_gs: left alone, the remark says why" ||
+		fail "__seg_gs: $(grep remark $d/gs.out)"
 	# -mcmodel=kernel: no user-space site in kernel code, said once
 	$CLANG -O2 $CF $L -mcmodel=kernel -mno-red-zone -c -o $d/k.o $S/ops.c 2>$d/k.out &&
 		[ "$(sites $d/k.o)" = 0 ] && [ "$(grep -c 'warning: repstos: -mcmodel=kernel' $d/k.out)" = 1 ] &&
