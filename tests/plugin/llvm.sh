@@ -361,7 +361,8 @@ ltobuild() {
 	s=$(sites $d/prog)
 	"$TOOL" check $d/prog >$d/check.out 2>&1 ||
 		{ fail "$name: repstos check: $(cat $d/check.out)"; return; }
-	o2=$(sites $W/O2/prog 2>/dev/null)
+	o2=
+	[ -e $W/O2/prog ] && o2=$(sites $W/O2/prog)
 	[ "$s" -gt 0 ] && { [ -z "$o2" ] || [ "$s" -eq "$o2" ]; } ||
 		{ fail "$name: $s sites at the link, not the -O2 build's $o2"; return; }
 	run_variants $d/prog "$ref" || return
