@@ -43,7 +43,7 @@ DEB_PKGS += tcl-dev libacl1-dev libattr1-dev libselinux1-dev libgmp-dev
 .PHONY: realworld-sqlite realworld-coreutils run-realworld-sqlite run-realworld-coreutils
 realworld-sqlite realworld-coreutils: deps
 	@$(MAKE) --no-print-directory run-$@
-run-realworld-sqlite: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+run-realworld-sqlite: $(PLUGIN_SO) $(RT_LIB) patcher/repstos $(filter $(LLVM_PLUGIN),$(ALL))
 	tests/realworld/sqlite.sh
 run-realworld-coreutils: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 	tests/realworld/coreutils.sh
