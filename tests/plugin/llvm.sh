@@ -14,7 +14,9 @@
 #    none of those calls left, one table entry per -Rpass remark, every
 #    @site line a site, `repstos check` clean, and the program's digest
 #    the plain build's under every REPSTOS_VARIANT and REPSTOS_PATCH=0;
-#    the GCC plugin's site count on the same corpus beside it;
+#    the GCC plugin's site count on the same corpus beside it; and the
+#    corpus in a shared object (-fPIC) with no dynamic relocation
+#    against the stub;
 #  - the copy corpus (tests/plugin/copy, -repstos-copy, the copy-fn and
 #    move-fn helpers) at -O0, -O2, -Os, native and PIE: as many copy
 #    sites as plain clang's calls, each entry the copy version with its
@@ -177,6 +179,30 @@ part corpus && for cfg in "O0:-O0" "O1:-O1" "O2:-O2" "O3:-O3" "Os:-Os" "Oz:-Oz" 
 	corpus $name "${rest%%:*}" "$(echo "$rest" | sed -n 's/^[^:]*://p')"
 done
 [ -z "$counts" ] || echo "summary: corpus sites, clang/GCC: ${counts#, }"
+# The corpus and the runtime in a shared object (-fPIC): no dynamic
+# relocation against the stub, a program linked with it runs right.
+part corpus && {
+	d=$W/shared; mkdir -p $d
+	for u in $UNITS ref; do
+		extra="$L $LH"; [ $u = ref ] && extra=
+		$CLANG -O2 -fPIC $CF $extra -c -o $d/$u.o $S/$u.c 2>>$d/notes ||
+			fail "shared: compile $u.c"
+	done
+	$CLANG -shared -o $d/libcorpus.so $d/ops.o $d/fills.o $d/helpers.o $d/ref.o $RTLIB &&
+		$CLANG -O2 $CF -o $d/prog $S/check.c -L$d -lcorpus -Wl,-rpath,"$d" ||
+		fail "shared: link"
+	ref=$($W/O2/prog.ref 2>/dev/null || { $CLANG -O2 $CF -o $d/prog.ref $S/check.c \
+		$S/ops.c $S/fills.c $S/helpers.c $S/ref.c && $d/prog.ref; })
+	n=$(sites $d/libcorpus.so)
+	if readelf -rW $d/libcorpus.so | grep -q repstos_stub; then
+		fail "shared: a dynamic relocation against __repstos_stub (PLT?)"
+	elif [ "$n" -gt 0 ] && "$TOOL" check $d/libcorpus.so >/dev/null 2>&1 &&
+		run_variants $d/prog "$ref"; then
+		ok "shared: libcorpus.so's $n sites, no dynamic relocation against the stub, check clean, $ref under every variant"
+	else
+		fail "shared: $n sites, or repstos check or a run failed"
+	fi
+}
 # ---- the copy corpus --------------------------------------------------------
 # tests/plugin/copy with -repstos-copy and the copy-fn/move-fn helpers:
 # as many sites as plain clang's calls, none left, each entry the copy
