@@ -59,6 +59,7 @@ all: build-all
 
 include runtime/runtime.mk
 include plugin/plugin.mk
+include plugin/llvm/llvm.mk
 include patcher/patcher.mk
 include examples/examples.mk
 include bench/bench.mk
@@ -109,7 +110,9 @@ build-deps:
 clean:
 	rm -rf $(B) $(CLEAN_FILES)
 
-# make install PREFIX=/usr/local DESTDIR=...
+# make install PREFIX=/usr/local DESTDIR=...  The LLVM plugin goes beside
+# the GCC one where it was built (repstos-cc looks for it there), unless
+# INSTALL_LLVM=no (debian/rules: not packaged yet).
 PREFIX		?= /usr/local
 BINDIR		:= $(PREFIX)/bin
 LIBDIR		:= $(PREFIX)/lib
@@ -126,7 +129,7 @@ INSTALLED := $(BINDIR)/repstos $(BINDIR)/repstos-cc $(BINDIR)/repstos-c++ \
 	$(INCDIR)/repstos.h $(INCDIR)/repstos_site.h $(PCDIR)/repstos.pc \
 	$(MANDIR)/man1/repstos.1 $(MANDIR)/man1/repstos-cc.1 \
 	$(MANDIR)/man1/repstos-c++.1 \
-	$(MANDIR)/man7/repstos.7
+	$(MANDIR)/man7/repstos.7 $(PLUGINDIR)/librepstos-llvm.so
 
 # The shared runtime's run path, as repstos-cc adds it: none where the
 # loader searches without one.
@@ -146,6 +149,8 @@ install: build-all
 	chmod 755 $(D)$(BINDIR)/repstos-cc
 	ln -sf repstos-cc $(D)$(BINDIR)/repstos-c++
 	install -m 644 plugin/repstos.so $(D)$(PLUGINDIR)/repstos.so
+	$(if $(filter $(LLVM_PLUGIN),$(ALL)),$(if $(filter no,$(INSTALL_LLVM)),,\
+		install -m 644 $(LLVM_PLUGIN) $(D)$(PLUGINDIR)/librepstos-llvm.so))
 	install -m 644 runtime/librepstos.a $(D)$(LIBDIR)/librepstos.a
 	install -m 644 runtime/librepstos-full.a $(D)$(LIBDIR)/librepstos-full.a
 	install -m 644 runtime/librepstos.so.0 $(D)$(LIBDIR)/librepstos.so.0

@@ -60,7 +60,7 @@ commands() {
 		if (k == 2) print f[2], "in", f[1]
 		next
 	  }
-	  if (t[i] !~ /(^|\/)(gcc|g\+\+|cc|c\+\+|clang|clang-[0-9]+)$/) next
+	  if (t[i] !~ /(^|\/)(gcc|g\+\+|cc|c\+\+|clang|clang-[0-9]+|clang\+\+|clang\+\+-[0-9]+)$/) next
 	  out = ""
 	  for (j = i + 1; j <= n; j++) if (t[j] == "-o") out = t[j + 1]
 	  if (out == "") next

@@ -3,11 +3,12 @@
 # Each source folder of the tree opens with a README.md whose "May
 # include:" line lists the folders its sources may include from
 # (include/ runtime/policy/ ...; "nothing of the tree"; "anything").
-# For every #include "..." of every .c, .h and .S file there, the header
+# For every #include "..." of every .c, .cc, .h and .S file there, the header
 # must be the folder's own or lie in a listed folder; a header not in
 # the tree (system, GCC's) is not ours to check, but for one rule: in
 # plugin/, GCC's headers are read by plugin/gcc-compat.h alone, so that
-# what moves between GCC versions is met in one file.  So the layout the
+# what moves between GCC versions is met in one file (and in plugin/llvm/,
+# LLVM's by repstos-llvm.h alone).  So the layout the
 # READMEs describe is the layout the code has.  Two rules on top:
 #  - the folders the READMEs allow may not form a circle (module/ may
 #    include startup/ and startup/ module/): a circle is two parts that
@@ -21,7 +22,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 folders="include runtime runtime/routines runtime/module runtime/startup
-	runtime/policy patcher patcher/dists plugin bench bench/real examples
+	runtime/policy patcher patcher/dists plugin plugin/llvm bench bench/real examples
 	kernel kernel/test"
 
 # allowed FOLDER: the folders its README lets it include from, one a
@@ -58,7 +59,7 @@ own_includes() {
 		ok_list=$(allowed "$f") || { fail "$f/README.md has no 'May include:' line"; continue; }
 		[ "$ok_list" = '*' ] && { ok "$f may include anything"; continue; }
 		bad=0 n=0
-		for src in $(ls "$f"/*.c "$f"/*.h "$f"/*.S 2>/dev/null); do
+		for src in $(ls "$f"/*.c "$f"/*.cc "$f"/*.h "$f"/*.S 2>/dev/null); do
 			for name in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$src"); do
 				at=$(where "$name" "$src")
 				[ -n "$at" ] || continue
@@ -148,4 +149,14 @@ for src in plugin/*.c plugin/*.h; do
 	done
 done
 [ $bad = 0 ] && ok "plugin/: GCC's headers read by gcc-compat.h alone"
+# plugin/llvm/: LLVM's headers read by repstos-llvm.h alone, likewise
+bad=0
+for src in plugin/llvm/*.cc plugin/llvm/*.h; do
+	[ "$src" = plugin/llvm/repstos-llvm.h ] && continue
+	for name in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*["<]\(llvm\/[^">]*\)[">].*/\1/p' "$src"); do
+		fail "$src includes $name: LLVM's headers go through plugin/llvm/repstos-llvm.h"
+		bad=1
+	done
+done
+[ $bad = 0 ] && ok "plugin/llvm/: LLVM's headers read by repstos-llvm.h alone"
 finish

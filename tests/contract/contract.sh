@@ -3,8 +3,9 @@
 # says, and the test helpers read the layout from there.
 # SPDX-License-Identifier: MIT
 #
-# The producers: the plugin, REPSTOS_MEMSET and its kin, hand-written
-# assembler with REPSTOS_SITE, the runtime's own table and record.
+# The producers: the plugin, the LLVM plugin (where built),
+# REPSTOS_MEMSET and its kin, hand-written assembler with REPSTOS_SITE,
+# the runtime's own table and record.
 # Model: the kernel's objtool sync-check.sh.
 . "$(dirname "$0")/../lib.sh"
 B=${B:-build}
@@ -39,6 +40,21 @@ expect_rc 0 "REPSTOS_SITE and REPSTOS_COPY_SITE in assembler" \
 	$CHECK sites "$W/asm.o" 3
 expect_rc 0 "the runtime's table section and module record" \
 	$CHECK runtime "$W/runtime.o"
+
+# 1a. The LLVM plugin, where clang-16 built it: the same sites, with
+# and without -ffunction-sections, and with AVX-512's clobbers.
+LP=$top/plugin/librepstos-llvm.so
+if command -v clang-16 >/dev/null 2>&1 && [ -r "$LP" ]; then
+	for fl in "" -ffunction-sections -mavx512f; do
+		clang-16 -O2 $fl -fpass-plugin="$LP" -Xclang -load -Xclang "$LP" \
+			-mllvm -repstos-copy -c -o "$W/llvm$fl.o" tests/contract/plugin.c ||
+			fail "compile plugin.c with clang-16 and the LLVM plugin ${fl:-plain}"
+		expect_rc 0 "LLVM plugin ${fl:-plain}: $PLUGIN_SITES entries as the header says" \
+			$CHECK sites "$W/llvm$fl.o" $PLUGIN_SITES
+	done
+else
+	skipped "the LLVM plugin: not built here (clang-16, llvm-16-dev)"
+fi
 
 # 1b. Hand-written sites share one link, so one table section, per text
 # section (gas takes time N^2 in the table sections of a unit): 102 in

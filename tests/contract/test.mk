@@ -11,4 +11,5 @@ $(CT)/check: $(CT)/check.o $(B)/runtime/policy/sitecode.o
 
 DEPS += $(CT)/check.d
 TESTS += tests/contract/contract.sh
-tests/contract/contract.sh: $(CT)/check $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
+tests/contract/contract.sh: $(CT)/check $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN) \
+	$(filter $(LLVM_PLUGIN),$(ALL))

@@ -28,6 +28,11 @@
 # while another build shared the machine).  Two runs at a time: the
 # machine has two cores.  SWEEP_TOP=DIR takes the plugin, runtime and
 # tool of another built tree (a pre-fix one, to see this test fail).
+# SWEEP_CC=clang-16 builds with clang and the LLVM plugin instead
+# (tests/plugin/llvm-sweep.sh): the reference by plain clang, LTO as
+# -flto=thin through lld 16, which makes the sites at the link (none
+# where lld 16 is not installed), and clang's loop idiom pass off where
+# GCC's loop distribution is.
 . "$(dirname "$0")/lib.sh"
 self=$top/tests/plugin/${0##*/}
 
@@ -82,6 +87,16 @@ mkdir -p $W/patched
 note "mode $mode; plugin, runtime and tool from $ST"
 CF="-std=gnu11 -g -Wall -Wextra -Wno-unused-parameter -fno-tree-loop-distribute-patterns"
 PC=-fplugin-arg-repstos-copy
+LTO="-O2 -flto"
+if [ -n "${SWEEP_CC:-}" ]; then
+	CC=$SWEEP_CC
+	export REPSTOS_CC=$SWEEP_CC
+	need $ST/plugin/librepstos-llvm.so
+	CF="-std=gnu11 -g -Wall -Wextra -Wno-unused-parameter -mllvm -disable-loop-idiom-all"
+	lld=$(command -v ld.lld-16) &&
+		LTO="-O2 -flto=thin -fuse-ld=lld --ld-path=$lld -Wl,-mllvm,-disable-loop-idiom-all" ||
+		{ LTO=; skipped "LTO: no ld.lld-16 to load the LLVM plugin at the link"; }
+fi
 
 # seconds since the epoch, and "N.Ns" since a time
 now() { date +%s.%N; }
@@ -120,8 +135,8 @@ sites_ok() {
 }
 
 builds=""
-build ref $CC -O2 && { [ "$(sites $W/ref)" -eq 0 ] || fail "ref: plain gcc made sites"; }
-for b in "O2:-O2" "O3:-O3" "lto:-O2 -flto" "shared:-O2"; do
+build ref $CC -O2 && { [ "$(sites $W/ref)" -eq 0 ] || fail "ref: plain $CC made sites"; }
+for b in "O2:-O2" "O3:-O3" ${LTO:+"lto:$LTO"} "shared:-O2"; do
 	name=${b%%:*}
 	rt=static; [ $name = shared ] && rt=shared
 	build $name env REPSTOS_RUNTIME=$rt $RCC ${b#*:} $PC && sites_ok $name &&
@@ -148,11 +163,11 @@ reference() {
 	out=$($W/ref $1 2>&1)
 	n=$(echo "$out" | sed -n 's/^sweep: [a-z]*: \([0-9]*\) checks, 0 mismatches.*/\1/p')
 	if [ -z "$n" ]; then
-		fail "ref (plain gcc, $1): the harness fails without the plugin:"
+		fail "ref (plain $CC, $1): the harness fails without the plugin:"
 		echo "$out" | head -n 20
 		finish
 	fi
-	ok "ref (plain gcc): $(echo "$out" | tail -n 1)"
+	ok "ref (plain $CC): $(echo "$out" | tail -n 1)"
 	eval want_$1=$n
 }
 reference quick

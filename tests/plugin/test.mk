@@ -7,7 +7,7 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/vector.sh tests/plugin/sweep.sh tests/plugin/links.sh \
 	tests/plugin/use.sh tests/plugin/kernel.sh \
 	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/kroutines.sh \
-	tests/plugin/aggregate.sh
+	tests/plugin/aggregate.sh tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
@@ -21,3 +21,8 @@ tests/plugin/sweep.sh: $(RT_SHARED_DEPS)
 .PHONY: sweep-sites
 sweep-sites: tests/plugin/sweep.sh
 	@tests/plugin/sweep.sh full
+
+# llvm.sh and llvm-sweep.sh: the LLVM plugin, where clang-16 built it
+# (they skip where not); llvm-sweep.sh is sweep.sh with clang.
+tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh: $(filter $(LLVM_PLUGIN),$(ALL))
+tests/plugin/llvm-sweep.sh: $(RT_SHARED_DEPS)

@@ -8,7 +8,10 @@
 # -Xlinker --gc-sections) must get sites and a correct program; queries
 # (-v, --version, -dumpversion, -print-file-name=) pass through unchanged,
 # --version naming the GCC versions tested; a plugin built for another
-# GCC gets a line saying to rebuild it;
+# GCC gets a line saying to rebuild it; REPSTOS_CC=clang-16 gets the
+# LLVM plugin (sites, remarks, a program that runs), a clang of another
+# LLVM a line saying which it was built for, tcc one line pointing to
+# <repstos.h>;
 # REPSTOS_CC picks the compiler, also as several words; REPSTOS_RUNTIME=
 # shared links the shared runtime (not into -static links), and a value
 # it does not know stops the link with one line; repstos-c++ links C
@@ -232,12 +235,44 @@ rc=$?
 "$RCC" --help >help.out 2>&1 && grep -q "^usage: repstos-cc " help.out &&
 	grep -q "REPSTOS_RUNTIME" help.out && grep -q "^Usage: gcc" help.out &&
 	ok "--help: repstos-cc's own usage, then gcc's" || fail "--help: $(head -n 3 help.out)"
-# A compiler that is not GCC: one line saying what works with it, exit 1.
-REPSTOS_CC=clang "$RCC" -O2 -c clear.c -o clang.o >clang.out 2>&1
+# A compiler that is neither GCC nor clang: one line saying what works
+# with it, exit 1 (it is not run: none need be installed).
+REPSTOS_CC=tcc "$RCC" -O2 -c clear.c -o tcc.o >tcc.out 2>&1
 rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l <clang.out)" -eq 1 ] && grep -q "repstos.h" clang.out &&
-	[ ! -e clang.o ] && ok "REPSTOS_CC=clang: exit 1, one line pointing to <repstos.h>" ||
-	fail "REPSTOS_CC=clang: exit $rc: $(cat clang.out)"
+[ $rc -eq 1 ] && [ "$(wc -l <tcc.out)" -eq 1 ] && grep -q "repstos.h" tcc.out &&
+	[ ! -e tcc.o ] && ok "REPSTOS_CC=tcc: exit 1, one line pointing to <repstos.h>" ||
+	fail "REPSTOS_CC=tcc: exit $rc: $(cat tcc.out)"
+# clang-16 gets the LLVM plugin: sites, and the program runs; a clang
+# of another LLVM cannot load it, and a line says which LLVM it wants.
+if ! command -v clang-16 >/dev/null 2>&1; then
+	skipped "REPSTOS_CC=clang-16: clang-16 not installed"
+else
+	REPSTOS_CC=clang-16 "$RCC" -O2 -fplugin-arg-repstos-verbose -c clear.c \
+		-o clang.o 2>clang.out && has_sites "REPSTOS_CC=clang-16 -c" clang.o &&
+		grep -q 'remark: .* rewritten' clang.out &&
+		REPSTOS_CC=clang-16 "$RCC" main.o clang.o -o prog-clang 2>>clang.out &&
+		has_sites "REPSTOS_CC=clang-16 link" prog-clang &&
+		runs_ok "REPSTOS_CC=clang-16" ./prog-clang &&
+		ok "REPSTOS_CC=clang-16: the LLVM plugin's $(sites prog-clang) sites, its remarks, and the program runs" ||
+		fail "REPSTOS_CC=clang-16: $(errs clang.out)"
+	v=$(REPSTOS_CC=clang-16 "$RCC" --version 2>&1 | tail -n 2)
+	echo "$v" | head -n 1 | grep -q 'plugin .*/librepstos-llvm\.so, runtime ' &&
+		echo "$v" | tail -n 1 | grep -q '^repstos-cc: plugin built for LLVM 16\.[0-9.]*; tested with clang 16$' &&
+		ok "REPSTOS_CC=clang-16 --version: $(echo "$v" | tail -n 1)" ||
+		fail "REPSTOS_CC=clang-16 --version: $v"
+	other=$(for c in clang-14 clang-15 clang-17 clang-18 clang-19; do
+		command -v $c >/dev/null 2>&1 && { echo $c; break; }; done)
+	if [ -z "$other" ]; then
+		skipped "a clang of another LLVM: none installed"
+	else
+		REPSTOS_CC=$other "$RCC" -O2 -c clear.c -o other.o >other.out 2>&1
+		rc=$?
+		[ $rc -ne 0 ] && [ ! -e other.o ] &&
+			tail -n 1 other.out | grep -q "^repstos-cc: .*librepstos-llvm.so was built for LLVM 16\.[0-9.]*, and $other is clang [0-9]" &&
+			ok "REPSTOS_CC=$other: exit $rc, and: $(tail -n 1 other.out)" ||
+			fail "REPSTOS_CC=$other: exit $rc: $(tail -n 3 other.out)"
+	fi
+fi
 "$RCC" -v >v.out 2>&1 && grep -q '^gcc version' v.out && ! grep -q repstos v.out &&
 	ok "-v alone: gcc's version, untouched" || fail "-v: $(tail -n 2 v.out)"
 # -v on a real compile shows the plugin reaching cc1.

@@ -54,6 +54,19 @@ grep -q "$X/lib/repstos/repstos.so" "$X/bin/repstos-cc" &&
 	grep -q "$X/lib/librepstos.a" "$X/bin/repstos-cc" ||
 	fail "installed repstos-cc does not name the installed plugin and archive"
 
+# The LLVM plugin, where the tree built it, beside the GCC one: the
+# installed repstos-cc finds it for clang-16.
+if [ -r "$top/plugin/librepstos-llvm.so" ] && command -v clang-16 >/dev/null 2>&1; then
+	printf '#include <string.h>\nvoid *f(void *p, size_t n) { return memset(p, 0, n); }\n' >"$W/llvm.c"
+	[ -r "$X/lib/repstos/librepstos-llvm.so" ] &&
+		REPSTOS_CC=clang-16 "$X/bin/repstos-cc" -O2 -c -o "$W/llvm.o" "$W/llvm.c" &&
+		[ "$("$X/bin/repstos" dump "$W/llvm.o" 2>/dev/null | grep -c 'stub __repstos_stub')" = 1 ] &&
+		ok "the LLVM plugin installed beside repstos.so: REPSTOS_CC=clang-16 gets its site" ||
+		fail "the LLVM plugin: not installed as $X/lib/repstos/librepstos-llvm.so, or the installed repstos-cc does not use it"
+else
+	skipped "the LLVM plugin: not built here"
+fi
+
 # From here on, the installed tool counts and checks.
 RB=$X/bin/repstos
 TOOL=$RB

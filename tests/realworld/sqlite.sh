@@ -25,6 +25,10 @@
 #   plain   (only when named) CC=gcc, the same flags (build-sqlite-plain):
 #           the bar the other two are held to, without a site check.
 #
+# SQLITE_CC=clang-16 makes each build clang's (`make realworld-sqlite
+# SQLITE_CC=clang-16`): the LLVM plugin's sites through repstos-cc, the
+# plain build by clang-16 alone.
+#
 # When the copy build runs too (make realworld-sqlite), the memset build
 # runs the first half of the suite's files (sqlite's TCLTEST_PART=1/2:
 # 555 of its 1,110 files, from ext/ to joinE.test, some 35 s alone),
@@ -83,6 +87,18 @@ TOOL=$T/patcher/repstos
 need "$T/plugin/repstos.so" "$T/runtime/librepstos.a" "$TOOL" "$RCC"
 [ "$T" = "$top" ] || note "REPSTOS_TOP=$T: its plugin, runtime and tool, not this tree's"
 
+# SQLITE_CC=clang-16: every build by that clang, the two repstos ones
+# through repstos-cc with the LLVM plugin (REPSTOS_CC), the plain one
+# by the clang itself.
+PLAIN_CC=gcc
+if [ -n "${SQLITE_CC:-}" ]; then
+	command -v "$SQLITE_CC" >/dev/null 2>&1 || skip "SQLITE_CC=$SQLITE_CC: not installed"
+	need "$T/plugin/librepstos-llvm.so"
+	export REPSTOS_CC=$SQLITE_CC
+	PLAIN_CC=$SQLITE_CC
+	note "SQLITE_CC=$SQLITE_CC: clang with the LLVM plugin"
+fi
+
 MODES=${*:-memset copy}
 HALF=
 for m in $MODES; do
@@ -124,10 +140,12 @@ check_sites() {
 }
 
 # The runtime patched testfixture's sites at start-up, as the suite's
-# user: its REPSTOS_DEBUG line, without the CPU part.
+# user: its REPSTOS_DEBUG line, without the CPU part.  The report line,
+# not the first: a machine with /etc/repstos/tuning gets a line on it
+# first (the archive reads no tuning file).
 patched() {
 	dbg=$(cd "$b" && echo exit | as_user env REPSTOS_DEBUG=1 ./testfixture 2>&1 |
-		grep '^repstos:' | head -n 1)
+		grep '^repstos: .* patched' | head -n 1)
 	echo "$dbg" | grep -q ' patched' ||
 		fail "sqlite ($mode): no REPSTOS_DEBUG line from testfixture: $dbg"
 	echo "$dbg" | sed 's/^repstos: [^ ]*: cpu [^;]*; /testfixture: /'
@@ -208,7 +226,7 @@ compile_mode() {
 	case $1 in
 	memset)	compile memset "$(dir_of memset)" "$RCC" "$BASE" ;;
 	copy)	compile copy "$(dir_of copy)" "$RCC" "$BASE $COPY_OPT" ;;
-	plain)	compile plain "$(dir_of plain)" gcc "$BASE" ;;
+	plain)	compile plain "$(dir_of plain)" "$PLAIN_CC" "$BASE" ;;
 	esac
 }
 

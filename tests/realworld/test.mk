@@ -21,6 +21,8 @@ TESTS += tests/realworld/apt.sh
 # made-up runs and times; nothing built.
 TESTS += tests/realworld/demotime.sh
 $(REALWORLD_TESTS): $(PLUGIN_SO) $(RT_LIB) $(RT_FULL_LIB) patcher/repstos
+# cc.sh runs repstos-cc with clang-16 too, where it is installed.
+tests/realworld/cc.sh: $(filter $(LLVM_PLUGIN),$(ALL))
 
 # `make realworld`: only the real code bases (a skip is not an error).
 .PHONY: realworld
@@ -41,7 +43,7 @@ DEB_PKGS += tcl-dev libacl1-dev libattr1-dev libselinux1-dev libgmp-dev
 .PHONY: realworld-sqlite realworld-coreutils run-realworld-sqlite run-realworld-coreutils
 realworld-sqlite realworld-coreutils: deps
 	@$(MAKE) --no-print-directory run-$@
-run-realworld-sqlite: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
+run-realworld-sqlite: $(PLUGIN_SO) $(RT_LIB) patcher/repstos $(filter $(LLVM_PLUGIN),$(ALL))
 	tests/realworld/sqlite.sh
 run-realworld-coreutils: $(PLUGIN_SO) $(RT_LIB) patcher/repstos
 	tests/realworld/coreutils.sh
