@@ -96,7 +96,7 @@ static void copies(const char *what, copy_fn fn, size_t n, size_t at,
 
 	pattern(src, 1);
 	pattern(dst, 77);
-	memcpy(want, dst, BUF);
+	memcpy(want, dst, BUF);	/* site: copy (whole arrays: GCC folds it into an aggregate copy, which it would expand into a memcpy call) */
 	ref_move(want + at, src + (at ^ 5), n);
 	r = fn(dst + at, src + (at ^ 5), n);
 	same(what, dst, n, at);
@@ -109,7 +109,7 @@ static void copies(const char *what, copy_fn fn, size_t n, size_t at,
 static void moves(const char *what, copy_fn fn, size_t n, size_t at, int k)
 {
 	pattern(dst, 9);
-	memcpy(want, dst, BUF);
+	memcpy(want, dst, BUF);	/* site: copy (as above) */
 	ref_move(want + 128 + at + k, want + 128 + at, n);
 	if (fn(dst + 128 + at + k, dst + 128 + at, n) != dst + 128 + at + k &&
 	    fails++ < 10)
@@ -120,7 +120,7 @@ static void moves(const char *what, copy_fn fn, size_t n, size_t at, int k)
 static void shifts(size_t n)
 {
 	pattern(shift, 5);
-	memcpy(want, shift, BUF);
+	memcpy(want, shift, BUF);	/* site: copy (as above) */
 	ref_move(want, want + 3, n);
 	c_shift_down(n);
 	same("shift down", shift, n, 0);
