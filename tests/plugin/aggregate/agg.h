@@ -1,4 +1,4 @@
-/* agg.h - main() of tests/plugin/aggregate/agg.c: every function of
+/* agg.h - the main() that tests/plugin/aggregate/agg.c includes: every function of
  * each size on patterned buffers, exact overlap (a struct assigned to
  * itself) included, a digest of every byte printed; the plain build
  * must print the same.  At -O0 main's own `r = site_ret(b)` is a
