@@ -22,6 +22,7 @@ test-kernel-all: $(PLUGIN_SO) $(PATCHER_BIN)
 	@for v in $(KERNEL_VERSIONS); do \
 		echo "== Linux $$v"; \
 		KERNEL_VERSION=$$v tests/run-tests $(KERNEL_TESTS) || exit 1; \
+		cp build/test-logs/kernel-boot.sh.log build/test-logs/kernel-boot-$$v.log; \
 	done
 
 # `make test-kernel-defconfig`: x86_64 defconfig of KERNEL_VERSION with
