@@ -7,7 +7,9 @@
 # warnings plain against plugin, and the boots.  WARM_LOG, the log of a
 # second run with the builds cached, adds its times.  The version and
 # the config come from the log's own "summary: Linux ..." line, so a
-# log can only land in its own version's folder.
+# log can only land in its own version's folder.  RESULTS_NOTE, where
+# given, is printed under the head: what the first log's builds were
+# (cold, or cached and only relinked) and what else the machine ran.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$1
@@ -50,11 +52,12 @@ mkdir -p "$out"
 {
 	echo "# Linux $head: written by kernel/results.sh from the log of a passing run"
 	echo "# ($(basename "$log") of $(date -u -r "$log" '+%Y-%m-%d %H:%M UTC'); written at repstos $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'))"
-	echo "# on $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs shared with other work"
+	echo "# on $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
+	[ -z "${RESULTS_NOTE:-}" ] || echo "# $RESULTS_NOTE"
 	echo
-	echo "build times (cold): $(built "$log")"
+	echo "build times (first log): $(built "$log")"
 	[ -z "$warm" ] || echo "build times (warm, builds cached): $(built "$warm")"
-	summary 'the test took' "$log" | sed 's/^the test took /whole test (cold): /'
+	summary 'the test took' "$log" | sed 's/^the test took /whole test (first log): /'
 	[ -z "$warm" ] || summary 'the test took' "$warm" | sed 's/^the test took /whole test (warm): /'
 	summary 'sites:' "$log"
 	summary 'vmlinux calls' "$log"
