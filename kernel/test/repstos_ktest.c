@@ -640,10 +640,20 @@ static const struct {
 	{ "page_end", test_page_end },
 };
 
+/* Test i's KTAP line from its result r: below 0 skipped (why), 0 failed.
+ * Returns whether it counts as passed. */
+static unsigned ktap_line(unsigned i, const char *name, int r, const char *why)
+{
+	if (r < 0)
+		pr_info("ok %u %s # SKIP %s\n", i, name, why);
+	else
+		pr_info("%sok %u %s\n", r ? "" : "not ", i, name);
+	return r != 0;
+}
+
 static int __init repstos_ktest_init(void)
 {
 	unsigned passed = 0, n = ARRAY_SIZE(tests) + 3;
-	int regs;
 
 	pr_info("KTAP version 1\n");
 #ifdef MODULE
@@ -669,25 +679,12 @@ static int __init repstos_ktest_init(void)
 			pr_info("not ok %u %s\n", i + 1, tests[i].name);
 		}
 	}
-	regs = test_regs();
-	if (regs < 0)
-		pr_info("ok %u registers # SKIP no repstos routines\n", n - 2);
-	else
-		pr_info("%sok %u registers\n", regs ? "" : "not ", n - 2);
-	passed += regs != 0;
-	/* the routines first: the path counters then hold every class */
-	regs = test_routines();
-	if (regs < 0)
-		pr_info("ok %u routines # SKIP no repstos routines\n", n - 1);
-	else
-		pr_info("%sok %u routines\n", regs ? "" : "not ", n - 1);
-	passed += regs != 0;
-	regs = test_paths();
-	if (regs < 0)
-		pr_info("ok %u paths # SKIP no path counters\n", n);
-	else
-		pr_info("%sok %u paths\n", regs ? "" : "not ", n);
-	passed += regs != 0;
+	passed += ktap_line(n - 2, "registers", test_regs(),
+			    "no repstos routines");
+	/* the routines before the paths: the counters then hold every class */
+	passed += ktap_line(n - 1, "routines", test_routines(),
+			    "no repstos routines");
+	passed += ktap_line(n, "paths", test_paths(), "no path counters");
 	pr_info("# repstos_ktest: %u passed, %u failed\n", passed, n - passed);
 out:
 	vfree(dst_buf);

@@ -34,12 +34,7 @@ for v in plain plugin; do
 			fail "$v kernel: no build in $K/$v"
 		continue
 	fi
-	start=$(date +%s)
-	if line=$("$top/kernel/build.sh" $v 2>&1 | tail -1); then
-		ok "$v kernel built ($(( $(date +%s) - start )) s): $line"
-	else
-		fail "$v kernel build: $line"
-	fi
+	build_kernel $v
 done
 
 for cpu in max max,-erms kvm64,family=5; do

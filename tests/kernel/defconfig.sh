@@ -20,13 +20,7 @@ plain=${KERNEL_DEFCONFIG_PLAIN:-0}
 variants=defconfig-plugin
 [ "$plain" = 1 ] && variants="defconfig-plain $variants"
 for v in $variants; do
-	start=$(date +%s)
-	if line=$("$top/kernel/build.sh" $v 2>&1 | tail -1); then
-		ok "$v kernel built ($(( $(date +%s) - start )) s): $line"
-	else
-		fail "$v kernel build: $line"
-		finish
-	fi
+	build_kernel $v || finish
 done
 
 w=$(wc -l <"$K/defconfig-plugin/objtool.txt")

@@ -10,10 +10,26 @@
 #   calls_share VARIANT PLAIN the share of $K/PLAIN/vmlinux's calls
 #                            left in $K/VARIANT/vmlinux (kernel/calls.sh),
 #                            a summary line and a note per call left
+#   build_kernel VARIANT     kernel/build.sh VARIANT, timed: ok or fail
 #   took                     the test's time so far, as a summary line
 # $K is the version's build folder (kernel/outdir.sh), set by the test.
 . "$(dirname "$0")/../lib.sh"
 t0=$(date +%s)
+
+# build_kernel VARIANT: builds it (kernel/build.sh, its output in
+# $K/build-VARIANT.out), an ok line with its time and objtool count, or
+# a fail line with the build's last lines; the build's status
+build_kernel() {
+	start=$(date +%s)
+	mkdir -p "$K"
+	out=$K/build-$1.out
+	if "$top/kernel/build.sh" "$1" >"$out" 2>&1; then
+		ok "$1 kernel built ($(( $(date +%s) - start )) s): $(tail -n 1 "$out")"
+	else
+		fail "$1 kernel build: $(tail -n 5 "$out")"
+		return 1
+	fi
+}
 
 took() { echo "summary: the test took $(( $(date +%s) - t0 )) s"; }
 
