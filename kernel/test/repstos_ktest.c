@@ -319,8 +319,11 @@ struct rk_note {
 
 /* Count the sites of the notes in [p, end), stopping at an end note
  * (type 2) when stop_at_end. */
-static unsigned count_sites(const u8 *p, const u8 *end, bool stop_at_end,
-			    unsigned forms[F_COUNT])
+/* (a module built without the plugin uses neither this nor paths_of(),
+ * and defconfig builds with -Werror) */
+static unsigned __maybe_unused count_sites(const u8 *p, const u8 *end,
+					   bool stop_at_end,
+					   unsigned forms[F_COUNT])
 {
 	unsigned n = 0;
 
@@ -580,7 +583,8 @@ static int test_routines(void)
  * type 3: s32 offset to the u64 count, then "routine:path".  Print
  * them all; 1 if each was taken, 0 if one was not, -1 if there are none.
  */
-static int paths_of(const u8 *p, const u8 *end, bool stop_at_end)
+static int __maybe_unused paths_of(const u8 *p, const u8 *end,
+				   bool stop_at_end)
 {
 	unsigned all = 0, taken = 0;
 
