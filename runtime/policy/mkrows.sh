@@ -23,7 +23,20 @@ EOF
 for f in rows/*.costs; do
 	name=$(basename "$f" .costs | tr -- '-.' '__')
 	awk -v name="$name" '
-	function table(fam, prefix,   v, out, known, i, n, c) {
+	# per_form(FIELD, ...): the .FIELD array of the n forms listed in
+	# names[fam, 1..n] with their values in vals[fam, form], and the
+	# mask of them, .change_known or .use_known
+	function per_form(field, fam, prefix, n, names, vals,   i, v, out, known) {
+		out = "\t." field " = {\n"
+		known = ""
+		for (i = 1; i <= n; i++) {
+			v = names[fam, i]
+			out = out "\t\t[REPSTOS_" prefix "VARIANT_" toupper(v) "] = " vals[fam, v] ",\n"
+			known = known (known == "" ? "" : " |\n\t\t\t") "1u << REPSTOS_" prefix "VARIANT_" toupper(v)
+		}
+		return out "\t},\n\t." (field == "change" ? "change" : "use") "_known = " (known == "" ? "0" : known) ",\n"
+	}
+	function table(fam, prefix,   v, out, i, n, c) {
 		out = "\nstatic const struct repstos_costs " name fam "_costs = {\n\t.cns = {\n"
 		for (i = 1; i <= ncost[fam]; i++) {
 			v = cost[fam, i]
@@ -33,24 +46,9 @@ for f in rows/*.costs; do
 				out = out ((k - 1) % 8 ? " " : "\n\t\t\t") c[k] (k < n ? "," : "")
 			out = out " },\n"
 		}
-		out = out "\t},\n\t.change = {\n"
-		known = ""
-		for (i = 1; i <= nchange[fam]; i++) {
-			v = chg[fam, i]
-			out = out "\t\t[REPSTOS_" prefix "VARIANT_" toupper(v) "] = " chv[fam, v] ",\n"
-			known = known (known == "" ? "" : " |\n\t\t\t") "1u << REPSTOS_" prefix "VARIANT_" toupper(v)
-		}
-		out = out "\t},\n\t.change_known = " (known == "" ? "0" : known) ",\n"
-		if (nuse[fam]) {
-			out = out "\t.use_extra = {\n"
-			known = ""
-			for (i = 1; i <= nuse[fam]; i++) {
-				v = use[fam, i]
-				out = out "\t\t[REPSTOS_" prefix "VARIANT_" toupper(v) "] = " usev[fam, v] ",\n"
-				known = known (known == "" ? "" : " |\n\t\t\t") "1u << REPSTOS_" prefix "VARIANT_" toupper(v)
-			}
-			out = out "\t},\n\t.use_known = " known ",\n"
-		}
+		out = out "\t},\n" per_form("change", fam, prefix, nchange[fam], chg, chv)
+		if (nuse[fam])
+			out = out per_form("use_extra", fam, prefix, nuse[fam], use, usev)
 		out = out "};\n"
 		printf "%s", out
 	}
