@@ -1,35 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel.c - the plugin's kernel mode, -fplugin-arg-repstos-kernel: each
- * surviving memset, memcpy, mempcpy and memmove of a Linux x86-64 unit
- * becomes an entry group in the kernel's own .altinstructions, which
- * apply_alternatives() patches at boot (the module loader for a module),
- * in the priority list of 6.1's __clear_user():
- *
- *	original	rep stosb / rep movsb, padded to 5 bytes
- *	ALT_NOT(FAST)	call __repstos_k_OP_erms
- *	ALT_NOT(ERMS)	call __repstos_k_OP_rep_good
- *	ALT_NOT(REP_GOOD) call __repstos_k_OP_orig
- *
- * FAST is the bit the tree keys its own routines on: FSRS for sets where
- * the tree has it (since 6.4 its memset and clears are), else FSRM; FSRM
- * for copies.  The entries are written in the layout of the tree being
- * built (ktree.c), one after another, so that a site's entries stay
- * consecutive as patch-once kernels want; ALT_NOT is the only flag set.
- * Entries apply in table order, so the last whose condition holds wins.
- * A memmove the compiler could not prove forwards-safe has no inline
- * form: its original is `call __repstos_k_move_erms` and it has the last
- * two entries only.  Each replacement is one 5-byte `call`, the only
- * form whose displacement apply_alternatives() fixes.
+ * kernel.c - the GCC plugin's kernel mode, -fplugin-arg-repstos-kernel:
+ * each surviving memset, memcpy, mempcpy and memmove of a Linux x86-64
+ * unit becomes an entry group in the kernel's own .altinstructions, as
+ * ktext.c writes it (the text is shared with the LLVM pass: kmode.h);
+ * this file is what GCC's side of it needs: the options, where a site
+ * may go (a stac/clac analysis over GIMPLE), the site's asm statement,
+ * the routines and notes at the end of the unit, and the tree read from
+ * the unit's -I directories (ktree.c).
  *
  * Before patching the original runs, and it is right on every x86-64
  * CPU (rep stosb/movsb, or the erms move routine), so code that runs
  * before apply_alternatives() needs no site of its own kind.  What must
- * not have sites is code the patcher runs while it writes text:
- * arch/x86/kernel/alternative.c (text_poke_early() copies with memcpy,
- * and would rewrite its own site mid-copy).  Functions in .head.text
- * (__head: run once from the identity map before the kernel is at its
- * link address) get none either: they never run patched.
+ * not have sites is code the patcher runs while it writes text
+ * (kconflict_unit), and .head.text (kconflict_function).
  *
  * The register contract: a set site takes rdi = dst, rcx = len, rax =
  * the fill byte zero-extended; a copy site rdi, rsi, rcx.  The routines
@@ -46,15 +30,6 @@
  * They end in RET as the build spells it: `jmp __x86_return_thunk`
  * under -mfunction-return=thunk-extern (RETHUNK), `ret; int3` under
  * -mharden-sls (SLS), else `ret`.
- *
- * Beside each site, a note in .note.repstos (name "repstos", type 1):
- * s32 offset to the site's first alt_instr, u8 op, u8 size kind, u8
- * entry count, u8 the entries' size (12 or 14: their layout), u32 min,
- * u32 max; the kernel links .note.*
- * into its .notes, and `repstos dump` and the kernel test read it.  It
- * points at the table, not the text: objtool's IBT check takes a data
- * reference to an instruction for a branch target.  A unit's notes end
- * in a type 2 note.
  */
 #include "plugin.h"
 
@@ -74,13 +49,6 @@ static int inline_bit = -1;
 
 /* -fplugin-arg-repstos-kernel-paths: the routines count their paths. */
 static bool kernel_paths;
-
-/* Feature numbers are 15 bits in the 12-byte layout. */
-#define K_FEATURE_LIMIT	0x8000u
-
-#define K_NOTE_SITE	1
-#define K_NOTE_END	2
-#define K_NOTE_PATH	3
 
 static bool unit_defines_start_kernel, unit_is_module, layout_bad;
 static unsigned unit_sites;
@@ -124,32 +92,6 @@ bool kernel_option(const char *key, const char *value, bool *ok)
 
 /* ---- Where sites may go --------------------------------------------- */
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), m = strlen(tail);
-
-	return n >= m && !strcmp(s + n - m, tail);
-}
-
-/*
- * What an asm does to EFLAGS.AC, the user-access window: the kernel
- * spells stac and clac as bytes (__ASM_STAC, __ASM_CLAC in smap.h), and
- * smap_restore() pops the flags user_access_save() pushed, which may
- * open it again.  Text that may open it counts as opening ("stac" also
- * matches "stack": a site less, never one too many).
- */
-enum ac_effect { AC_KEEP, AC_OPEN, AC_CLOSE };
-
-static enum ac_effect asm_ac_effect(const char *text)
-{
-	if (strstr(text, "0x0f,0x01,0xcb") || strstr(text, "stac") ||
-	    strstr(text, "popf"))
-		return AC_OPEN;
-	if (strstr(text, "0x0f,0x01,0xca") || strstr(text, "clac"))
-		return AC_CLOSE;
-	return AC_KEEP;
-}
-
 /* The window's state after stmt, from open before it. */
 static bool ac_after(gimple *stmt, bool open)
 {
@@ -157,10 +99,10 @@ static bool ac_after(gimple *stmt, bool open)
 
 	if (!as)
 		return open;
-	switch (asm_ac_effect(gimple_asm_string(as))) {
-	case AC_OPEN:
+	switch (kac_effect(gimple_asm_string(as))) {
+	case KAC_OPEN:
 		return true;
-	case AC_CLOSE:
+	case KAC_CLOSE:
 		return false;
 	default:
 		return open;
@@ -195,8 +137,7 @@ static bool scan_uaccess(sbitmap open_in)
 		     !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gasm *as = dyn_cast<gasm *>(gsi_stmt(gsi));
 
-			if (as && asm_ac_effect(gimple_asm_string(as)) ==
-				  AC_OPEN)
+			if (as && kac_effect(gimple_asm_string(as)) == KAC_OPEN)
 				any = true;
 		}
 	while (any && changed) {
@@ -242,71 +183,25 @@ static bool in_uaccess_window(gimple *stmt)
 	return open;
 }
 
-static bool in_head_text(void)
-{
-	const char *sec = DECL_SECTION_NAME(current_function_decl);
-
-	return sec && !strcmp(sec, ".head.text");
-}
-
 const char *kernel_conflict(const struct candidate *c)
 {
-	if (ix86_cmodel != CM_KERNEL)
-		return "kernel mode: not -mcmodel=kernel (vDSO, boot or "
-		       "purgatory code)";
-	if (layout_bad || !ktree_usable())
-		return "kernel mode: unknown struct alt_instr";
-	if (ends_with(main_input_filename, "arch/x86/kernel/alternative.c"))
-		return "kernel mode: the alternatives patcher itself";
-	if (in_head_text())
-		return "kernel mode: .head.text runs before patching only";
-	if (c->objsz)
-		return "kernel mode: a _chk form (the kernel has no __chk_fail)";
-	if (in_uaccess_window(c->stmt))
-		return "kernel mode: in a user-access window (stac/clac)";
-	return NULL;
+	const char *why;
+
+	/* ktree_usable() only where it could matter: its error is for
+	 * -mcmodel=kernel units */
+	why = kconflict_unit(ix86_cmodel == CM_KERNEL,
+			     ix86_cmodel != CM_KERNEL ||
+			     (!layout_bad && ktree_usable()),
+			     main_input_filename);
+	if (!why)
+		why = kconflict_function(DECL_SECTION_NAME(current_function_decl),
+					 c->objsz != NULL_TREE);
+	if (!why && in_uaccess_window(c->stmt))
+		why = kconflict_uaccess;
+	return why;
 }
 
 /* ---- The site ------------------------------------------------------- */
-
-static const char *op_family(enum repstos_op op)
-{
-	if (op == REPSTOS_OP_MOVE)
-		return "move";
-	return repstos_op_is_copy(op) ? "copy" : "set";
-}
-
-static void append(char **buf, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void append(char **buf, const char *fmt, ...)
-{
-	va_list ap;
-	char *more, *joined;
-
-	va_start(ap, fmt);
-	more = xvasprintf(fmt, ap);
-	va_end(ap);
-	joined = concat(*buf, more, NULL);
-	free(*buf);
-	free(more);
-	*buf = joined;
-}
-
-/* One alt_instr, ALT_NOT(feature), in the tree's layout, and its
- * replacement `call fn`. */
-static void alt_entry(char **head, char **repl, int n, unsigned feature,
-		      const char *fn)
-{
-	const struct ktree *t = ktree();
-
-	append(head, "\t.long .Lrk%%= - .\n\t.long .Lrk%%=_r%d - .\n"
-	       "\t%s %#x\n\t.byte .Lrk%%=_e - .Lrk%%=\n"
-	       "\t.byte .Lrk%%=_r%de - .Lrk%%=_r%d\n", n,
-	       t->alt_size == 14 ? ".long" : ".word", feature | t->alt_not,
-	       n, n);
-	append(repl, ".Lrk%%=_r%d:\n\tcall %s\n.Lrk%%=_r%de:\n", n, fn, n);
-}
 
 /* An interrupt or exception handler: the direction flag is whatever the
  * interrupted code left, so GCC puts cld before each call and string
@@ -318,60 +213,12 @@ static bool in_interrupt_function(void)
 				TYPE_ATTRIBUTES(TREE_TYPE(current_function_decl)));
 }
 
-/* The bit whose presence keeps a site of op inline. */
-static unsigned fast_bit(enum repstos_op op)
-{
-	const struct ktree *t = ktree();
-
-	if (inline_bit >= 0)
-		return inline_bit;
-	return !repstos_op_is_copy(op) && t->fsrs ? t->fsrs : t->fsrm;
-}
-
 static char *site_text(const struct candidate *c)
 {
-	const struct ktree *t = ktree();
-	enum repstos_op op = c->op;
-	const char *fam = op_family(op);
-	bool inl = op != REPSTOS_OP_MOVE;
-	char *text = xstrdup(in_interrupt_function() ? "cld\n.Lrk%=:\n"
-						     : ".Lrk%=:\n");
-	char *head = xstrdup(""), *repl = xstrdup("");
-	char fn[64];
-	int n = 0;
+	struct ksite s = { c->op, c->kind, c->min, c->max,
+			   in_interrupt_function(), inline_bit, "%=" };
 
-	if (inl)
-		append(&text, "\t%s\n\t.byte 0x0f,0x1f,0x00\n",
-		       repstos_op_is_copy(op) ? "rep movsb" : "rep stosb");
-	else
-		append(&text, "\tcall __repstos_k_move_erms\n");
-	append(&text, ".Lrk%%=_e:\n");
-	if (inl) {
-		snprintf(fn, sizeof(fn), "__repstos_k_%s_erms", fam);
-		alt_entry(&head, &repl, ++n, fast_bit(op), fn);
-	}
-	snprintf(fn, sizeof(fn), "__repstos_k_%s_rep_good", fam);
-	alt_entry(&head, &repl, ++n, t->erms, fn);
-	snprintf(fn, sizeof(fn), "__repstos_k_%s_orig", fam);
-	alt_entry(&head, &repl, ++n, t->rep_good, fn);
-
-	/* declared as the tree declares it, or gas sees a clash */
-	if (t->alt_merge)
-		append(&text, "\t.pushsection .altinstructions,\"aM\",@progbits,"
-		       "%u\n", t->alt_size);
-	else
-		append(&text, "\t.pushsection .altinstructions,\"a\"\n");
-	append(&text, ".Lrk%%=_a:\n%s\t.popsection\n"
-	       "\t.pushsection .altinstr_replacement,\"ax\"\n%s\t.popsection\n",
-	       head, repl);
-	append(&text, "\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
-	       "\t.long 8, 16, %d\n\t.asciz \"repstos\"\n\t.long .Lrk%%=_a - .\n"
-	       "\t.byte %d, %d, %d, %d\n\t.long %llu, %llu\n\t.popsection",
-	       K_NOTE_SITE, (int)op, (int)c->kind, n, (int)t->alt_size, c->min,
-	       c->max);
-	free(head);
-	free(repl);
-	return text;
+	return ksite_text(ktree(), &s);
 }
 
 /* The kernel's current_stack_pointer (asm/asm.h), if the unit declares
@@ -417,379 +264,23 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 	return site_finish(&ops, site_text(c), end);
 }
 
-/* ---- The routines --------------------------------------------------- */
-
-/*
- * The routines of the orig and REP_GOOD classes, as Linux's own
- * memset_orig and memcpy_orig are built: sizes to 64 in straight-line
- * code of overlapping stores (one branch per size class, taken only for
- * the larger ones), larger sizes in a loop of 64-byte blocks from an
- * aligned destination, and for REP_GOOD rep stosq/movsq from a
- * threshold, which beats the loop only once its start-up is paid.  The
- * ERMS class is Linux's memset_erms and memcpy_erms (routine_bodies):
- * measured, a size mix mispredicts any branch ahead of rep stosb.
- * GPR-only, no red zone: a set keeps the broadcast fill in rax itself
- * and gives back the byte with movzbl (the site passes it
- * zero-extended), a copy saves rax, and rdx only for fast strings.
- *
- * Each size class stores its tail before its head, so that the last
- * store to the first byte has the plainest address: a load of that byte
- * right after the call (kernel/bench.sh's "first" shape) is forwarded
- * from it without waiting on the tail's address; a store's data never
- * waits on the destination either.
- *
- * A copy site may be a memmove the compiler proved forwards-safe, so a
- * copy routine must be right when the destination is below an
- * overlapping source: that case (src - dst < len, unsigned, computed in
- * rax so that rsi stays independent of rdi) goes to move_fwd, whose
- * 16-byte blocks load before they store.  The fast paths then see
- * disjoint buffers, which their overlapping head and tail stores need.
- *
- * In a body, RET is the build's return and P(NAME) the start of a path:
- * under -fplugin-arg-repstos-kernel-paths a counter the kernel test
- * prints (emit_path), else nothing.
- */
-
-/* rep stosq/movsq from this many bytes (the loop below it):
- * kernel/bench.sh on Intel family 6 model 0xcf had the loop ahead at
- * 511 bytes and rep stosq at 1024 and up
- * (bench/results/intel-06-cf/kernel-routines.txt). */
-#define K_REP_STOSQ_FROM	"1024"
-#define K_REP_MOVSQ_FROM	"1024"
-
-
-/* How a set returns: rdi at the end, rcx 0, rax the fill byte again. */
-#define SET_END	"\tadd %rcx, %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
-
-/* Sizes 0 to 64 of a set, rax the fill byte broadcast, each class
- * reached by branches not taken where it can be (a taken branch costs
- * more) and returning in place; over 64 on to label 7. */
-static const char set_head[] =
-	"\timul .Lrk_ones(%rip), %rax\n"
-	"\tcmp $16, %rcx\n\tja 5f\n"
-	"\tcmp $8, %ecx\n\tjae 2f\n"
-	"\tcmp $4, %ecx\n\tjae 3f\n"
-	"\ttest %ecx, %ecx\n\tjz 4f\n"
-	/* 1 to 3: the last, the one at n / 2 and the first; rdi + n is
-	 * rdi + 2 * (n / 2) + the bit shr leaves in CF */
-	"P(1_3)\n\tmov %al, -1(%rdi,%rcx)\n\tshr %ecx\n"
-	"\tmov %al, (%rdi,%rcx)\n\tmov %al, (%rdi)\n"
-	"\tlea (%rdi,%rcx,2), %rdi\n\tadc $0, %rdi\n"
-	"\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n"
-	"4:\nP(0)\n\tmovzbl %al, %eax\n\tRET\n"
-	"3:\nP(4_7)\n\tmov %eax, -4(%rdi,%rcx)\n\tmov %eax, (%rdi)\n" SET_END
-	"2:\nP(8_16)\n\tmov %rax, -8(%rdi,%rcx)\n\tmov %rax, (%rdi)\n" SET_END
-	"5:\tcmp $32, %rcx\n\tja 6f\n"
-	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"P(17_32)\n" SET_END
-	"6:\tcmp $64, %rcx\n\tja 7f\n"
-	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
-	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"P(33_64)\n" SET_END;
-
-/* Over 64 (label 7, or 10 past a threshold's test): the last 32 bytes
- * and the first 8, then 64-byte blocks from the first 8-byte boundary
- * past dst while one fits before the last 64 bytes, and one 32-byte
- * block if the last 32 are not reached: as few stores as Linux's
- * memset_orig makes, without its loops over the last quadwords and
- * bytes. */
-static const char set_loop[] =
-	"7:\n10:\nP(loop)\n"
-	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
-	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov %rax, (%rdi)\n"
-	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tand $-8, %rdi\n"
-	"\tcmp %rcx, %rdi\n\tjae 12f\n"
-	"11:\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"\tmov %rax, 32(%rdi)\n\tmov %rax, 40(%rdi)\n"
-	"\tmov %rax, 48(%rdi)\n\tmov %rax, 56(%rdi)\n"
-	"\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
-	"12:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
-	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"13:\tlea 32(%rcx), %rdi\n\txor %ecx, %ecx\n\tmovzbl %al, %eax\n\tRET\n";
-
-/* REP_GOOD, from the threshold: the first 32 bytes and the last 8,
- * then rep stosq from the first 32-byte boundary past dst to the last
- * whole quadword before the end. */
-static const char set_big_rep_good[] =
-	"7:\tcmp $" K_REP_STOSQ_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
-	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
-	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n"
-	"\tadd $32, %rdi\n\tand $-32, %rdi\n"
-	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep stosq\n"
-	"\tmov %rdx, %rdi\n\tpop %rdx\n\tmovzbl %al, %eax\n\tRET\n";
-
-/* How a copy returns: rdi, rsi at the ends, rcx 0, rax as it was. */
-#define COPY_END "\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n\txor %ecx, %ecx\n" \
-		 "\tpop %rax\n\tRET\n"
-
-/* A destination below an overlapping source (label 12 is the class's
- * forwards-safe path); then sizes 0 to 64 of a copy, rax saved, laid
- * out as the set's.  Each size class copies one register at a time:
- * the buffers are disjoint here. */
-static const char copy_head[] =
-	"\tpush %rax\n"
-	"\tmov %rsi, %rax\n\tsub %rdi, %rax\n\tcmp %rcx, %rax\n\tjb 12f\n"
-	"\tcmp $16, %rcx\n\tja 5f\n"
-	"\tcmp $8, %ecx\n\tjae 2f\n"
-	"\tcmp $4, %ecx\n\tjae 3f\n"
-	"\ttest %ecx, %ecx\n\tjz 4f\n"
-	"P(1_3)\n\tmovzbl -1(%rsi,%rcx), %eax\n\tmov %al, -1(%rdi,%rcx)\n"
-	"\tshr %ecx\n"
-	"\tmovzbl (%rsi,%rcx), %eax\n\tmov %al, (%rdi,%rcx)\n"
-	"\tmovzbl (%rsi), %eax\n\tmov %al, (%rdi)\n"
-	"\tsetc %al\n\tmovzbl %al, %eax\n"
-	"\tlea (%rdi,%rcx,2), %rdi\n\tlea (%rsi,%rcx,2), %rsi\n"
-	"\tadd %rax, %rdi\n\tadd %rax, %rsi\n"
-	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n"
-	"4:\nP(0)\n\tpop %rax\n\tRET\n"
-	"3:\nP(4_7)\n\tmov -4(%rsi,%rcx), %eax\n\tmov %eax, -4(%rdi,%rcx)\n"
-	"\tmov (%rsi), %eax\n\tmov %eax, (%rdi)\n" COPY_END
-	"2:\nP(8_16)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n" COPY_END
-	"5:\tcmp $64, %rcx\n\tja 7f\n"
-	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
-	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
-	"\tcmp $32, %rcx\n\tja 6f\n"
-	"P(17_32)\n" COPY_END
-	"6:\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
-	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
-	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
-	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"P(33_64)\n" COPY_END;
-
-/* Over 64, as the set's loop but with the blocks on the destination's
- * own 8-byte grid, not the memory's, as memcpy_orig's are: a reader of
- * the copy's words then finds each in one store, which forwards (on the
- * memory's grid, at +3, make bench-kernel's read shape had memcpy_orig
- * up to 1.6 times faster at 65 to 256 bytes); rsi moves as rdi does. */
-static const char copy_loop[] =
-	"7:\n10:\nP(loop)\n"
-	"\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
-	"\tmov -24(%rsi,%rcx), %rax\n\tmov %rax, -24(%rdi,%rcx)\n"
-	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
-	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tlea -64(%rdi,%rcx), %rcx\n\tadd $8, %rdi\n\tadd $8, %rsi\n"
-	"\tcmp %rcx, %rdi\n\tjae 14f\n"
-	"11:\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
-	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
-	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"\tmov 32(%rsi), %rax\n\tmov %rax, 32(%rdi)\n"
-	"\tmov 40(%rsi), %rax\n\tmov %rax, 40(%rdi)\n"
-	"\tmov 48(%rsi), %rax\n\tmov %rax, 48(%rdi)\n"
-	"\tmov 56(%rsi), %rax\n\tmov %rax, 56(%rdi)\n"
-	"\tadd $64, %rsi\n\tadd $64, %rdi\n\tcmp %rcx, %rdi\n\tjb 11b\n"
-	"14:\tadd $32, %rcx\n\tcmp %rcx, %rdi\n\tjae 13f\n"
-	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
-	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
-	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	/* on to the ends: rdi + (end - rdi), rsi by as much */
-	"13:\tadd $32, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rdi\n\tadd %rcx, %rsi\n"
-	"\txor %ecx, %ecx\n\tpop %rax\n\tRET\n";
-
-static const char copy_fwd[] =
-	"12:\tpop %rax\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
-
-static const char copy_big_rep_good[] =
-	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
-	"P(rep)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
-	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
-	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
-	"\tmov 16(%rsi), %rax\n\tmov %rax, 16(%rdi)\n"
-	"\tmov 24(%rsi), %rax\n\tmov %rax, 24(%rdi)\n"
-	"\tpush %rdx\n\tlea (%rdi,%rcx), %rdx\n\tmov %rdi, %rax\n"
-	"\tadd $32, %rdi\n\tand $-32, %rdi\n\tsub %rdi, %rax\n\tsub %rax, %rsi\n"
-	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tshr $3, %rcx\n\trep movsq\n"
-	"\tmov %rdx, %rcx\n\tsub %rdi, %rcx\n\tadd %rcx, %rsi\n"
-	"\tmov %rdx, %rdi\n\txor %ecx, %ecx\n\tpop %rdx\n\tpop %rax\n\tRET\n";
-
-/* The routines built from those parts, in order. */
-static const char *const routine_parts[][5] = {
-	{ "set_rep_good", set_head, set_big_rep_good, set_loop, "" },
-	{ "set_orig", set_head, set_loop, "", "" },
-	{ "copy_rep_good", copy_head, copy_big_rep_good, copy_loop, copy_fwd },
-	{ "copy_orig", copy_head, copy_loop, copy_fwd, "" },
-};
-
-/* The routines of one piece.  Each preserves every register but its
- * operands (rdi, rcx, and rsi for copies) and flags. */
-static const char *const routine_bodies[][2] = {
-	/* ERMS: Linux's own memset_erms and memcpy_erms, which nothing
-	 * measured beats there: a branch-free start the size mix cannot
-	 * mispredict.  rep movsb is right for a destination below an
-	 * overlapping source too. */
-	{ "set_erms", "P(rep)\n\trep stosb\n\tRET\n" },
-	{ "copy_erms", "P(rep)\n\trep movsb\n\tRET\n" },
-	/* Forwards, for a destination below an overlapping source: each
-	 * 16-byte block is loaded before it is stored. */
-	{ "move_fwd",
-	  "\tpush %rax\n\tpush %rdx\n\tcmp $16, %rcx\n\tjb 2f\n"
-	  "P(16)\n"
-	  "1:\tmov (%rsi), %rax\n\tmov 8(%rsi), %rdx\n"
-	  "\tmov %rax, (%rdi)\n\tmov %rdx, 8(%rdi)\n"
-	  "\tadd $16, %rsi\n\tadd $16, %rdi\n\tsub $16, %rcx\n"
-	  "\tcmp $16, %rcx\n\tjae 1b\n"
-	  "2:\ttest %rcx, %rcx\n\tjz 3f\n"
-	  "P(1)\n"
-	  "4:\tmov (%rsi), %al\n\tmov %al, (%rdi)\n\tinc %rsi\n\tinc %rdi\n"
-	  "\tdec %rcx\n\tjnz 4b\n"
-	  "3:\tpop %rdx\n\tpop %rax\n\tRET\n" },
-	/* Backwards, for a destination inside the source's tail: rdi,
-	 * rsi end where they began. */
-	{ "move_back",
-	  "\tpush %rax\n\tadd %rcx, %rsi\n\tadd %rcx, %rdi\n"
-	  "1:\tcmp $8, %rcx\n\tjb 2f\n"
-	  "P(8)\n\tsub $8, %rsi\n\tsub $8, %rdi\n"
-	  "\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n\tsub $8, %rcx\n"
-	  "\tjmp 1b\n"
-	  "2:\ttest %rcx, %rcx\n\tjz 3f\n"
-	  "P(1)\n\tdec %rsi\n\tdec %rdi\n"
-	  "\tmov (%rsi), %al\n\tmov %al, (%rdi)\n\tdec %rcx\n\tjmp 2b\n"
-	  "3:\tpop %rax\n\tRET\n" },
-};
-
-/* The move routines: backwards when src < dst < src + len (unsigned
- * dst - src < len), else the copy routine of the same class. */
-static const char *const move_classes[] = { "erms", "rep_good", "orig" };
-
-static const char *ret_spelling(void)
-{
-	if (ix86_function_return == indirect_branch_thunk_extern)
-		return "jmp __x86_return_thunk";
-	if (ix86_harden_sls & harden_sls_return)
-		return "ret\n\tint3";
-	return "ret";
-}
-
-/* Under IBT: called directly only, never through a pointer; as the
- * kernel's ANNOTATE_NOENDBR says of such code, in the section the tree's
- * objtool reads, so that taking the address (the kernel test compares
- * it) is no objtool warning. */
-static void emit_noendbr(FILE *f, const char *name)
-{
-	const struct ktree *t = ktree();
-	static bool said;
-
-	if (!(flag_cf_protection & CF_BRANCH))
-		return;
-	if (!t->annotate) {
-		if (!said)
-			error("repstos: kernel mode cannot tell which section "
-			      "the objtool of this kernel reads "
-			      "%<ANNOTATE_NOENDBR%> from: no %<linux/objtool.h%> "
-			      "naming %qs or %qs in the %<-I%> directories",
-			      ".discard.noendbr", ".discard.annotate_insn");
-		said = true;
-	} else if (!strcmp(t->annotate, ".discard.annotate_insn")) {
-		fprintf(f, "\t.pushsection .discard.annotate_insn,\"M\","
-			"@progbits,8\n\t.long __repstos_k_%s - ., %d\n"
-			"\t.popsection\n", name, t->noendbr_type);
-	} else {
-		fprintf(f, "\t.pushsection %s\n\t.quad __repstos_k_%s\n"
-			"\t.popsection\n", t->annotate, name);
-	}
-}
-
-/*
- * P(path) of routine: with kernel_paths, one more on the path's counter
- * (in .data), the flags kept (a path may start between a compare and
- * its branch), and a note of type K_NOTE_PATH that the kernel test
- * walks: s32 offset to the counter, then "routine:path".  Counters cost
- * a shared read-modify-write per call, so only a test build has them.
- */
-static void emit_path(FILE *f, const char *routine, const char *path,
-		      size_t len)
-{
-	unsigned descsz = 4 + strlen(routine) + 1 + len + 1;
-
-	if (!kernel_paths)
-		return;
-	fprintf(f, "\tpushfq\n\tincq .Lrkp_%s_%.*s(%%rip)\n\tpopfq\n"
-		"\t.pushsection .data\n\t.balign 8\n.Lrkp_%s_%.*s:\n"
-		"\t.quad 0\n\t.popsection\n"
-		"\t.pushsection .note.repstos,\"a\",@note\n\t.balign 4\n"
-		"\t.long 8, %u, %d\n\t.asciz \"repstos\"\n"
-		"\t.long .Lrkp_%s_%.*s - .\n\t.asciz \"%s:%.*s\"\n"
-		"\t.balign 4\n\t.popsection\n",
-		routine, (int)len, path, routine, (int)len, path, descsz,
-		K_NOTE_PATH, routine, (int)len, path, routine, (int)len, path);
-}
-
-/* body, with RET and P(...) filled in */
-static void emit_body(FILE *f, const char *name, const char *body)
-{
-	const char *ret = ret_spelling();
-
-	for (const char *p = body; *p; p++) {
-		if (!strncmp(p, "RET\n", 4)) {
-			fprintf(f, "\t%s\n", ret);
-			p += 3;
-		} else if (!strncmp(p, "P(", 2)) {
-			size_t len = strcspn(p + 2, ")");
-
-			emit_path(f, name, p + 2, len);
-			p += 2 + len + 1;	/* at the newline */
-		} else {
-			fputc(*p, f);
-		}
-	}
-}
-
-/* Each routine is 16-byte aligned with 16 bytes of NOPs before it: the
- * padding call-depth tracking (retbleed=stuff) writes its accounting
- * thunk into, as for the kernel's own functions (FUNCTION_PADDING),
- * without which it warns once and does not account the call. */
-static void emit_function(FILE *f, const char *name, const char *const *body,
-			  size_t pieces, bool global)
-{
-	fprintf(f, "\t.pushsection .noinstr.text,\"ax\",@progbits\n"
-		"\t.p2align 4, 0x90\n\t.skip 16, 0x90\n");
-	if (global)
-		fprintf(f, "\t.globl __repstos_k_%s\n", name);
-	fprintf(f, "\t.type __repstos_k_%s, @function\n__repstos_k_%s:\n",
-		name, name);
-	for (size_t i = 0; i < pieces; i++)
-		emit_body(f, name, body[i]);
-	fprintf(f, "\t.size __repstos_k_%s, .-__repstos_k_%s\n\t.popsection\n",
-		name, name);
-	emit_noendbr(f, name);
-}
-
+/* The routines, as the build spells RET, with NOENDBR annotations
+ * under IBT (one error where the tree names no section for them). */
 static void emit_routines(FILE *f, bool global)
 {
-	char name[32], body[200];
-	const char *piece = body;
+	struct kroutines r = {
+		global,
+		kret(ix86_function_return == indirect_branch_thunk_extern,
+		     ix86_harden_sls & harden_sls_return),
+		(flag_cf_protection & CF_BRANCH) != 0, kernel_paths
+	};
+	char *text;
 
-	fprintf(f, "# repstos kernel routines\n"
-		"\t.pushsection .rodata,\"a\",@progbits\n\t.balign 8\n"
-		".Lrk_ones:\n\t.quad 0x0101010101010101\n\t.popsection\n");
-	for (size_t i = 0; i < ARRAY_SIZE(routine_parts); i++)
-		emit_function(f, routine_parts[i][0], &routine_parts[i][1], 4,
-			      global);
-	for (size_t i = 0; i < ARRAY_SIZE(routine_bodies); i++)
-		emit_function(f, routine_bodies[i][0], &routine_bodies[i][1],
-			      1, global);
-	for (size_t i = 0; i < ARRAY_SIZE(move_classes); i++) {
-		snprintf(name, sizeof(name), "move_%s", move_classes[i]);
-		snprintf(body, sizeof(body), "\tpush %%rax\n\tmov %%rdi, %%rax\n"
-			 "\tsub %%rsi, %%rax\n\tcmp %%rcx, %%rax\n\tpop %%rax\n"
-			 "\tjae 1f\nP(back)\n\tjmp __repstos_k_move_back\n"
-			 "1:\nP(copy)\n\tjmp __repstos_k_copy_%s\n",
-			 move_classes[i]);
-		emit_function(f, name, &piece, 1, global);
-	}
+	if (r.ibt && !ktree()->annotate)
+		error("%s", ktree_no_annotate);
+	text = kroutines_text(ktree(), &r);
+	fputs(text, f);
+	free(text);
 }
 
 static void finish_unit(void *gcc_data, void *user_data)
@@ -800,9 +291,7 @@ static void finish_unit(void *gcc_data, void *user_data)
 	    ktree_usable())
 		emit_routines(asm_out_file, !unit_is_module);
 	if (unit_sites)
-		fprintf(asm_out_file, "\t.pushsection .note.repstos,\"a\","
-			"@note\n\t.balign 4\n\t.long 8, 0, %d\n"
-			"\t.asciz \"repstos\"\n\t.popsection\n", K_NOTE_END);
+		fputs(kend_note_text, asm_out_file);
 }
 
 /* Every function definition, before gimplification: is this the unit
@@ -821,6 +310,47 @@ static void see_function(void *gcc_data, void *user_data)
 }
 
 /* ---- The kernel's alt_instr ----------------------------------------- */
+
+/* The tree, read once from the unit's -I and -isystem directories, in
+ * command-line order (ktree.c). */
+const struct ktree *ktree(void)
+{
+	static struct ktree kt;
+	static bool read;
+	vec<const char *> dirs = vNULL;
+
+	if (read)
+		return &kt;
+	read = true;
+	for (unsigned i = 0; i < save_decoded_options_count; i++) {
+		const struct cl_decoded_option *o = &save_decoded_options[i];
+
+		if ((o->opt_index == OPT_I || o->opt_index == OPT_isystem) &&
+		    o->arg)
+			dirs.safe_push(o->arg);
+	}
+	dirs.safe_push(NULL);
+	ktree_read(&kt, dirs.address());
+	dirs.release();
+	return &kt;
+}
+
+bool ktree_usable(void)
+{
+	static bool said;
+	const struct ktree *t = ktree();
+	char *msg;
+
+	if (!t->error)
+		return true;
+	if (!said) {
+		msg = ktree_error_text(t);
+		error("%s", msg);
+		free(msg);
+	}
+	said = true;
+	return false;
+}
 
 /* A named field of the unit's struct alt_instr at offset, of size bytes. */
 static bool field_at(tree type, const char *name, unsigned offset,

@@ -23,15 +23,39 @@
  * The struct must read exactly as one of these (comments and spacing
  * aside); anything else is a kernel kernel mode does not know, and the
  * unit gets one error that names the range.
+ *
+ * Plain C, in the GCC plugin and the LLVM pass alike (kmode.h): each
+ * gives the unit's -I directories as its compiler knows them.
  */
-#include "plugin.h"
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmode.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* a + b + c, malloc'd */
+static char *join3(const char *a, const char *b, const char *c)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", a, b, c) < 0)
+		abort();
+	return s;
+}
 
 /* Comments, spaces and tabs out, newlines kept, a newline at each end:
  * "#define ALT_FLAGS_SHIFT\t\t16 /+ x +/" becomes the line
  * "#defineALT_FLAGS_SHIFT16", which is all a test here needs. */
 static char *squeeze(const char *text)
 {
-	char *out = XNEWVEC(char, strlen(text) + 3), *o = out;
+	char *out = malloc(strlen(text) + 3), *o = out;
+
+	if (!out)
+		abort();
 
 	*o++ = '\n';
 	for (const char *p = text; *p; p++) {
@@ -67,18 +91,19 @@ static char *read_squeezed(const char *path)
 		fclose(f);
 		return NULL;
 	}
-	buf = XNEWVEC(char, n + 1);
+	if (!(buf = malloc(n + 1)))
+		abort();
 	n = fread(buf, 1, n, f);
 	buf[n] = 0;
 	fclose(f);
 	out = squeeze(buf);
-	XDELETEVEC(buf);
+	free(buf);
 	return out;
 }
 
 static bool has_line(const char *text, const char *line)
 {
-	char *want = concat("\n", line, "\n", NULL);
+	char *want = join3("\n", line, "\n");
 	bool found = strstr(text, want) != NULL;
 
 	free(want);
@@ -88,7 +113,7 @@ static bool has_line(const char *text, const char *line)
 /* The text with its newlines out too, for a struct spread over lines. */
 static bool has_flat(const char *text, const char *what)
 {
-	char *flat = xstrdup(text), *o = flat;
+	char *flat = strdup(text), *o = flat;
 	bool found;
 
 	for (const char *p = text; *p; p++)
@@ -104,7 +129,7 @@ static bool has_flat(const char *text, const char *what)
  * -1 when the tree does not define NAME. */
 static int feature_bit(const char *text, const char *name)
 {
-	char *want = concat("\n#define", name, "(", NULL);
+	char *want = join3("\n#define", name, "(");
 	const char *p = strstr(text, want);
 	unsigned w, b;
 	int bit = -1;
@@ -116,25 +141,22 @@ static int feature_bit(const char *text, const char *name)
 	return bit;
 }
 
+/* The directories searched, and the tree being read. */
+static const char *const *search;
+static struct ktree kt;
+
 /* The first -I (or -isystem) directory holding rel, joined to it. */
 static char *find_on_path(const char *rel)
 {
-	for (unsigned i = 0; i < save_decoded_options_count; i++) {
-		const struct cl_decoded_option *o = &save_decoded_options[i];
-		char *path;
+	for (const char *const *d = search; d && *d; d++) {
+		char *path = join3(*d, "/", rel);
 
-		if ((o->opt_index != OPT_I && o->opt_index != OPT_isystem) ||
-		    !o->arg)
-			continue;
-		path = concat(o->arg, "/", rel, NULL);
 		if (access(path, R_OK) == 0)
 			return path;
 		free(path);
 	}
 	return NULL;
 }
-
-static struct ktree kt;
 
 static const char *const struct_12 =
 	"structalt_instr{s32instr_offset;s32repl_offset;u16cpuid;"
@@ -205,7 +227,7 @@ static void read_annotations(void)
 			kt.annotate = ".discard.annotate_insn";
 		else if (text && strstr(text, ".discard.noendbr"))
 			kt.annotate = ".discard.noendbr";
-		XDELETEVEC(text);
+		free(text);
 		free(path);
 	}
 	if (!kt.annotate || strcmp(kt.annotate, ".discard.annotate_insn"))
@@ -216,17 +238,21 @@ static void read_annotations(void)
 	kt.noendbr_type = p ? atoi(p + strlen("\n#defineANNOTYPE_NOENDBR")) : 0;
 	if (!kt.noendbr_type)
 		kt.annotate = NULL;
-	XDELETEVEC(text);
+	free(text);
 	free(path);
 }
 
-static void read_tree(void)
+void ktree_read(struct ktree *t, const char *const *dirs)
 {
-	char *alt = find_on_path("asm/alternative.h");
-	char *feat = find_on_path("asm/cpufeatures.h");
-	char *a = alt ? read_squeezed(alt) : NULL;
-	char *f = feat ? read_squeezed(feat) : NULL;
+	char *alt, *feat;
+	char *a, *f;
 
+	search = dirs;
+	memset(&kt, 0, sizeof(kt));
+	alt = find_on_path("asm/alternative.h");
+	feat = find_on_path("asm/cpufeatures.h");
+	a = alt ? read_squeezed(alt) : NULL;
+	f = feat ? read_squeezed(feat) : NULL;
 	if (!a)
 		kt.error = "no asm/alternative.h in its -I directories";
 	else if (!f)
@@ -235,34 +261,26 @@ static void read_tree(void)
 		kt.error = read_features(f);
 	kt.header = alt ? alt : "asm/alternative.h";
 	read_annotations();
-	XDELETEVEC(a);
-	XDELETEVEC(f);
+	free(a);
+	free(f);
 	free(feat);
+	*t = kt;
+	search = NULL;
 }
 
-const struct ktree *ktree(void)
+char *ktree_error_text(const struct ktree *t)
 {
-	static bool read;
+	char *s;
 
-	if (!read) {
-		read = true;
-		read_tree();
-	}
-	return &kt;
+	if (asprintf(&s, "repstos: kernel mode cannot build for this kernel: "
+		     "%s (%s): it knows Linux 5.13 to 7.x, the 12-byte 'struct "
+		     "alt_instr' of 5.13 to 6.2 and the 14-byte one of 6.3 "
+		     "onwards", t->error, t->header) < 0)
+		abort();
+	return s;
 }
 
-bool ktree_usable(void)
-{
-	static bool said;
-	const struct ktree *t = ktree();
-
-	if (!t->error)
-		return true;
-	if (!said)
-		error("repstos: kernel mode cannot build for this kernel: %s "
-		      "(%s): it knows Linux 5.13 to 7.x, the 12-byte "
-		      "%<struct alt_instr%> of 5.13 to 6.2 and the 14-byte "
-		      "one of 6.3 onwards", t->error, t->header);
-	said = true;
-	return false;
-}
+const char ktree_no_annotate[] =
+	"repstos: kernel mode cannot tell which section the objtool of this "
+	"kernel reads 'ANNOTATE_NOENDBR' from: no 'linux/objtool.h' naming "
+	"'.discard.noendbr' or '.discard.annotate_insn' in the '-I' directories";

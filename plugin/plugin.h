@@ -29,6 +29,7 @@
 #define _Static_assert static_assert
 #include "repstos_site.h"
 #undef _Static_assert
+#include "kmode.h"
 
 /* ---- Options -------------------------------------------------------- */
 
@@ -164,19 +165,7 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 			tree *end);
 
 /* What kernel mode must know of the tree the unit is built in, read
- * once from its headers (ktree.c says how). */
-struct ktree {
-	const char *error;	/* why kernel mode cannot build for it, or NULL */
-	const char *header;	/* the asm/alternative.h read */
-	unsigned alt_size;	/* struct alt_instr: 12 or 14 bytes */
-	unsigned alt_not;	/* ALT_NOT in its feature word: bit 15 or 16 */
-	bool alt_merge;		/* .altinstructions is "aM", @progbits, size */
-	unsigned rep_good, erms, fsrm;	/* feature bits */
-	unsigned fsrs;		/* 0: the tree has no FSRS */
-	const char *annotate;	/* objtool's NOENDBR section, or NULL */
-	int noendbr_type;	/* its type in .discard.annotate_insn */
-};
-
+ * once from its headers (struct ktree: kmode.h). */
 const struct ktree *ktree(void);
 /* Is the tree one kernel mode knows?  If not, one GCC error says why. */
 bool ktree_usable(void);
