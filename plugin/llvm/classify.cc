@@ -405,7 +405,9 @@ const char *function_conflict(const Function &f)
 		return "-fsanitize=thread intercepts it";
 	if (f.hasFnAttribute(Attribute::SanitizeMemory))
 		return "-fsanitize=memory intercepts it";
-	if (f.hasFnAttribute("target-features") && !feature_on(f, "sse"))
+	/* a kernel-mode site clobbers no vector register */
+	if (!kernel_options().on && f.hasFnAttribute("target-features") &&
+	    !feature_on(f, "sse"))
 		return "the site needs xmm0, which a function without SSE lacks";
 	return nullptr;
 }
@@ -421,6 +423,8 @@ void judge(struct candidate *c, const TargetTransformInfo &tti)
 	const char *conflict = function_conflict(*c->call->getFunction());
 	unsigned long long floor = o.min_const;
 
+	if (!conflict && kernel_options().on)
+		conflict = kernel_conflict(c);
 	if (conflict)
 		leave(c, conflict);
 	else if (c->dst->getType()->getPointerAddressSpace() ||

@@ -6,13 +6,19 @@
 
 LLVM_CONFIG	?= llvm-config-16
 LLVM_CXX	?= clang++-16
+LLVM_CC		?= clang-16
 LLVM_PLUGIN	:= plugin/librepstos-llvm.so
 LLVM_SRCS	:= plugin/llvm/options.cc plugin/llvm/classify.cc \
-		   plugin/llvm/rewrite.cc plugin/llvm/pass.cc
+		   plugin/llvm/rewrite.cc plugin/llvm/kernel.cc plugin/llvm/pass.cc
 LLVM_OBJ_DIR	:= $(B)/plugin/llvm
-LLVM_OBJS	:= $(LLVM_SRCS:plugin/llvm/%.cc=$(LLVM_OBJ_DIR)/%.o)
+# kernel mode's plain C (plugin/kmode.h), the GCC plugin's too
+# (KMODE_SRCS, plugin.mk), built as C by clang-16
+LLVM_OBJS	:= $(LLVM_SRCS:plugin/llvm/%.cc=$(LLVM_OBJ_DIR)/%.o) \
+		   $(KMODE_SRCS:plugin/%.c=$(LLVM_OBJ_DIR)/kmode/%.o)
+
 LLVM_HAVE	:= $(shell command -v $(LLVM_CONFIG) >/dev/null 2>&1 && \
-		     command -v $(LLVM_CXX) >/dev/null 2>&1 && echo yes)
+		     command -v $(LLVM_CXX) >/dev/null 2>&1 && \
+		     command -v $(LLVM_CC) >/dev/null 2>&1 && echo yes)
 
 DEB_PKGS	+= clang-16 llvm-16-dev lld-16
 CLEAN_FILES	+= $(LLVM_PLUGIN)
@@ -26,6 +32,10 @@ DEPS		+= $(LLVM_OBJS:.o=.d)
 $(LLVM_OBJ_DIR)/%.o: plugin/llvm/%.cc plugin/llvm/llvm.mk
 	@mkdir -p $(@D)
 	$(LLVM_CXX) $(LLVM_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(LLVM_OBJ_DIR)/kmode/%.o: plugin/%.c plugin/llvm/llvm.mk
+	@mkdir -p $(@D)
+	$(LLVM_CC) $(KMODE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Its LLVM symbols are clang's (libLLVM-16.so.1), found when clang
 # loads it: nothing of LLVM is linked in.  Linked beside and renamed

@@ -33,6 +33,12 @@ static cl::list<std::string> opt_copy_fn("repstos-copy-fn", cl::CommaSeparated,
 	cl::desc("repstos: (dst, src, len) memcpy helpers"));
 static cl::list<std::string> opt_move_fn("repstos-move-fn", cl::CommaSeparated,
 	cl::desc("repstos: (dst, src, len) memmove helpers"));
+static cl::opt<bool> opt_kernel("repstos-kernel",
+	cl::desc("repstos: kernel mode, Linux's own .altinstructions"));
+static cl::opt<bool> opt_kernel_paths("repstos-kernel-paths",
+	cl::desc("repstos: kernel mode's routines count their paths"));
+static cl::opt<std::string> opt_kernel_inline_bit("repstos-kernel-inline-bit",
+	cl::desc("repstos: kernel mode keys the inline form on feature bit N"));
 
 /* Why the command line's options are bad, or "" (options_check). */
 static std::string bad;
@@ -75,7 +81,7 @@ static struct options read_command_line(void)
 {
 	struct options o;
 
-	o.copy = opt_copy;
+	o.copy = opt_copy || opt_kernel;	/* kernel mode: copies too */
 	o.max_size = number("max-size", opt_max_size, MAX_SIZE_NONE, false);
 	o.min_const = number("min-const", opt_min_const, MIN_CONST_AUTO, true);
 	o.clear = names("clear", opt_clear);
@@ -95,9 +101,34 @@ static const struct options &command_line(void)
 	return o;
 }
 
+/* The inline bit: a feature number, word * 32 + bit, or -1 unset. */
+static int inline_bit(const std::string &v)
+{
+	unsigned long long n;
+
+	if (v.empty() && opt_kernel_inline_bit.getNumOccurrences() == 0)
+		return -1;
+	if (!StringRef(v).getAsInteger(0, n) && n < K_FEATURE_LIMIT)
+		return n;
+	if (bad.empty())
+		bad = "repstos: bad value '" + v + "' for -repstos-kernel-inline-"
+		      "bit: expected an x86 feature bit number (word * 32 + bit)";
+	return -1;
+}
+
+const struct kernel_options &kernel_options(void)
+{
+	static const struct kernel_options k = {
+		opt_kernel, opt_kernel_paths, inline_bit(opt_kernel_inline_bit)
+	};
+
+	return k;
+}
+
 bool options_check(LLVMContext &ctx)
 {
 	command_line();
+	kernel_options();
 	if (bad.empty())
 		return true;
 	ctx.emitError(bad);

@@ -27,10 +27,13 @@ using namespace llvm;
 
 /* ---- The pass --------------------------------------------------------- */
 
-/* Is the module x86-64 LP64 user space?  Elsewhere nothing is made,
- * said once: a user-space site in -mcmodel=kernel code would call a
- * runtime the kernel does not have (the GCC plugin's kernel mode is
- * not written for LLVM yet). */
+/* Is the module x86-64 LP64 code the pass writes for: user space, or
+ * in kernel mode the kernel?  Elsewhere nothing is made, said once: a
+ * user-space site in -mcmodel=kernel code would call a runtime the
+ * kernel does not have.  In kernel mode the 32-bit vDSO (built with the
+ * kernel's flags, under CONFIG_WERROR) is left as it is without a word,
+ * as the GCC plugin leaves it; other 64-bit code models get no sites
+ * (kernel_conflict says why in a remark). */
 static bool target_ok(const Module &m)
 {
 	static std::atomic<bool> warned;
@@ -39,14 +42,29 @@ static bool target_ok(const Module &m)
 
 	if (t.getArch() != Triple::x86_64 || t.getEnvironment() == Triple::GNUX32)
 		why = "the target is not x86-64 LP64";
-	else if (m.getCodeModel() && *m.getCodeModel() == CodeModel::Kernel)
-		why = "-mcmodel=kernel: kernel mode is not in the LLVM plugin yet";
+	else if (kernel_code_model(m) && !kernel_options().on)
+		why = "-mcmodel=kernel: kernel code gets sites in kernel mode "
+		      "only (-mllvm -repstos-kernel)";
 	if (!why)
 		return true;
+	if (kernel_options().on)
+		return false;
 	if (!warned.exchange(true))
 		errs() << "warning: repstos: " << why << " ("
 		       << m.getTargetTriple() << "): no sites are made\n";
 	return false;
+}
+
+/* Kernel mode in a pre-link compile: the sites would have to be made
+ * by the link, which has no -I directories to read the tree from, so
+ * kernel mode makes none under LTO (CONFIG_LTO_CLANG), said once. */
+static void kernel_lto_warning(void)
+{
+	static std::atomic<bool> warned;
+
+	if (!warned.exchange(true))
+		errs() << "warning: repstos: kernel mode under LTO is not "
+			  "written: no sites are made\n";
 }
 
 /* Judge every candidate of f first (ranges see the code as the
@@ -96,7 +114,7 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
 	{
 		auto &fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m)
 				.getManager();
-		unsigned fn = 0;
+		unsigned fn = 0, sites = 0, made;
 		bool changed = false;
 
 		if (getenv("REPSTOS_LLVM_TRACE"))
@@ -104,6 +122,10 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
 				  pre_link(m) ? " pre-link" : " compile") << "\n";
 		if (!options_check(m.getContext()))
 			return PreservedAnalyses::all();
+		if (!link && pre_link(m) && kernel_options().on) {
+			kernel_lto_warning();
+			return PreservedAnalyses::all();
+		}
 		if (!link && pre_link(m))
 			return record_options(m) ? PreservedAnalyses::none() :
 						   PreservedAnalyses::all();
@@ -112,11 +134,16 @@ struct repstos_pass : PassInfoMixin<repstos_pass> {
 		for (Function &f : m) {
 			if (f.isDeclaration())
 				continue;
-			if (run_on(f, fn, fam)) {
+			if ((made = run_on(f, fn, fam))) {
 				fam.invalidate(f, PreservedAnalyses::none());
 				changed = true;
+				sites += made;
 			}
 			fn++;
+		}
+		if (kernel_options().on) {
+			kernel_finish(m, sites);
+			changed = true;
 		}
 		return changed ? PreservedAnalyses::none() :
 				 PreservedAnalyses::all();

@@ -42,13 +42,18 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <atomic>
+#include <set>
 #include <string>
 
 /* The contract header is C; its C11 static assertions read as C++ ones. */
 #define _Static_assert static_assert
 #include "repstos_site.h"
 #undef _Static_assert
+/* Kernel mode's plain C, shared with the GCC plugin. */
+#include "../kmode.h"
 
 /* ---- Options (-mllvm -repstos-KEY[=VALUE]) ---------------------------- */
 
@@ -62,6 +67,17 @@ struct options {
 	unsigned long long min_const = MIN_CONST_AUTO;
 	std::vector<std::string> clear, memset, copy_fn, move_fn;
 };
+
+/* Kernel mode's options (-mllvm -repstos-kernel, -repstos-kernel-paths,
+ * -repstos-kernel-inline-bit=N): the command line's, for every
+ * function; kernel mode is not written for LTO. */
+struct kernel_options {
+	bool on;
+	bool paths;		/* the routines count their paths */
+	int inline_bit;		/* the bit that keeps a site inline, or -1 */
+};
+
+const struct kernel_options &kernel_options(void);
 
 /* The attribute a pre-link compile records its options in (options.cc). */
 #define OPTIONS_ATTR	"repstos-options"
@@ -133,5 +149,17 @@ bool feature_on(const llvm::Function &f, llvm::StringRef feature);
 
 /* Why no site may be made in f at all (a sanitizer, no SSE), or null. */
 const char *function_conflict(const llvm::Function &f);
+
+/* ---- Kernel mode (kernel.cc) ------------------------------------------ */
+
+/* Is m -mcmodel=kernel code? */
+bool kernel_code_model(const llvm::Module &m);
+/* Why no kernel-mode site may replace c's call, or null. */
+const char *kernel_conflict(const struct candidate *c);
+/* The kernel-mode site of c before b's point; returns rdi after it. */
+llvm::Value *kernel_site(llvm::IRBuilder<> &b, const struct candidate *c,
+			 llvm::Value *len, llvm::Value *third);
+/* The routines and the end note a unit of sites sites carries. */
+void kernel_finish(llvm::Module &m, unsigned sites);
 
 #endif /* REPSTOS_LLVM_H */

@@ -195,32 +195,39 @@ static void fortify_check(const struct candidate *c, Value *len)
 	call->setDebugLoc(c->call->getDebugLoc());
 }
 
-void rewrite(struct candidate *c, unsigned fn)
+/* The user-space site of c before b's point; returns rdi after it. */
+static Value *user_site(IRBuilder<> &b, const struct candidate *c,
+			unsigned fn, Value *len, Value *third)
 {
-	CallInst *call = c->call;
-	IRBuilder<> b(call);
-	bool copy = repstos_op_is_copy(c->op);
 	Type *ptr = c->dst->getType(), *i64 = b.getInt64Ty();
-	Value *len = b.CreateZExtOrTrunc(c->len, i64);
-	Value *third;
-
-	fortify_check(c, len);
-	b.SetInsertPoint(call);
-	third = copy ? c->src : fill_value(b, c);
 	StructType *out = StructType::get(ptr, i64, third->getType());
 	FunctionType *ty = FunctionType::get(out, { ptr, i64, third->getType() },
 					     false);
 	InlineAsm *as = InlineAsm::get(ty, site_text(c, fn), constraints(c),
 				       true, false, InlineAsm::AD_ATT);
 	CallInst *site = b.CreateCall(ty, as, { c->dst, len, third });
-	Value *end;
-
 
 	site->addFnAttr(Attribute::NoUnwind);
-	site->setDebugLoc(call->getDebugLoc());
-	end = b.CreateExtractValue(site, 0);
+	site->setDebugLoc(c->call->getDebugLoc());
+	return b.CreateExtractValue(site, 0);
+}
+
+/* c's call replaced by its site (kernel mode's, or user space's). */
+void rewrite(struct candidate *c, unsigned fn)
+{
+	CallInst *call = c->call;
+	IRBuilder<> b(call);
+	Function *f = call->getFunction();
+	Value *len = b.CreateZExtOrTrunc(c->len, b.getInt64Ty());
+	Value *third, *end;
+
+	fortify_check(c, len);
+	b.SetInsertPoint(call);
+	third = repstos_op_is_copy(c->op) ? c->src : fill_value(b, c);
+	end = kernel_options().on ? kernel_site(b, c, len, third) :
+				    user_site(b, c, fn, len, third);
 	if (!call->use_empty())
 		call->replaceAllUsesWith(c->returns_end ? end : c->dst);
 	call->eraseFromParent();
-	site->getFunction()->addFnAttr(Attribute::NoRedZone);
+	f->addFnAttr(Attribute::NoRedZone);
 }
