@@ -103,34 +103,41 @@ static const struct ktree &tree(void)
 	return kt;
 }
 
-/* The unit's struct alt_instr, if it has one, against the tree's: the
- * GCC plugin's cross-check, by size (the IR keeps no field names). */
-static const char *layout_mismatch(const Module &m)
+/* The unit's struct alt_instr, where its code uses one, against the
+ * tree's: the GCC plugin's cross-check, by size (the IR keeps no field
+ * names, nor a type no code uses).  "" when they agree. */
+static std::string layout_mismatch(const Module &m)
 {
 	StructType *t = StructType::getTypeByName(m.getContext(),
 						  "struct.alt_instr");
 
 	if (!t || t->isOpaque() ||
 	    m.getDataLayout().getTypeAllocSize(t) == tree().alt_size)
-		return nullptr;
-	return "repstos: this unit's 'struct alt_instr' is not the one of the "
-	       "tree's asm/alternative.h, which kernel mode writes: it knows "
-	       "Linux 5.13 to 7.x (12 bytes to 6.2, 14 bytes from 6.3)";
+		return "";
+	return "repstos: this unit's 'struct alt_instr' is not the " +
+	       std::to_string(tree().alt_size) + "-byte one of " +
+	       tree().header + ", which kernel mode writes: it knows Linux "
+	       "5.13 to 7.x (12 bytes to 6.2, 's32 instr_offset, s32 "
+	       "repl_offset, u16 cpuid, u8 instrlen, u8 replacementlen'; 14 "
+	       "bytes from 6.3, 'u32 ft_flags' for 'cpuid')";
 }
 
 /* Can kernel mode write for m's tree?  If not, one error says why. */
 static bool tree_usable(const Module &m)
 {
 	static std::atomic<bool> said;
-	const char *mismatch = tree().error ? nullptr : layout_mismatch(m);
+	std::string why = tree().error ? "" : layout_mismatch(m);
 	char *msg;
 
-	if (!tree().error && !mismatch)
+	if (!tree().error && why.empty())
 		return true;
 	if (!said.exchange(true)) {
-		msg = mismatch ? strdup(mismatch) : ktree_error_text(&tree());
-		m.getContext().emitError(msg);
-		free(msg);
+		if (why.empty()) {
+			msg = ktree_error_text(&tree());
+			why = msg;
+			free(msg);
+		}
+		m.getContext().emitError(why);
 	}
 	return false;
 }

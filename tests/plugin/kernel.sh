@@ -14,6 +14,10 @@
 # (14-byte entries, FSRS for sets, "aM" sections, .discard.annotate_insn),
 # trees kernel mode does not know (one error naming the range), and the
 # real headers of 6.1, 6.12 and 7.3 (skipped when they cannot be had).
+# KERNEL_CC=clang-16 (tests/plugin/llvm-kernel.sh): all of it with clang
+# and the LLVM pass's kernel mode (options -mllvm -repstos-KEY, notes
+# -Rpass remarks), and on top, for each tree, repstos dump's line of
+# every site the GCC plugin's line for the same unit.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kernel/tree.sh"
 scratch
@@ -23,7 +27,20 @@ fixture_tree "$W/t14" 14
 KBASE="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -mno-sse -mno-mmx -fcf-protection=branch"
 KFLAGS="$KBASE $(tree_flags "$W/t12")"
 TREE=$W/t12
-KP="$P -fplugin-arg-repstos-kernel"
+if [ -n "${KERNEL_CC:-}" ]; then
+	CC=$KERNEL_CC
+	LP=$top/plugin/librepstos-llvm.so
+	need $LP
+	kopt() { echo "-mllvm -repstos-$1"; }
+	KP="-fpass-plugin=$LP -Xclang -load -Xclang $LP $(kopt kernel)"
+	KV="-Rpass=repstos -Rpass-missed=repstos"
+	NOTE=remark
+else
+	kopt() { echo "-fplugin-arg-repstos-$1"; }
+	KP="$P $(kopt kernel)"
+	KV=$(kopt verbose)
+	NOTE="note: repstos"
+fi
 
 # build OUT FLAGS...: unit.c into $W/OUT.o, in the tree $TREE
 build() {
@@ -32,7 +49,7 @@ build() {
 }
 
 # The vmlinux unit, RETHUNK.
-if build vm $KP -fplugin-arg-repstos-verbose -mfunction-return=thunk-extern -DVMLINUX; then
+if build vm $KP $KV -mfunction-return=thunk-extern -DVMLINUX; then
 	ok "a kernel unit builds in kernel mode"
 else
 	fail "kernel unit: $(head -3 "$W/vm.err")"
@@ -46,8 +63,8 @@ grep -q 'left alone.*user-access window' "$W/vm.err" &&
 # call has it closed, none where one may have it open.
 win=$(dirname "$0")/kernel/window.c
 lines() { grep -n "/\* $1" "$win" | cut -d: -f1 | tr '\n' ' '; }
-noted() { sed -n "s|^.*window\.c:\([0-9]*\):[0-9]*: note: repstos: memset $1.*|\1|p" "$W/win.err" | sort -n | tr '\n' ' '; }
-if $CC $KFLAGS $KP -fplugin-arg-repstos-verbose -c -o "$W/win.o" "$win" 2>"$W/win.err"; then
+noted() { sed -n "s|^.*window\.c:\([0-9]*\):[0-9]*: $NOTE: memset $1.*|\1|p" "$W/win.err" | sort -n | tr '\n' ' '; }
+if $CC $KFLAGS $KP $KV -c -o "$W/win.o" "$win" 2>"$W/win.err"; then
 	[ "$(noted rewritten)" = "$(lines @site)" ] &&
 		[ "$(noted 'left alone.*user-access window')" = "$(lines @left)" ] &&
 		ok "user-access window: sites on lines $(lines @site)outside it, none on $(lines @left)" ||
@@ -95,14 +112,14 @@ build other $KP -mharden-sls=all
 # another feature bit: ERMS (9 * 32 + 9) puts it in dump's erms column.
 # The kernel test boots the default (FSRM) build only, so this is the
 # option's one test.
-build bit $KP -fplugin-arg-repstos-kernel-inline-bit=297 -DVMLINUX
+build bit $KP $(kopt kernel-inline-bit=297) -DVMLINUX
 $TOOL dump "$W/bit.o" >"$W/bit.dump" 2>&1
 n=$(awk '$6 ~ /^rep_(stos|movs)b$/' "$W/bit.dump" | wc -l)
 [ "$n" = 4 ] && grep -q '^move+.*move_erms  *move_erms  *move_erms' "$W/bit.dump" &&
 	ok "inline-bit=297: 4 sites inline under ERMS, the move calls" ||
 	fail "inline-bit=297: $n inline under ERMS: $(head -4 "$W/bit.dump")"
 for v in 32768 x ''; do
-	if build badbit $KP -fplugin-arg-repstos-kernel-inline-bit=$v; then
+	if build badbit $KP $(kopt kernel-inline-bit=$v); then
 		fail "inline-bit='$v' compiled"
 	else
 		grep -q "bad value.*kernel-inline-bit" "$W/badbit.err" &&
@@ -132,9 +149,10 @@ cmp -s "$W/a" "$W/b" && ok "-mcmodel=small (the vDSO): code unchanged" ||
 
 # The 32-bit vDSO (a kernel with IA32 emulation, as defconfig has) is
 # built with -m32 and KCFLAGS under CONFIG_WERROR: as the 64-bit one,
-# left as it is without a word.
-$CC -O2 -m32 -fno-pie -Werror -c -o "$W/m32-plain.o" "$U"
-if $CC -O2 -m32 -fno-pie -Werror $KP -c -o "$W/m32.o" "$U" 2>"$W/m32.err"; then
+# left as it is without a word.  (unit.c's rsp is no 32-bit register)
+printf 'void *memset(void *, int, __SIZE_TYPE__);\nvoid set(char *p, __SIZE_TYPE__ n) { memset(p, 0, n); }\n' >"$W/m32.c"
+$CC -O2 -m32 -fno-pie -Werror -c -o "$W/m32-plain.o" "$W/m32.c"
+if $CC -O2 -m32 -fno-pie -Werror $KP -c -o "$W/m32.o" "$W/m32.c" 2>"$W/m32.err"; then
 	objdump -d "$W/m32-plain.o" | tail -n +4 >"$W/a"
 	objdump -d "$W/m32.o" | tail -n +4 >"$W/b"
 	cmp -s "$W/a" "$W/b" && ok "-m32 (the 32-bit vDSO): no warning, code unchanged" ||
@@ -146,13 +164,13 @@ fi
 # Not a kernel unit: the alternatives patcher by its path.
 mkdir -p "$W/arch/x86/kernel"
 cp "$U" "$W/arch/x86/kernel/alternative.c"
-$CC $KFLAGS $KP -fplugin-arg-repstos-verbose -c -o "$W/alt.o" "$W/arch/x86/kernel/alternative.c" 2>"$W/alt.err"
+$CC $KFLAGS $KP $KV -c -o "$W/alt.o" "$W/arch/x86/kernel/alternative.c" 2>"$W/alt.err"
 ! grep -q rewritten "$W/alt.err" && grep -q 'alternatives patcher' "$W/alt.err" &&
 	ok "no site in arch/x86/kernel/alternative.c" || fail "alternative.c got sites"
 
 # KASAN and KCSAN units keep their calls: the sanitizers intercept them.
 for san in kernel-address thread; do
-	build san $KP -fplugin-arg-repstos-verbose -fsanitize=$san
+	build san $KP $KV -fsanitize=$san
 	n=$(grep -c 'rewritten' "$W/san.err")
 	[ "$n" = 0 ] && ok "-fsanitize=$san: no sites" || fail "-fsanitize=$san: $n sites"
 done
@@ -169,9 +187,9 @@ volatile size_t n;
 __attribute__((interrupt)) void isr(struct frame *f) { memset(buf, 0, n); }
 void plain(void) { memset(buf, 0, n); }
 X
-if $CC $KFLAGS -mno-80387 $KP -fplugin-arg-repstos-verbose -S -o "$W/isr.s" "$W/isr.c" 2>"$W/isr.err"; then
+if $CC $KFLAGS -mno-80387 $KP $KV -S -o "$W/isr.s" "$W/isr.c" 2>"$W/isr.err"; then
 	# the instruction before each site's label, by function
-	awk '/^[a-z]+:$/ { fn = $1 } /^[ \t]*[.]Lrk[0-9]+:$/ { print fn, prev }
+	awk '/^[a-z]+:/ { fn = $1 } /^[ \t]*[.]Lrk[0-9_]+:$/ { print fn, prev }
 	     /^\t[a-z]/ { prev = $1 }' "$W/isr.s" >"$W/isr.before"
 	grep -q '^isr: cld$' "$W/isr.before" && ! grep -q '^plain: cld$' "$W/isr.before" &&
 		ok "interrupt function: cld right before the site, none elsewhere" ||
@@ -236,6 +254,24 @@ sys.exit(not (len(fns) == 11 and all(a % 16 == 0 and a >= 16 and text[a - 16:a] 
 PY
 }
 
+# same_as_gcc NAME FLAGS...: with KERNEL_CC, repstos dump's lines of
+# $W/NAME.o, offsets aside, those of the same unit built by the GCC
+# plugin in kernel mode for the same tree: one contract, one table
+same_as_gcc() {
+	[ -n "${KERNEL_CC:-}" ] || return 0
+	name=$1; shift
+	if ! gcc $KBASE $(tree_flags "$TREE") -fplugin=$PLUGIN -fplugin-arg-repstos-kernel \
+			"$@" -c -o "$W/$name-gcc.o" "$U" 2>"$W/$name-gcc.err"; then
+		fail "$name: GCC's build: $(head -2 "$W/$name-gcc.err")"
+		return
+	fi
+	$TOOL dump "$W/$name-gcc.o" | tail -n +2 | sed 's/+0x[0-9a-f]*//' >"$W/$name-gcc.dump"
+	$TOOL dump "$W/$name.o" | tail -n +2 | sed 's/+0x[0-9a-f]*//' >"$W/$name.dump"
+	cmp -s "$W/$name-gcc.dump" "$W/$name.dump" &&
+		ok "$name: repstos dump reads the sites GCC's kernel mode writes, line for line ($(grep -c . "$W/$name.dump") lines)" ||
+		fail "$name: not GCC's sites: $(diff "$W/$name-gcc.dump" "$W/$name.dump" | head -4)"
+}
+
 # dump_line NAME FUNC: dump's line of FUNC's site in $W/NAME.o
 dump_line() {
 	$TOOL dump "$W/$1.o" | grep "^$2+"
@@ -244,12 +280,14 @@ dump_line() {
 # 6.1's layout (the fixture above): what the first builds made.
 build t12 $KP -DVMLINUX
 check_tree t12 12 $((18 * 32 + 4)) .discard.noendbr a
+same_as_gcc t12 -DVMLINUX
 
 # 7.3's: 14-byte entries, sets on FSRS, copies on FSRM.
 TREE=$W/t14
 build t14 $KP -DVMLINUX -DALT14 &&
 	ok "a unit of a 6.3+ tree builds" || fail "6.3+ unit: $(head -3 "$W/t14.err")"
 check_tree t14 14 $((12 * 32 + 11)) .discard.annotate_insn aM
+same_as_gcc t14 -DVMLINUX -DALT14
 line=$(dump_line t14 set)
 [ "$(echo "$line" | awk '{ print $4, $5, $6 }')" = "rep_stosb set_erms set_erms" ] &&
 	ok "7.x: a memset is inline on FSRS only: $line" || fail "7.x memset: $line"
@@ -334,6 +372,7 @@ for v in 6.1 6.12 7.3; do
 	if build $name $KP -DVMLINUX $d; then
 		ok "Linux $v: a unit builds against its own headers"
 		check_tree $name "$size" "$key" $an $fl
+		same_as_gcc $name -DVMLINUX $d
 	else
 		fail "Linux $v: $(head -3 "$W/$name.err")"
 	fi

@@ -7,7 +7,8 @@ PLUGIN_TESTS := tests/plugin/corpus.sh tests/plugin/redzone.sh \
 	tests/plugin/vector.sh tests/plugin/sweep.sh tests/plugin/links.sh \
 	tests/plugin/use.sh tests/plugin/kernel.sh \
 	tests/plugin/regs.sh tests/plugin/asmname.sh tests/plugin/kroutines.sh \
-	tests/plugin/aggregate.sh tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh
+	tests/plugin/aggregate.sh tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh \
+	tests/plugin/llvm-kernel.sh
 
 TESTS += $(PLUGIN_TESTS)
 $(PLUGIN_TESTS): $(PLUGIN_SO) $(RT_LIB) $(PATCHER_BIN)
@@ -22,7 +23,8 @@ tests/plugin/sweep.sh: $(RT_SHARED_DEPS)
 sweep-sites: tests/plugin/sweep.sh
 	@tests/plugin/sweep.sh full
 
-# llvm.sh and llvm-sweep.sh: the LLVM plugin, where clang-16 built it
-# (they skip where not); llvm-sweep.sh is sweep.sh with clang.
-tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh: $(filter $(LLVM_PLUGIN),$(ALL))
+# llvm.sh, llvm-sweep.sh and llvm-kernel.sh: the LLVM plugin, where
+# clang-16 built it (they skip where not); llvm-sweep.sh is sweep.sh
+# with clang, llvm-kernel.sh kernel.sh.
+tests/plugin/llvm.sh tests/plugin/llvm-sweep.sh tests/plugin/llvm-kernel.sh: $(filter $(LLVM_PLUGIN),$(ALL))
 tests/plugin/llvm-sweep.sh: $(RT_SHARED_DEPS)
