@@ -363,14 +363,19 @@ static void add_end_note(Module &m)
 	appendToCompilerUsed(m, { g });
 }
 
+/* The routines where the unit is vmlinux's start_kernel's or a module
+ * unit with sites, the end note after any sites; the tree is asked
+ * (and its error given) only then, as the GCC plugin asks it. */
 void kernel_finish(Module &m, unsigned sites)
 {
 	bool start_kernel;
 	const Function *f = unit_function(m, &start_kernel);
+	bool routines = unit().module ? sites != 0 : start_kernel;
 
-	if (!kernel_code_model(m) || !f || !tree_usable(m))
+	if (!kernel_code_model(m) || !f || (!routines && !sites) ||
+	    !tree_usable(m))
 		return;
-	if (unit().module ? sites != 0 : start_kernel)
+	if (routines)
 		add_routines(m, *f, !unit().module);
 	if (sites)
 		add_end_note(m);

@@ -127,6 +127,24 @@ for v in 32768 x ''; do
 	fi
 done
 
+# repstos-cc with clang: -fplugin-arg-repstos-kernel becomes the pass's
+# kernel mode, and in -mcmodel=kernel code the macro the GCC plugin
+# defines there (a pass cannot).
+if [ -n "${KERNEL_CC:-}" ]; then
+	RCC="env REPSTOS_CC=$CC $top/plugin/repstos-cc"
+	$RCC $KBASE $(tree_flags "$W/t12") -fplugin-arg-repstos-kernel -DVMLINUX \
+		-c -o "$W/rcc.o" "$U" 2>"$W/rcc.err" &&
+		$TOOL check "$W/rcc.o" | grep -q 'clean, 5 kernel-mode sites' &&
+		ok "repstos-cc -fplugin-arg-repstos-kernel with clang: 5 kernel-mode sites" ||
+		fail "repstos-cc with clang: $(head -2 "$W/rcc.err") $($TOOL check "$W/rcc.o" 2>&1)"
+	: >"$W/empty.c"
+	d=$($RCC $KBASE -fplugin-arg-repstos-kernel -dM -E "$W/empty.c" | grep -c '__REPSTOS_KERNEL__ 1')
+	s=$($RCC -O2 -fplugin-arg-repstos-kernel -dM -E "$W/empty.c" | grep -c '__REPSTOS_KERNEL__')
+	[ "$d" = 1 ] && [ "$s" = 0 ] &&
+		ok "repstos-cc defines __REPSTOS_KERNEL__ in -mcmodel=kernel code only" ||
+		fail "repstos-cc: __REPSTOS_KERNEL__ $d times with -mcmodel=kernel, $s without"
+fi
+
 # A module unit, SLS: local routines ending ret; int3.
 build mod $KP -mharden-sls=all -DMODULE
 [ "$(nm "$W/mod.o" | grep -c ' t __repstos_k_')" = 11 ] &&
