@@ -13,6 +13,10 @@
 #            the same two on x86_64 defconfig, the config most kernel
 #            developers start from: nothing added, as it already has
 #            modules, an initrd and a serial console
+#   clang-plain, clang-plugin
+#            plain and plugin built by clang 16 (make LLVM=-16: clang-16,
+#            ld.lld-16 and the llvm-*-16 tools), the plugin build with the
+#            LLVM pass plugin's kernel mode (-mllvm -repstos-kernel)
 # The test (kernel/test/repstos_ktest.c) is added to the source's lib/
 # as a built-in object; the same file is built as a module.  Fails when
 # .config lacks an option the fragment meant to turn on (RETHUNK, SLS,
@@ -28,16 +32,27 @@ variant=$1
 src=$("$top/kernel/fetch.sh")
 out=$("$top/kernel/outdir.sh" "$variant")
 plugin=$top/plugin/repstos.so
+llvm=
+case $variant in
+clang-*)	plugin=$top/plugin/librepstos-llvm.so llvm=LLVM=-16 ;;
+esac
 # The build's own copy: a plugin rebuilt meanwhile cannot break it.
-own=$out/repstos.so
+own=$out/$(basename "$plugin")
 jobs=${KERNEL_JOBS:-2}
 
 case $variant in
-plain | defconfig-plain)	kcflags= ;;
+plain | defconfig-plain | clang-plain)	kcflags= ;;
 plugin | defconfig-plugin)
 	kcflags="-fplugin=$own -fplugin-arg-repstos-kernel -fplugin-arg-repstos-kernel-paths"
 	[ "${KERNEL_VERBOSE:-0}" = 1 ] &&
 		kcflags="$kcflags -fplugin-arg-repstos-verbose" ;;
+clang-plugin)
+	# Loaded early too, so that clang knows its -mllvm options.  A pass
+	# cannot define a macro: the test's __REPSTOS_KERNEL__, which the
+	# GCC plugin defines, is the build's to give here.
+	kcflags="-fpass-plugin=$own -Xclang -load -Xclang $own -mllvm -repstos-kernel -mllvm -repstos-kernel-paths -D__REPSTOS_KERNEL__=1"
+	[ "${KERNEL_VERBOSE:-0}" = 1 ] &&
+		kcflags="$kcflags -Rpass=repstos -Rpass-missed=repstos" ;;
 *)	echo "build.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 case $variant in
@@ -58,7 +73,7 @@ configure() {
 		make -s -C "$src" O="$out" defconfig >/dev/null ;;
 	*)
 		KCONFIG_ALLCONFIG=$top/kernel/config.frag \
-			make -s -C "$src" O="$out" allnoconfig >/dev/null ;;
+			make -s -C "$src" O="$out" $llvm allnoconfig >/dev/null ;;
 	esac
 }
 
@@ -77,7 +92,7 @@ for want in $wants; do
 		exit 1
 	}
 done
-make -C "$out" -j"$jobs" KCFLAGS="$kcflags" bzImage modules \
+make -C "$out" -j"$jobs" $llvm KCFLAGS="$kcflags" bzImage modules \
 	>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
 # The module, out of tree, from the same file.
@@ -85,7 +100,7 @@ mod=$out/ktest-module
 mkdir -p "$mod"
 cp "$top/kernel/test/repstos_ktest.c" "$mod/"
 echo 'obj-m := repstos_ktest.o' >"$mod/Kbuild"
-make -C "$out" M="$mod" KCFLAGS="$kcflags" modules \
+make -C "$out" M="$mod" $llvm KCFLAGS="$kcflags" modules \
 	>"$out/module.log" 2>&1 || { tail -30 "$out/module.log"; exit 1; }
 
 # The initramfs: /init loads the module.

@@ -25,6 +25,14 @@ test-kernel-all: $(PLUGIN_SO) $(PATCHER_BIN)
 		cp build/test-logs/kernel-boot.sh.log build/test-logs/kernel-boot-$$v.log; \
 	done
 
+# `make test-kernel-clang`: KERNEL_VERSION (6.12 unless given) built by
+# clang 16 (make LLVM=-16) plain and with the LLVM plugin's kernel mode,
+# booted as test-kernel boots the GCC builds (tests/kernel/clang.sh).
+.PHONY: test-kernel-clang
+test-kernel-clang: $(PLUGIN_SO) $(PATCHER_BIN) $(filter $(LLVM_PLUGIN),$(ALL))
+	@KERNEL_VERSION=$(if $(filter command line environment,$(origin KERNEL_VERSION)),$(KERNEL_VERSION),6.12) \
+		tests/run-tests tests/kernel/clang.sh
+
 # `make test-kernel-defconfig`: x86_64 defconfig of KERNEL_VERSION with
 # the plugin, objtool-clean and booted to our KTAP test
 # (tests/kernel/defconfig.sh).  Not in CI: a defconfig build takes

@@ -1,7 +1,7 @@
 #!/bin/sh
 # outdir.sh VARIANT - the build folder of VARIANT (plain, plugin,
-# defconfig-plain, defconfig-plugin) for $KERNEL_VERSION (6.1 unless
-# given): build/kernel/VERSION/VARIANT.  Every version has a folder of
+# defconfig-plain, defconfig-plugin, clang-plain, clang-plugin) for
+# $KERNEL_VERSION (6.1 unless given): build/kernel/VERSION/VARIANT.  Every version has a folder of
 # its own, so that CI's cache (build/kernel is ~/.cache/repstos/kernel
 # there) holds 6.1's and 7.3's builds side by side; a version must look
 # like one (digits, a dot, digits) so that it can never name another
@@ -20,7 +20,7 @@ case $v in
 	exit 2 ;;
 esac
 case $1 in
-plain | plugin | defconfig-plain | defconfig-plugin) ;;
+plain | plugin | defconfig-plain | defconfig-plugin | clang-plain | clang-plugin) ;;
 *)	echo "outdir.sh: unknown variant $1" >&2; exit 2 ;;
 esac
 tag=${KERNEL_TAG:-}

@@ -1,8 +1,8 @@
 #!/bin/sh
 # results.sh LOG [WARM_LOG] - kernel/results/VERSION/test-kernel.txt
-# (or defconfig.txt) from the log of a passing tests/kernel/boot.sh (or
-# defconfig.sh) run, build/test-logs/kernel-boot.sh.log after make
-# test-kernel: its build times, sites per image, the share of the plain
+# (or defconfig.txt, or test-kernel-clang.txt) from the log of a passing
+# tests/kernel/boot.sh (or defconfig.sh, or clang.sh) run,
+# build/test-logs/kernel-boot.sh.log after make test-kernel: its build times, sites per image, the share of the plain
 # image's memset/memcpy/memmove calls that became sites, objtool's
 # warnings plain against plugin, and the boots.  WARM_LOG, the log of a
 # second run with the builds cached, adds its times.  The version and
@@ -23,6 +23,7 @@ head=$(sed -n 's/^summary: Linux //p' "$log" | head -1)
 v=${head%% *}
 case $head in
 *" defconfig") name=defconfig.txt ;;
+*" clang")	name=test-kernel-clang.txt ;;
 *)		name=test-kernel.txt ;;
 esac
 case $v in

@@ -18,16 +18,21 @@
 # the one users get, keyed on FSRM, and no third build is needed.
 # The test's console lines say how many sites the image has and what
 # each holds after apply_alternatives(); they must all hold one form.
+# KERNEL_CLANG=1 (tests/kernel/clang.sh): the same of the clang-plain
+# and clang-plugin builds, clang 16 and the LLVM plugin's kernel mode.
 . "$(dirname "$0")/lib.sh"
 need "$PLUGIN" "$TOOL"
 scratch
-K=$(dirname "$("$top/kernel/outdir.sh" plain)") || exit 1
-echo "summary: Linux ${KERNEL_VERSION:-6.1}"
+pre=
+[ "${KERNEL_CLANG:-0}" = 1 ] && pre=clang- && need "$top/plugin/librepstos-llvm.so"
+plain=${pre}plain plugin=${pre}plugin
+K=$(dirname "$("$top/kernel/outdir.sh" $plain)") || exit 1
+echo "summary: Linux ${KERNEL_VERSION:-6.1}${pre:+ clang}"
 
 # KERNEL_PREBUILT=1: the two builds are made already, by another
 # compiler (tests/compilers/kernel.sh builds them in a Debian 13 chroot
 # with its GCC 14, KERNEL_TAG=gcc14): here they are only booted.
-for v in plain plugin; do
+for v in $plain $plugin; do
 	if [ "${KERNEL_PREBUILT:-0}" = 1 ]; then
 		[ -s "$K/$v/arch/x86/boot/bzImage" ] && [ -f "$K/$v/objtool.txt" ] &&
 			ok "$v kernel built before: $K/$v" ||
@@ -38,30 +43,30 @@ for v in plain plugin; do
 done
 
 for cpu in max max,-erms kvm64,family=5; do
-	boot plain $cpu
+	boot $plain $cpu
 	check_forms "$log" image none
-	boot plugin $cpu
+	boot $plugin $cpu
 	check_paths "$log"
 	check_forms "$log" image "$(form $cpu)"
 	check_forms "$log" unit "$(form $cpu)"
 done
-boot plugin max repstos_fsrm
+boot $plugin max repstos_fsrm
 check_forms "$log" image inline
 check_forms "$log" unit inline
 grep -q 'repstos_fsrm' "$log" && ok "the inline boot had repstos_fsrm on its command line" ||
 	fail "$log: no repstos_fsrm on the command line"
 
 # objtool: no warning the plain build does not have
-p=$(wc -l <"$K/plain/objtool.txt")
-w=$(wc -l <"$K/plugin/objtool.txt")
-[ "$w" -le "$p" ] && ok "plugin: $w objtool warnings, plain $p" ||
-	{ fail "plugin: $w objtool warnings, plain $p"; head -5 "$K/plugin/objtool.txt"; }
+p=$(wc -l <"$K/$plain/objtool.txt")
+w=$(wc -l <"$K/$plugin/objtool.txt")
+[ "$w" -le "$p" ] && ok "$plugin: $w objtool warnings, $plain $p" ||
+	{ fail "$plugin: $w objtool warnings, $plain $p"; head -5 "$K/$plugin/objtool.txt"; }
 
 # repstos dump and check read the same sites from the files
-nv=$(sites_of "$K/plugin/console-max.log" image | cut -d' ' -f1)
-nm=$(sites_of "$K/plugin/console-max.log" unit | cut -d' ' -f1)
-ko=$K/plugin/ktest-module/repstos_ktest.ko
-for f in "$K/plugin/vmlinux:$nv" "$ko:$nm"; do
+nv=$(sites_of "$K/$plugin/console-max.log" image | cut -d' ' -f1)
+nm=$(sites_of "$K/$plugin/console-max.log" unit | cut -d' ' -f1)
+ko=$K/$plugin/ktest-module/repstos_ktest.ko
+for f in "$K/$plugin/vmlinux:$nv" "$ko:$nm"; do
 	file=${f%:*} n=${f##*:}
 	expect_rc 0 "repstos check $(basename "$file")" $TOOL check "$file"
 	echo "$OUT" | grep -q "clean, $n kernel-mode sites" && ok "$OUT" ||
@@ -76,9 +81,9 @@ fbytes() {
 	nm -S --defined-only "$1" | awk '$3 ~ /^[tT]$/ { print $2 }' |
 		python3 -c 'import sys; print(sum(int(l, 16) for l in sys.stdin))'
 }
-tp=$(fbytes "$K/plain/vmlinux") tk=$(fbytes "$K/plugin/vmlinux")
+tp=$(fbytes "$K/$plain/vmlinux") tk=$(fbytes "$K/$plugin/vmlinux")
 echo "summary: vmlinux function bytes $tp plain, $tk plugin ($((tk - tp)))"
 echo "summary: sites: vmlinux $nv, repstos_ktest.ko $nm"
-calls_share plugin plain
+calls_share $plugin $plain
 took
 finish
