@@ -97,16 +97,7 @@ static bool ac_after(gimple *stmt, bool open)
 {
 	gasm *as = dyn_cast<gasm *>(stmt);
 
-	if (!as)
-		return open;
-	switch (kac_effect(gimple_asm_string(as))) {
-	case KAC_OPEN:
-		return true;
-	case KAC_CLOSE:
-		return false;
-	default:
-		return open;
-	}
+	return as ? kac_after(gimple_asm_string(as), open) : open;
 }
 
 /* The state at the end of bb, entered with open. */

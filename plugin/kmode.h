@@ -82,6 +82,8 @@ extern const char kconflict_uaccess[];
 enum kac_effect { KAC_KEEP, KAC_OPEN, KAC_CLOSE };
 
 enum kac_effect kac_effect(const char *text);
+/* The window's state after an asm of text, from open before it. */
+bool kac_after(const char *text, bool open);
 
 /* ---- The text (ktext.c) ----------------------------------------------- */
 

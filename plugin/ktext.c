@@ -106,6 +106,18 @@ enum kac_effect kac_effect(const char *text)
 	return KAC_KEEP;
 }
 
+bool kac_after(const char *text, bool open)
+{
+	switch (kac_effect(text)) {
+	case KAC_OPEN:
+		return true;
+	case KAC_CLOSE:
+		return false;
+	default:
+		return open;
+	}
+}
+
 /* ---- The site ------------------------------------------------------- */
 
 static const char *op_family(enum repstos_op op)

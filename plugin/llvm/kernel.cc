@@ -149,26 +149,22 @@ bool kernel_code_model(const Module &m)
 
 /* ---- Where sites may go ----------------------------------------------- */
 
-static enum kac_effect asm_effect(const Instruction &i)
+/* i's asm text, or null where i is no inline asm. */
+static const char *asm_text(const Instruction &i)
 {
 	const CallBase *cb = dyn_cast<CallBase>(&i);
 	const InlineAsm *as = cb ? dyn_cast<InlineAsm>(cb->getCalledOperand())
 				 : nullptr;
 
-	return as ? kac_effect(as->getAsmString().c_str()) : KAC_KEEP;
+	return as ? as->getAsmString().c_str() : nullptr;
 }
 
 /* The window's state after i, from open before it. */
 static bool ac_after(const Instruction &i, bool open)
 {
-	switch (asm_effect(i)) {
-	case KAC_OPEN:
-		return true;
-	case KAC_CLOSE:
-		return false;
-	default:
-		return open;
-	}
+	const char *text = asm_text(i);
+
+	return text ? kac_after(text, open) : open;
 }
 
 /*
@@ -214,7 +210,7 @@ static bool in_uaccess_window(const CallInst *call)
 
 		seen = f;
 		for (const Instruction &i : instructions(f))
-			any |= asm_effect(i) == KAC_OPEN;
+			any |= asm_text(i) && kac_effect(asm_text(i)) == KAC_OPEN;
 		open_in = any ? open_blocks(*f) : std::set<const BasicBlock *>();
 	}
 	open = open_in.count(bb);
