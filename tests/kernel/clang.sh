@@ -2,8 +2,9 @@
 # Proves: a Linux 6.12 kernel built by clang 16 (make LLVM=-16) with the LLVM plugin's kernel mode (-mllvm -repstos-kernel) boots under QEMU with every site patched to the routine its CPU model calls for, and passes our KTAP test built in and as a module, with no more objtool warnings than clang's plain build; repstos check and dump read its sites as they read a GCC kernel's.
 # tests/kernel/boot.sh with KERNEL_CLANG=1 (its header says what it
 # boots and checks): kernel/build.sh's clang-plain and clang-plugin
-# variants, KERNEL_VERSION 6.12 unless given (6.12 is the newest
-# version Debian 12's clang 16 builds; 7.3 wants a newer one).
+# variants, KERNEL_VERSION 6.12 unless given (the newest version
+# Debian 12's clang 16 builds: 7.3's scripts/min-tool-version.sh asks
+# for LLVM 17.0.1).
 . "$(dirname "$0")/lib.sh"
 command -v clang-16 >/dev/null 2>&1 && command -v ld.lld-16 >/dev/null 2>&1 ||
 	skip "clang-16 or ld.lld-16 not installed (Debian: clang-16 lld-16 llvm-16)"
