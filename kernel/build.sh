@@ -34,7 +34,17 @@ out=$("$top/kernel/outdir.sh" "$variant")
 plugin=$top/plugin/repstos.so
 llvm=
 case $variant in
-clang-*)	plugin=$top/plugin/librepstos-llvm.so llvm=LLVM=-16 ;;
+clang-*)	plugin=$top/plugin/librepstos-llvm.so llvm=LLVM=-16
+	# LLVM=-16's tools, installed where missing as fetch.sh installs
+	# what a GCC build needs
+	need=
+	for p in clang-16 lld-16 llvm-16; do
+		dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+	done
+	if [ -n "$need" ]; then
+		echo "build.sh: installing$need" >&2
+		apt-get -o DPkg::Lock::Timeout=600 install -y $need >&2
+	fi ;;
 esac
 # The build's own copy: a plugin rebuilt meanwhile cannot break it.
 own=$out/$(basename "$plugin")
