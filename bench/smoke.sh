@@ -181,6 +181,21 @@ case $rc in
 *) fail "plaincheck:"; echo "$out" | tail -n 20 ;;
 esac
 
+# A -z entry the benchmarks cannot read is one line and exit 2, before
+# any timing: "dists" was once copybench's size 0, timed unasked.
+for b in "$bin dists1" "$bin dist-Q" "$bin 64k" "$copybench dists" \
+		"$copybench dist-Q" "$copybench 9x"; do
+	set -- $b
+	case $1 in
+	$bin)	out=$($1 -o $t/bad -z "$2" -r 1 2>&1); rc=$? ;;
+	*)	out=$($1 -z "$2" -r 1 -n 1 2>&1); rc=$? ;;
+	esac
+	[ $rc = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q -- "-z $2: " &&
+		ok "$(basename $1) -z $2: exit 2, \"$out\"" ||
+		fail "$(basename $1) -z $2: exit $rc: $out"
+done
+
 # plugin-compile-time.sh stops at a compile that fails, rather than
 # sum the times it has and print an overhead of nothing.
 printf 'int broken = ;\n' >$t/broken.c
