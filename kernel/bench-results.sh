@@ -9,7 +9,8 @@
 # processes.  The machine, its load before and after, and what the
 # versions' pairs mean go in the file's head; RESULTS_NOTE, where given,
 # says what else the machine ran.  Every process's results stay in
-# build/kernel/bench/VERSION/run-N.
+# build/kernel/bench/VERSION/run-N; KBENCH_REUSE=1 writes the file again
+# from those, running nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 v=${KERNEL_VERSION:-6.1}
@@ -26,6 +27,12 @@ shapes="-s b2b,use,read,first -a 0,3,rand"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date -u '+%Y-%m-%d %H:%M')
 i=1
+if [ "${KBENCH_REUSE:-0}" = 1 ]; then
+	[ -f "$out/run-$runs/copybench.txt" ] ||
+		{ echo "bench-results.sh: no $out/run-$runs to reuse" >&2; exit 1; }
+	i=$((runs + 1))
+	start=$(date -u -r "$out/run-1/bench.csv" '+%Y-%m-%d %H:%M')
+fi
 while [ "$i" -le "$runs" ]; do
 	echo "bench-results.sh: Linux $v, process $i of $runs" >&2
 	KERNEL_VERSION=$v COPYBENCH_CPU=$cpu \
@@ -39,6 +46,10 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+end=$(date -u -r "$out/run-$runs/copybench.txt" '+%H:%M')
+# the code measured: HEAD, "-dirty" only for changes outside the results
+rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')
+git -C "$top" diff --quiet HEAD -- . ':!kernel/results' 2>/dev/null || rev=$rev-dirty
 dirs=$(i=1; while [ "$i" -le "$runs" ]; do echo "$out/run-$i"; i=$((i + 1)); done)
 # shellcheck disable=SC2086
 "$top/kernel/bench-ratios.sh" $dirs >"$out/ratios.txt"
@@ -58,10 +69,14 @@ res=$top/kernel/results/$v
 mkdir -p "$res"
 {
 	echo "# Linux $v: kernel mode's routines against Linux's own, written by"
-	echo "# kernel/bench-results.sh $runs at repstos $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?')"
-	echo "# from $runs processes, $start to $(date -u '+%H:%M') UTC,"
+	echo "# kernel/bench-results.sh $runs at repstos $rev"
+	echo "# from $runs processes, $start to $end UTC,"
 	echo "# on $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1) (family $(cpuinfo 'cpu family') model $(printf '0x%x' "$(cpuinfo model)")), $(nproc) CPUs,"
-	echo "# pinned to CPU $cpu; load average before $load_before, after $load_after."
+	if [ "${KBENCH_REUSE:-0}" = 1 ]; then
+		echo "# pinned to CPU $cpu; the runs' load: see RESULTS_NOTE."
+	else
+		echo "# pinned to CPU $cpu; load average before $load_before, after $load_after."
+	fi
 	[ -z "${RESULTS_NOTE:-}" ] || echo "# $RESULTS_NOTE"
 	echo "#"
 	echo "Figure: Linux's time / ours (> 1: ours faster), each process's two speedups over glibc, the median over the processes.  Pairs: $pairs." |
