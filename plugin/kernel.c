@@ -467,13 +467,14 @@ gasm *kernel_build_site(const struct candidate *c, tree len, tree fill,
 
 /* Sizes 0 to 64 of a set, rax the fill byte broadcast, each class
  * reached by branches not taken where it can be (a taken branch costs
- * more) and returning in place; over 64 on to label 7 first, with one
- * taken branch, not three: 65 to 256 bytes 4 KiB aligned went from 0.92
- * of memset_orig's speed to level, 200 at +3 from 0.89 to 1.09 (Intel
- * family 6 model 0xcf), for a not-taken test more below 65. */
+ * more) and returning in place; over 64 on to label 7.  Testing for
+ * over 64 first (one taken branch there, not three) made 65 to 256
+ * bytes 4 KiB aligned level with memset_orig from 0.92-0.95, but the
+ * mix of distribution D mispredicted it: 0.95-0.97 of 6.1's REP_GOOD
+ * memset, from 1.04 (Intel family 6 model 0xcf).  A mix is what a
+ * kernel runs, so this order stays. */
 static const char set_head[] =
 	"\timul .Lrk_ones(%rip), %rax\n"
-	"\tcmp $64, %rcx\n\tja 7f\n"
 	"\tcmp $16, %rcx\n\tja 5f\n"
 	"\tcmp $8, %ecx\n\tjae 2f\n"
 	"\tcmp $4, %ecx\n\tjae 3f\n"
@@ -491,7 +492,8 @@ static const char set_head[] =
 	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"P(17_32)\n" SET_END
-	"6:\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
+	"6:\tcmp $64, %rcx\n\tja 7f\n"
+	"\tmov %rax, -32(%rdi,%rcx)\n\tmov %rax, -24(%rdi,%rcx)\n"
 	"\tmov %rax, -16(%rdi,%rcx)\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov %rax, (%rdi)\n\tmov %rax, 8(%rdi)\n"
 	"\tmov %rax, 16(%rdi)\n\tmov %rax, 24(%rdi)\n"
