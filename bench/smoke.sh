@@ -122,6 +122,20 @@ for op in "" -c; do
 		{ fail "$what as generic (exit $rc)"; echo "$out"; }
 done
 
+# The same program built by clang-16 beside GCC's (MANYSITE_CCS), where
+# the LLVM plugin is built: its own plain, auto and profiled rows.
+if [ -f plugin/librepstos-llvm.so ] && command -v clang-16 >/dev/null; then
+	out=$(MANYSITE_CCS="gcc clang-16" bench/manysite.sh 1 2>&1); rc=$?
+	rows=$(echo "$out" | awk '$1 ~ /^clang-16-(plain|auto|profiled)$/ && NF == 7' | wc -l)
+	[ $rc -eq 0 ] && [ "$rows" -eq 3 ] &&
+		echo "$out" | grep -q '^the clang-16 build: [1-9][0-9]* sites' &&
+		ok "many-site program by gcc and clang-16: $(echo "$out" |
+			sed -n 's/^\(clang-16-auto\) *\([^ ]*\) *\([^ ]*\).*/\1 \3/p')" ||
+		{ fail "many-site program by gcc and clang-16 (exit $rc, $rows rows)"; echo "$out"; }
+else
+	echo "note: no clang-16 or LLVM plugin: the many-site program's clang build not run"
+fi
+
 # copybench: every configuration kind and each distribution at every
 # offset, in every shape, one repetition of few calls; as generic no
 # avx2 or avx512 column, natively all of them.  Each shape's table has
