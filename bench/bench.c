@@ -753,7 +753,12 @@ static long size_arg(const char *tok)
 	char *end;
 	long lo = strtol(tok, &end, 0), hi;
 
-	if (strncmp(end, "..", 2))
+	if (end == tok || (*end && strncmp(end, "..", 2)) || lo < 0) {
+		fprintf(stderr, "bench: -z %s: not a size, LO..HI, mix, "
+			"dist-X or dists\n", tok);
+		exit(2);
+	}
+	if (!*end)
 		return lo;
 	hi = strtol(end + 2, &end, 0);
 	if (*end || lo < 0 || hi < lo || hi >= 1L << RANGE_BITS) {

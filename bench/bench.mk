@@ -119,6 +119,20 @@ bench-manysite-read: $(PLUGIN_SO) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
 	out=$(bench_out) && mkdir -p $$out && \
 	bench/manysite.sh -r | tee $$out/manysite-read.txt
 
+# The many-site programs built by GCC and by clang-16, side by side in
+# one run (manysite.sh, MANYSITE_CCS): each compiler's sites, auto and
+# profiled, against that compiler's own plain build (glibc through the
+# PLT), sets and copies, back to back and with use after write.  Where
+# the LLVM plugin is built (plugin/llvm/llvm.mk).
+ifeq ($(LLVM_HAVE),yes)
+bench: bench-manysite-clang
+bench-manysite-clang: $(PLUGIN_SO) $(LLVM_PLUGIN) $(RT_FULL_LIB) $(PATCHER_BIN) $(PB)/bench
+	out=$(bench_out) && mkdir -p $$out && \
+	MANYSITE_CCS="gcc clang-16" bench/manysite.sh | tee $$out/manysite-clang.txt && \
+	MANYSITE_CCS="gcc clang-16" bench/manysite.sh -c | tee $$out/manysite-copy-clang.txt
+.PHONY: bench-manysite-clang
+endif
+
 # What the runtime adds to each module, and to a process mapping 50 of
 # them (issue 13's lean-module goals), against plain builds.
 bench: bench-footprint

@@ -288,24 +288,54 @@ static void range(unsigned long lo, unsigned long hi, unsigned reps)
 }
 
 /* One -z entry that is neither dist-X nor a plain size: LO..HI. */
-static int range_arg(const char *t, unsigned reps)
+#define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
+
+/* One -z entry dist-X: its index, or one line and exit 2 for a name
+ * patcher/dists/memcpy_dists.h does not have (bench.c's "dists" is not
+ * copybench's: a word taken for a size would time size 0 unasked). */
+static unsigned dist_arg(const char *t)
+{
+	unsigned k;
+
+	for (k = 0; k < NDISTS; k++)
+		if (!strcmp(t + 5, repstos_copy_dists[k].name))
+			return k;
+	fprintf(stderr, "copybench: -z %s: no such distribution\n", t);
+	exit(2);
+}
+
+/* One -z entry that is a plain size, or one line and exit 2. */
+static unsigned long long size_arg(const char *t)
 {
 	char *end;
-	unsigned long lo = strtoul(t, &end, 0), hi;
+	unsigned long long n = strtoull(t, &end, 0);
 
+	if (end == t || *end) {
+		fprintf(stderr, "copybench: -z %s: not a size, LO..HI or "
+			"dist-X\n", t);
+		exit(2);
+	}
+	return n;
+}
+
+/* One -z entry LO..HI: 1 with its bounds, 0 when it is no range, one
+ * line and exit 2 when it is a bad one. */
+static int range_bounds(const char *t, unsigned long *lo, unsigned long *hi)
+{
+	char *end;
+
+	*lo = strtoul(t, &end, 0);
 	if (strncmp(end, "..", 2))
 		return 0;
-	hi = strtoul(end + 2, &end, 0);
-	if (*end || hi < lo || hi > (1ul << 20)) {
+	*hi = strtoul(end + 2, &end, 0);
+	if (*end || *hi < *lo || *hi > (1ul << 20)) {
 		fprintf(stderr, "copybench: %s: not a size range LO..HI "
 			"(HI at most 1 MiB)\n", t);
 		exit(2);
 	}
-	range(lo, hi, reps);
 	return 1;
 }
 
-#define NDISTS (sizeof(repstos_copy_dists) / sizeof(repstos_copy_dists[0]))
 
 static const char *cand_name(unsigned k)
 {
@@ -447,6 +477,8 @@ static void add_all(void)
 	GCC_STRATEGIES(GCC_ADD)
 }
 
+/* Each -z entry, timed or (reps 0) only read: main reads them all
+ * before it prints anything, so that a bad one is one line. */
 static void run_sizes(const char *zs, unsigned reps)
 {
 	static const unsigned long long sizes[] = {
@@ -465,13 +497,23 @@ static void run_sizes(const char *zs, unsigned reps)
 		return;
 	}
 	z = strdup(zs);
-	for (t = strtok(z, ","); t; t = strtok(NULL, ","))
+	for (t = strtok(z, ","); t; t = strtok(NULL, ",")) {
+		unsigned long lo, hi;
+		unsigned long long n;
+
 		if (!strncmp(t, "dist-", 5)) {
-			for (k = 0; k < NDISTS; k++)
-				if (!strcmp(t + 5, repstos_copy_dists[k].name))
-					dist(k, reps);
-		} else if (!range_arg(t, reps))
-			fixed(strtoull(t, NULL, 0), reps);
+			k = dist_arg(t);
+			if (reps)
+				dist(k, reps);
+		} else if (range_bounds(t, &lo, &hi)) {
+			if (reps)
+				range(lo, hi, reps);
+		} else {
+			n = size_arg(t);
+			if (reps)
+				fixed(n, reps);
+		}
+	}
 	free(z);
 }
 
@@ -556,6 +598,8 @@ int main(int argc, char **argv)
 	}
 	if (only)
 		pick(only);
+	if (zs)
+		run_sizes(zs, 0);
 	printf("# copybench: ns a call for glibc, then glibc's time / each's (>1: faster)\n");
 	printf("# rep_min %llu nt_min %llu; %u reps, rep r with the loops in "
 	       "placement r mod %u (bench.h), medians\n",

@@ -12,6 +12,10 @@
 # auto, profiled and each copy routine this CPU runs (REPSTOS_VARIANT=name).
 # -r: the memset program whose sites' functions read back what they set
 # (manysite.c -DSITE_READ), which the plugin marks.
+# MANYSITE_CCS: the compilers, side by side in the same run (gcc unless
+# given; "gcc clang-16" adds the clang build: clang's own output, glibc
+# through the PLT, as its plain, and the LLVM pass's sites, auto and
+# profiled, each speedup over its own compiler's plain build).
 #   bench/manysite.sh [-c|-r] [R]
 . "$(dirname "$0")/../tests/lib.sh"	# for variants
 op=set name=manysite cflags="-O2 -Iinclude -Iruntime -Ipatcher" plugin=""
@@ -24,19 +28,33 @@ elif [ "${1:-}" = -r ]; then
 	shift
 fi
 reps=${1:-11}
+ccs=${MANYSITE_CCS:-gcc}
 dir=build/bench
 mkdir -p $dir
-gcc $cflags -o $dir/$name-plain bench/manysite.c || exit 1
-gcc $cflags -DOP_NONE -o $dir/$name-none bench/manysite.c || exit 1
-# librepstos-full.a: the runtime that records and reads size profiles
-REPSTOS_RUNTIME=full plugin/repstos-cc $cflags $plugin -o $dir/$name-repstos \
-	bench/manysite.c || exit 1
+t=$(mktemp -d)
+# build CC PREFIX: the plain, harness-only and repstos builds by CC, as
+# $dir/PREFIX-plain, -none, -repstos, and a size profile of the repstos
+# build's own sites in $t/PREFIX.profile
+build() {
+	$1 $cflags -o $dir/$2-plain bench/manysite.c &&
+	$1 $cflags -DOP_NONE -o $dir/$2-none bench/manysite.c &&
+	# librepstos-full.a: the runtime that records and reads size profiles
+	REPSTOS_CC=$1 REPSTOS_RUNTIME=full plugin/repstos-cc $cflags $plugin \
+		-o $dir/$2-repstos bench/manysite.c &&
+	REPSTOS_PROFILE=$t/$2.profile $dir/$2-repstos 1 >/dev/null
+}
+# The first compiler's builds are $name-*, as they always were; each
+# other's $name-CC-*, its configs CC-plain, CC-auto and CC-profiled.
+first=${ccs%% *}
+build $first $name || exit 1
+more=
+for cc in ${ccs#$first}; do
+	build $cc $name-$cc || exit 1
+	more="$more $cc-plain $cc-auto $cc-profiled"
+	harnesses="${harnesses:-} $cc-harness"
+done
 cpu=$(($(nproc) - 1))
 sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
-
-t=$(mktemp -d)
-# a size profile of the program's own sites, then the sites chosen from it
-REPSTOS_PROFILE=$t/profile $dir/$name-repstos 1 >/dev/null || exit 1
 if [ $op = set ]; then
 	configs="plain auto profiled"
 	for v in $(variants); do
@@ -52,20 +70,25 @@ else
 	done
 fi
 
+configs="$configs$more"
 run() {
+	p=$name
 	case $1 in
-	plain) taskset -c $cpu $dir/$name-plain 20 ;;
-	harness) taskset -c $cpu $dir/$name-none 20 ;;
-	auto) taskset -c $cpu $dir/$name-repstos 20 ;;
-	profiled) REPSTOS_PROFILE_USE=$t/profile taskset -c $cpu \
-		$dir/$name-repstos 20 ;;
+	*-plain | *-auto | *-profiled | *-harness) p=$name-${1%-*} ;;
+	esac
+	case $1 in
+	plain | *-plain) taskset -c $cpu $dir/$p-plain 20 ;;
+	harness | *-harness) taskset -c $cpu $dir/$p-none 20 ;;
+	auto | *-auto) taskset -c $cpu $dir/$p-repstos 20 ;;
+	profiled | *-profiled) REPSTOS_PROFILE_USE=$t/$p.profile taskset -c $cpu \
+		$dir/$p-repstos 20 ;;
 	*) REPSTOS_VARIANT=$1 taskset -c $cpu $dir/$name-repstos 20 ;;
 	esac
 }
 
 i=0
 while [ $i -lt $reps ]; do
-	for c in harness $configs; do
+	for c in harness ${harnesses:-} $configs; do
 		run $c >> $t/$c
 	done
 	i=$((i + 1))
@@ -86,18 +109,29 @@ auto=$(REPSTOS_DEBUG=1 $dir/$name-repstos 1 2>&1 >/dev/null | sed -n "s/.*$chose
 echo "many-site program: $sites $what sites, each with 3 sizes drawn from one published"
 echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, medians"
 echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
+echo "compilers: $(for cc in $ccs; do $cc --version | head -1; done | paste -sd';' | sed 's/;/; /g')"
+for cc in ${ccs#$first}; do
+	n=$(patcher/repstos dump --stats $dir/$name-$cc-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
+	echo "the $cc build: $n sites (a $cc-* config: its speedup over $cc-plain, its harness's own)"
+done
 h=$(median $t/harness) hu=$(median $t/harness 3)
 echo "the harness alone (sites that do nothing): $h ns a call back to back,"
 echo "$hu with use after write, in every figure;"
 echo "op only: the speedup with it taken out of both sides"
-printf '%-14s %26s   %26s\n' "" "back to back" "use after write"
-printf '%-14s %8s %8s %8s   %8s %8s %8s\n' config ns/call speedup "op only" \
+printf '%-18s %26s   %26s\n' "" "back to back" "use after write"
+printf '%-18s %8s %8s %8s   %8s %8s %8s\n' config ns/call speedup "op only" \
 	ns/call speedup "op only"
 for c in $configs; do
 	m=$(median $t/$c) mu=$(median $t/$c 3)
-	awk -v c=$c -v m=$m -v p=$plain -v h=$h \
-		-v mu=$mu -v pu=$plain_use -v hu=$hu 'BEGIN {
-		printf "%-14s %8.3f %7.2fx %7.2fx   %8.3f %7.2fx %7.2fx\n", c,
+	p=$plain pu=$plain_use hc=$h huc=$hu
+	case $c in
+	*-plain | *-auto | *-profiled)
+		p=$(median $t/${c%-*}-plain) pu=$(median $t/${c%-*}-plain 3)
+		hc=$(median $t/${c%-*}-harness) huc=$(median $t/${c%-*}-harness 3) ;;
+	esac
+	awk -v c=$c -v m=$m -v p=$p -v h=$hc \
+		-v mu=$mu -v pu=$pu -v hu=$huc 'BEGIN {
+		printf "%-18s %8.3f %7.2fx %7.2fx   %8.3f %7.2fx %7.2fx\n", c,
 			m, p / m, (p - h) / (m - h), mu, pu / mu, (pu - hu) / (mu - hu) }'
 done
 rm -rf $t

@@ -122,6 +122,20 @@ for op in "" -c; do
 		{ fail "$what as generic (exit $rc)"; echo "$out"; }
 done
 
+# The same program built by clang-16 beside GCC's (MANYSITE_CCS), where
+# the LLVM plugin is built: its own plain, auto and profiled rows.
+if [ -f plugin/librepstos-llvm.so ] && command -v clang-16 >/dev/null; then
+	out=$(MANYSITE_CCS="gcc clang-16" bench/manysite.sh 1 2>&1); rc=$?
+	rows=$(echo "$out" | awk '$1 ~ /^clang-16-(plain|auto|profiled)$/ && NF == 7' | wc -l)
+	[ $rc -eq 0 ] && [ "$rows" -eq 3 ] &&
+		echo "$out" | grep -q '^the clang-16 build: [1-9][0-9]* sites' &&
+		ok "many-site program by gcc and clang-16: $(echo "$out" |
+			sed -n 's/^\(clang-16-auto\) *\([^ ]*\) *\([^ ]*\).*/\1 \3/p')" ||
+		{ fail "many-site program by gcc and clang-16 (exit $rc, $rows rows)"; echo "$out"; }
+else
+	echo "note: no clang-16 or LLVM plugin: the many-site program's clang build not run"
+fi
+
 # copybench: every configuration kind and each distribution at every
 # offset, in every shape, one repetition of few calls; as generic no
 # avx2 or avx512 column, natively all of them.  Each shape's table has
@@ -180,6 +194,21 @@ case $rc in
 0|2) ok "$(echo "$out" | sed -n 1p); $(echo "$out" | tail -n 1)" ;;
 *) fail "plaincheck:"; echo "$out" | tail -n 20 ;;
 esac
+
+# A -z entry the benchmarks cannot read is one line and exit 2, before
+# any timing: "dists" was once copybench's size 0, timed unasked.
+for b in "$bin dists1" "$bin dist-Q" "$bin 64k" "$copybench dists" \
+		"$copybench dist-Q" "$copybench 9x"; do
+	set -- $b
+	case $1 in
+	$bin)	out=$($1 -o $t/bad -z "$2" -r 1 2>&1); rc=$? ;;
+	*)	out=$($1 -z "$2" -r 1 -n 1 2>&1); rc=$? ;;
+	esac
+	[ $rc = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q -- "-z $2: " &&
+		ok "$(basename $1) -z $2: exit 2, \"$out\"" ||
+		fail "$(basename $1) -z $2: exit $rc: $out"
+done
 
 # plugin-compile-time.sh stops at a compile that fails, rather than
 # sum the times it has and print an overhead of nothing.

@@ -1,9 +1,17 @@
 #!/bin/sh
-# bench.sh [BENCH ARGS] - kernel mode's routines against Linux 6.1's own
-# memset_erms, memset_orig and REP_GOOD memset (bench/bench.c) and
-# memcpy_erms, memcpy_orig and REP_GOOD memcpy (bench/copybench.c, into
-# results/copybench.txt; KCOPYBENCH_ARGS; COPYBENCH_CPU, 1 unless set,
-# the CPU it runs on), in user space: TCG timings mean nothing.
+# bench.sh [BENCH ARGS] - kernel mode's routines against Linux's own
+# (KERNEL_VERSION: 6.1 unless given, 6.12, 7.3) memset_erms, memset_orig
+# and REP_GOOD memset (bench/bench.c) and memcpy_erms, memcpy_orig and
+# REP_GOOD memcpy (bench/copybench.c, into results/copybench.txt;
+# KCOPYBENCH_ARGS; COPYBENCH_CPU, 1 unless set, the CPU it runs on), in
+# user space: TCG timings mean nothing.  Results in
+# build/kernel/bench/VERSION/results.
+# Since 6.4 Linux has neither memset_erms nor a REP_GOOD body: __memset
+# is `jmp memset_orig` patched away on FSRS (FSRM for __memcpy) before
+# rep stosb.  There linux_OP_erms names that rep body, and
+# linux_OP_rep_good names OP_orig, which is what such a kernel runs on a
+# REP_GOOD CPU without the fast-string bit: each pair compares our
+# routine with what Linux runs on the CPUs that get it.
 # Linux's memset_64.S is assembled here from the fetched source with the
 # plain test kernel's generated headers (kernel/build.sh plain first),
 # its routines renamed so they link beside glibc; kernel mode's come
@@ -14,7 +22,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$("$top/kernel/fetch.sh")
 gen=$("$top/kernel/outdir.sh" plain)
-out=$top/build/kernel/bench
+v=${KERNEL_VERSION:-6.1}
+out=$top/build/kernel/bench/$v
 pb=$top/build/bench
 [ -f "$gen/include/generated/autoconf.h" ] ||
 	"$top/kernel/build.sh" plain >&2
@@ -38,23 +47,43 @@ linux_lib() {
 		--redefine-sym $1=linux_$1 --redefine-sym __$1=linux___$1 \
 		"$out/$1_64.g.o" "$out/linux_$1.o"
 }
-linux_lib memset || exit 1
-linux_lib memcpy || exit 1
-# rep_good OP: Linux's REP_GOOD OP (rep stosq/movsq, then the bytes), as
-# apply_alternatives() leaves it: __OP past its first instructions (ENDBR,
-# "jmp OP_orig", the NOPs it pads), named linux_OP_rep_good.
-rep_good() {
-	at=$(objdump -d "$out/linux_$1.o" | awk -v f="<linux___$1>:" '
+# body_of OP: __OP's body as apply_alternatives() leaves it, past its
+# first instructions (ENDBR, "jmp OP_orig", the NOPs it pads; objdump
+# may call it by an alias, 7.3's __pi_OP), as
+# SECTION:0xOFFSET: 6.1's REP_GOOD body (rep stosq/movsq, then the
+# bytes), since 6.4 the FSRS (FSRM) one (rep stosb/movsb).
+body_of() {
+	objdump -d "$out/linux_$1.o" | awk -v op="$1" '
 		/^Disassembly of section/ { sec = $4; sub(":", "", sec) }
-		$2 == f { on = 1; next }
+		$2 ~ "^<(linux___|linux_|__pi_)" op ">:$" { on = 1; next }
 		on && /^$/ { exit }
-		on && !/endbr64|jmp|nop/ { sub(":", "", $1); print sec ":0x" $1; exit }')
-	[ -n "$at" ] || { echo "bench.sh: no REP_GOOD body in __$1" >&2; return 1; }
-	objcopy --add-symbol linux_$1_rep_good=$at,function,global \
+		on && !/endbr64|jmp|nop/ { sub(":", "", $1); print sec ":0x" $1; exit }'
+}
+# orig_at OP: OP_orig as SECTION:0xOFFSET (__OP's section: both are in
+# memOP_64.S's one text section).
+orig_at() {
+	sec=$(objdump -t "$out/linux_$1.o" | awk -v f="linux___$1" '$NF == f { print $4; exit }')
+	val=$(nm "$out/linux_$1.o" | awk -v f="linux_$1_orig" '$3 == f { print $1 }')
+	[ -n "$sec" ] && [ -n "$val" ] && echo "$sec:0x$val"
+}
+# named OP: linux_OP_erms and linux_OP_rep_good as the header says.
+named() {
+	body=$(body_of "$1")
+	[ -n "$body" ] || { echo "bench.sh: no body in __$1" >&2; return 1; }
+	if nm "$out/linux_$1.o" | grep -q " linux_$1_erms\$"; then
+		objcopy --add-symbol linux_$1_rep_good=$body,function,global \
+			"$out/linux_$1.o"
+		return
+	fi
+	orig=$(orig_at "$1")
+	[ -n "$orig" ] || { echo "bench.sh: no $1_orig" >&2; return 1; }
+	objcopy --add-symbol linux_$1_erms=$body,function,global \
+		--add-symbol linux_$1_rep_good=$orig,function,global \
 		"$out/linux_$1.o"
 }
-rep_good memset || exit 1
-rep_good memcpy || exit 1
+for op in memset memcpy; do
+	linux_lib $op && named $op || exit 1
+done
 
 # the tree's headers tell kernel mode its alt_instr layout (plugin/ktree.c)
 kflags="-O2 -fno-pie -mcmodel=kernel -mno-red-zone -I$src/arch/x86/include -I$src/include -fplugin=$top/plugin/repstos.so -fplugin-arg-repstos-kernel"

@@ -250,11 +250,15 @@ const char kend_note_text[] =
  * and gives back the byte with movzbl (the site passes it
  * zero-extended), a copy saves rax, and rdx only for fast strings.
  *
- * Each size class stores its tail before its head, so that the last
- * store to the first byte has the plainest address: a load of that byte
- * right after the call (kernel/bench.sh's "first" shape) is forwarded
- * from it without waiting on the tail's address; a store's data never
- * waits on the destination either.
+ * Each size class of a set stores its tail before its head, so that the
+ * last store to the first byte has the plainest address: a load of that
+ * byte right after the call (kernel/bench.sh's "first" shape) is
+ * forwarded from it without waiting on the tail's address; a store's
+ * data never waits on the destination either.  A copy of 17 to 64 bytes
+ * goes head first, as memcpy_orig's tail does: tail first, a load of the
+ * first byte right after the call took 2.0-2.3 times as long at 24 bytes
+ * and 1.8 times at 48 (Intel family 6 model 0xcf), in line with
+ * memcpy_orig head first.
  *
  * A copy site may be a memmove the compiler proved forwards-safe, so a
  * copy routine must be right when the destination is below an
@@ -281,7 +285,12 @@ const char kend_note_text[] =
 
 /* Sizes 0 to 64 of a set, rax the fill byte broadcast, each class
  * reached by branches not taken where it can be (a taken branch costs
- * more) and returning in place; over 64 on to label 7. */
+ * more) and returning in place; over 64 on to label 7.  Testing for
+ * over 64 first (one taken branch there, not three) made 65 to 256
+ * bytes 4 KiB aligned level with memset_orig from 0.92-0.95, but the
+ * mix of distribution D mispredicted it: 0.95-0.97 of 6.1's REP_GOOD
+ * memset, from 1.04 (Intel family 6 model 0xcf).  A mix is what a
+ * kernel runs, so this order stays. */
 static const char set_head[] =
 	"\timul .Lrk_ones(%rip), %rax\n"
 	"\tcmp $16, %rcx\n\tja 5f\n"
@@ -373,10 +382,10 @@ static const char copy_head[] =
 	"2:\nP(8_16)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n" COPY_END
 	"5:\tcmp $64, %rcx\n\tja 7f\n"
-	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
-	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"
+	"\tmov -16(%rsi,%rcx), %rax\n\tmov %rax, -16(%rdi,%rcx)\n"
+	"\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tcmp $32, %rcx\n\tja 6f\n"
 	"P(17_32)\n" COPY_END
 	"6:\tmov -32(%rsi,%rcx), %rax\n\tmov %rax, -32(%rdi,%rcx)\n"
@@ -420,8 +429,14 @@ static const char copy_loop[] =
 static const char copy_fwd[] =
 	"12:\tpop %rax\nP(fwd)\n\tjmp __repstos_k_move_fwd\n";
 
+/* REP_GOOD, from the threshold and only where source and destination
+ * lie alike on the 8-byte grid: rep movsq from a source off the
+ * destination's grid took 1.4 to 2.3 times the loop's time at 1 KiB to
+ * 8 KiB (kernel/bench.sh, Intel family 6 model 0xcf, +3 and random
+ * placements), where Linux's memcpy_orig runs its loop. */
 static const char copy_big_rep_good[] =
 	"7:\tcmp $" K_REP_MOVSQ_FROM ", %rcx\n\tjb 10f\n"
+	"\tmov %esi, %eax\n\tsub %edi, %eax\n\ttest $7, %al\n\tjnz 10f\n"
 	"P(rep)\n\tmov -8(%rsi,%rcx), %rax\n\tmov %rax, -8(%rdi,%rcx)\n"
 	"\tmov (%rsi), %rax\n\tmov %rax, (%rdi)\n"
 	"\tmov 8(%rsi), %rax\n\tmov %rax, 8(%rdi)\n"

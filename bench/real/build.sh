@@ -19,8 +19,10 @@
 # tests/realworld/lib.sh (the one place that knows apt-get source).
 # bench/macro.sh uses zstd_build too.
 
-# kind_cc KIND, kind_flags KIND: the compiler and extra flags of a kind.
-kind_cc() { case $1 in plain) echo gcc ;; *) echo "$top/plugin/repstos-cc" ;; esac; }
+# kind_cc KIND, kind_flags KIND: the compiler and extra flags of a kind;
+# REAL_CC (gcc unless given) is plain's compiler and repstos-cc's
+# (REPSTOS_CC), clang-16 for the LLVM pass's builds.
+kind_cc() { case $1 in plain) echo "${REAL_CC:-gcc}" ;; *) echo "$top/plugin/repstos-cc" ;; esac; }
 kind_flags() { case $1 in copy) echo "-fplugin-arg-repstos-copy" ;; esac; }
 
 # relink_full FILE: remove FILE, run the rest of the arguments (the

@@ -11,6 +11,11 @@
 #
 #   bench/real/real.sh            ROUNDS=15 PROGS='sqlite zstd jq lua' CPU=1
 #
+# REAL_CC=clang-16 builds with clang (plain) and with repstos-cc on
+# clang (the LLVM pass), in build/bench/real-clang-16; REAL_CONFIGS
+# names the configurations to time (all unless given: plain:-,
+# repstos:VARIANT, copy:VARIANT, count:auto, count:profiled).
+#
 # The configurations run round by round, in a new random order each
 # round, pinned to CPU $CPU with taskset; each round's /proc/loadavg goes
 # into the raw data ($WORK/raw.txt, then copied beside the results as
@@ -25,8 +30,9 @@ PROGS=${PROGS:-sqlite zstd jq lua}
 CPU=${CPU:-1}
 . tests/realworld/lib.sh
 . bench/lib.sh
-WORK=$top/build/bench/real
+WORK=$top/build/bench/real${REAL_CC:+-$REAL_CC}
 BIN=$WORK/bin
+[ -z "${REAL_CC:-}" ] || export REPSTOS_CC=$REAL_CC
 . "$top/bench/real/build.sh"
 TOOL=$top/patcher/repstos
 for f in plugin/repstos.so plugin/repstos-cc runtime/librepstos.a \
@@ -36,6 +42,7 @@ done
 mkdir -p "$BIN" || exit 1
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); cpu: $(cpu_desc); $(nproc) cpus"
+echo "compiler: $(${REAL_CC:-gcc} --version | head -n 1)"
 echo "load at start: $(cat /proc/loadavg)"
 t0=$(date +%s)
 
@@ -119,6 +126,7 @@ CONFIGS="plain:-"
 for v in auto $(variants); do CONFIGS="$CONFIGS repstos:$v"; done
 for v in auto $(variants copy); do CONFIGS="$CONFIGS copy:$v"; done
 CONFIGS="$CONFIGS count:auto count:profiled"
+CONFIGS=${REAL_CONFIGS:-$CONFIGS}
 label() {
 	case $1 in
 	plain:-) echo plain ;;
