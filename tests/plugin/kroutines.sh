@@ -28,6 +28,8 @@ rc=$?
 	{ fail "routines: exit $rc"; head -20 "$W/out"; }
 grep -q '^paths reached \([0-9]*\) of \1$' "$W/out" &&
 	ok "$(grep '^paths reached' "$W/out")" || fail "$(grep '^paths\|^path not' "$W/out" | head -5)"
+# how many calls took each path, for the log
+sed -n 's/^path \([^ ]*\) \([0-9]*\)$/note: path \1: \2 calls/p' "$W/out"
 
 "$W/routines" -m 63 >"$W/small" 2>&1
 rc=$?

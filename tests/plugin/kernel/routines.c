@@ -301,7 +301,11 @@ static int check_paths(void)
 			all++;
 			if (*count)
 				taken++;
-			else
+			/* each path's count, for the log: how many calls
+			 * each path got, not only that it got one */
+			printf("path %s %llu\n", desc + 4,
+			       (unsigned long long)*count);
+			if (!*count)
 				printf("path not taken: %s\n", desc + 4);
 		}
 		p = desc + ((h[1] + 3) & ~3u);
