@@ -29,23 +29,15 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
-src=$("$top/kernel/fetch.sh")
-out=$("$top/kernel/outdir.sh" "$variant")
 plugin=$top/plugin/repstos.so
-llvm=
+llvm= tools=
 case $variant in
 clang-*)	plugin=$top/plugin/librepstos-llvm.so llvm=LLVM=-16
-	# LLVM=-16's tools, installed where missing as fetch.sh installs
-	# what a GCC build needs
-	need=
-	for p in clang-16 lld-16 llvm-16; do
-		dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
-	done
-	if [ -n "$need" ]; then
-		echo "build.sh: installing$need" >&2
-		apt-get -o DPkg::Lock::Timeout=600 install -y $need >&2
-	fi ;;
+	# LLVM=-16's tools, which fetch.sh installs where missing
+	tools="clang-16 lld-16 llvm-16" ;;
 esac
+src=$(KERNEL_TOOLS=$tools "$top/kernel/fetch.sh")
+out=$("$top/kernel/outdir.sh" "$variant")
 # The build's own copy: a plugin rebuilt meanwhile cannot break it.
 own=$out/$(basename "$plugin")
 jobs=${KERNEL_JOBS:-2}

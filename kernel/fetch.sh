@@ -15,7 +15,9 @@ src=$work/linux-source-$v
 qemu=qemu-system-x86
 [ "${KERNEL_BUILD_ONLY:-0}" = 1 ] && qemu=
 need=
-for p in flex bison bc libelf-dev $qemu cpio; do
+# KERNEL_TOOLS: a build's own compiler packages besides (build.sh's
+# clang variants: clang-16 lld-16 llvm-16)
+for p in flex bison bc libelf-dev $qemu cpio ${KERNEL_TOOLS:-}; do
 	dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then
