@@ -54,7 +54,11 @@ for cc in ${ccs#$first}; do
 	harnesses="${harnesses:-} $cc-harness"
 done
 cpu=$(($(nproc) - 1))
-sites=$(patcher/repstos dump --stats $dir/$name-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
+# sites_of BUILD: the sites repstos dump counts in BUILD
+sites_of() {
+	patcher/repstos dump --stats "$1" | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p'
+}
+sites=$(sites_of $dir/$name-repstos)
 if [ $op = set ]; then
 	configs="plain auto profiled"
 	for v in $(variants); do
@@ -111,8 +115,7 @@ echo "$what distribution, interleaved; mean size $mean bytes; $reps runs, median
 echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); auto chose: $auto"
 echo "compilers: $(for cc in $ccs; do $cc --version | head -1; done | paste -sd';' | sed 's/;/; /g')"
 for cc in ${ccs#$first}; do
-	n=$(patcher/repstos dump --stats $dir/$name-$cc-repstos | sed -n 's/.*pie, \([0-9]*\) sites.*/\1/p')
-	echo "the $cc build: $n sites (a $cc-* config: its speedup over $cc-plain, its harness's own)"
+	echo "the $cc build: $(sites_of $dir/$name-$cc-repstos) sites (a $cc-* config: its speedup over $cc-plain, its harness's own)"
 done
 h=$(median $t/harness) hu=$(median $t/harness 3)
 echo "the harness alone (sites that do nothing): $h ns a call back to back,"
