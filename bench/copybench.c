@@ -76,6 +76,9 @@ extern BENCH_LOOPS(bench_copy___repstos_k_move_orig);
 
 /* bench/plaincopy.S: "avx512" with plain stores for 16..64 bytes */
 extern BENCH_LOOPS(bench_copy___bench_copy_mask16);
+extern BENCH_LOOPS(bench_copy___bench_copy_fwd8);
+extern BENCH_LOOPS(bench_copy___bench_copy_fwd8b);
+extern BENCH_LOOPS(bench_copy___bench_copy_fwd16b);
 
 static bench_loop_fn *const *const site_loops[REPSTOS_COPY_VARIANT_COUNT] = {
 #define X(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = bench_copy_##sym,
@@ -472,6 +475,12 @@ static void add_all(void)
 		add("avx512-rep", l, l, 1, ~0ull);
 		add("mask16", bench_copy___bench_copy_mask16,
 		    bench_copy___bench_copy_mask16, 0, 0);
+		add("fwd8", bench_copy___bench_copy_fwd8,
+		    bench_copy___bench_copy_fwd8, 0, 0);
+		add("fwd8b", bench_copy___bench_copy_fwd8b,
+		    bench_copy___bench_copy_fwd8b, 0, 0);
+		add("fwd16b", bench_copy___bench_copy_fwd16b,
+		    bench_copy___bench_copy_fwd16b, 0, 0);
 	}
 #define GCC_ADD(s) add("gcc-" #s, bench_copy_gcc_##s, NULL, 0, 0);
 	GCC_STRATEGIES(GCC_ADD)

@@ -71,17 +71,33 @@ ROUTINE(__bench_tail_yc)
 ROUTINE(__bench_big_m)
 ROUTINE(__bench_a512_m)
 
-static int call_copy(unsigned char *d, const unsigned char *s, unsigned long n)
-{
-	unsigned char *d0 = d;
-	const unsigned char *s0 = s;
-	unsigned long n0 = n;
-
-	__asm__ __volatile__("call __bench_copy_mask16"
-			     : "+D"(d), "+S"(s), "+c"(n)
-			     : : "memory", "cc", REPSTOS_COPY_CLOBBERS);
-	return d == d0 + n0 && s == s0 + n0 && n == 0;
+#define COPY_ROUTINE(name)						\
+static int call_copy_##name(unsigned char *d, const unsigned char *s,	\
+			    unsigned long n)				\
+{									\
+	unsigned char *d0 = d;						\
+	const unsigned char *s0 = s;					\
+	unsigned long n0 = n;						\
+									\
+	__asm__ __volatile__("call __bench_copy_" #name			\
+			     : "+D"(d), "+S"(s), "+c"(n)		\
+			     : : "memory", "cc", REPSTOS_COPY_CLOBBERS);\
+	return d == d0 + n0 && s == s0 + n0 && n == 0;			\
 }
+COPY_ROUTINE(mask16)
+COPY_ROUTINE(fwd8)
+COPY_ROUTINE(fwd8b)
+COPY_ROUTINE(fwd16b)
+
+static const struct {
+	const char *name;
+	int (*call)(unsigned char *, const unsigned char *, unsigned long);
+} copy_routines[] = {
+	{ "copy_mask16", call_copy_mask16 },
+	{ "copy_fwd8", call_copy_fwd8 },
+	{ "copy_fwd8b", call_copy_fwd8b },
+	{ "copy_fwd16b", call_copy_fwd16b },
+};
 
 static const struct {
 	const char *name;
@@ -147,8 +163,8 @@ static int one(unsigned r, unsigned char *d, int c, unsigned long n,
 
 /* A move of n bytes from s to d inside [lo, hi): what a byte loop
  * through a copy of the region leaves there, every byte compared. */
-static int one_move(unsigned char *lo, unsigned long len, unsigned char *d,
-		    const unsigned char *s, unsigned long n)
+static int one_move(unsigned r, unsigned char *lo, unsigned long len,
+		    unsigned char *d, const unsigned char *s, unsigned long n)
 {
 	static unsigned char want[3 * PAGE];
 	unsigned long k;
@@ -157,40 +173,46 @@ static int one_move(unsigned char *lo, unsigned long len, unsigned char *d,
 		lo[k] = (unsigned char)(k * 7 + 3);
 	memcpy(want, lo, len);
 	memmove(want + (d - lo), want + (s - lo), n);
-	if (!call_copy(d, s, n)) {
-		printf("copy_mask16: size %lu: registers not as the contract says\n", n);
+	if (!copy_routines[r].call(d, s, n)) {
+		printf("%s: size %lu: registers not as the contract says\n",
+		       copy_routines[r].name, n);
 		return 1;
 	}
 	for (k = 0; k < len; k++)
 		if (lo[k] != want[k]) {
-			printf("copy_mask16: size %lu, destination %+ld from the "
-			       "source: byte %lu is 0x%02x, not 0x%02x\n", n,
+			printf("%s: size %lu, destination %+ld from the "
+			       "source: byte %lu is 0x%02x, not 0x%02x\n",
+			       copy_routines[r].name, n,
 			       (long)(d - s), k, lo[k], want[k]);
 			return 1;
 		}
 	return 0;
 }
 
-/* Every size, placement and distance the copy routine branches on. */
+/* Every size, placement and distance the copy routines branch on. */
 static unsigned long copies(unsigned char *map, unsigned char *guard)
 {
 	unsigned long n, o, cases = 0;
+	unsigned r;
 	long dist;
 
-	for (n = 0; n <= 300; n++) {
-		for (o = 0; o < 64; o++, cases += 3)
-			if (one_move(map + PAGE, PAGE, map + PAGE + 512 + o,
-				     map + PAGE + (o * 5 % 64), n) ||
-			    one_move(guard - PAGE, PAGE, guard - o - n,
-				     guard - PAGE + o, n) ||
-			    one_move(guard - PAGE, PAGE, guard - PAGE + o,
-				     guard - o - n, n))
-				return 0;
-		for (dist = -80; dist <= 80; dist++, cases++)
-			if (one_move(map + PAGE, 2 * PAGE, map + 2 * PAGE + dist,
-				     map + 2 * PAGE, n))
-				return 0;
-	}
+	for (r = 0; r < sizeof(copy_routines) / sizeof(copy_routines[0]); r++)
+		for (n = 0; n <= 300; n++) {
+			for (o = 0; o < 64; o++, cases += 3)
+				if (one_move(r, map + PAGE, PAGE,
+					     map + PAGE + 512 + o,
+					     map + PAGE + (o * 5 % 64), n) ||
+				    one_move(r, guard - PAGE, PAGE,
+					     guard - o - n, guard - PAGE + o, n) ||
+				    one_move(r, guard - PAGE, PAGE,
+					     guard - PAGE + o, guard - o - n, n))
+					return 0;
+			for (dist = -80; dist <= 80; dist++, cases++)
+				if (one_move(r, map + PAGE, 2 * PAGE,
+					     map + 2 * PAGE + dist,
+					     map + 2 * PAGE, n))
+					return 0;
+		}
 	return cases;
 }
 
