@@ -197,61 +197,64 @@ ENTRY_ALIGN(__repstos_copy_avx512_plain, 16)
 END(__repstos_copy_avx512_plain)
 
 /*
- * "avx512_fwd": "avx512" whose 0..64 bytes a later load can be forwarded
+ * "avx512_fwd": "avx512" whose 1..64 bytes a later load can be forwarded
  * from.  The masked store of "avx512" is not forwarded to a load of the
- * bytes it wrote (Zen 4), or not when it splits a cache line (Intel
- * Emerald Rapids: the "mis" rows of the copy shapes): the load waits
- * for it to commit.  So after it, the first and the last byte, and where
- * n >= 8 the first and the last 8-byte word, are stored again with plain
- * stores, words after bytes: the youngest store a load of one of them
- * meets is plain and covers it.  Every store whose size does not fit n
- * goes instead to the red zone just below the stack pointer, chosen by
- * cmov, so there is still no size branch: nothing below the stack
- * pointer is live when a routine starts (reached by call, or by the
- * stub's jump once its saved registers are popped), and a signal frame
- * starts 128 bytes lower.  Every load precedes every store: a move.
- * Emerald Rapids, copybench, the five distributions: a read of the last
- * or the first byte 1.6-2.1x glibc where "avx512" is 1.0-1.5x; back to
- * back within the noise of it (bench/results/intel-06-cf/copyshapes.txt).
+ * bytes it wrote (Zen 4; Intel Emerald Rapids at every placement: the
+ * "use" and "first" tables of the copy shapes): the load waits for it to
+ * commit.  So after it the first and the last byte are stored again
+ * from rax, and the first and the last 8-byte word from xmm, words
+ * after bytes: the youngest store a load of one of them meets is plain
+ * and covers it.  The words go instead to the red zone just below the
+ * stack pointer where n < 8, chosen by cmov, so there is no size
+ * branch: nothing below the stack pointer is live when a routine starts
+ * (reached by call, or by the stub's jump once its saved registers are
+ * popped), and a signal frame starts 128 bytes lower.  One unsigned
+ * compare of n - 1 with 63 sends 0 (which wraps) and 65 up away
+ * together, so the bytes need no cmov.  Every load precedes every
+ * store: a move.  Emerald Rapids, copybench, the five distributions,
+ * medians of five processes: read last 1.73x glibc, read first 1.88x,
+ * back to back 2.16x, where "avx512" is 1.09x, 1.21x and 2.75x; this
+ * form (bytes from rax) against the first one (vpbroadcastb and vpextrb,
+ * cmov for every store): 0.99-1.09x in every distribution cell, 1.2-1.3x
+ * back to back at fixed sizes of 1..48 bytes
+ * (bench/results/intel-06-cf/copy-forwarding.txt).
  * 65 up and page ends: "avx512"'s.  Needs what "avx512" needs.
  */
 ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
-	cmp	$64, %rcx
-	ja	.Lcopy_avx512_65_up
+	lea	-1(%rcx), %rax
+	cmp	$63, %rax
+	ja	.Lcopy_avx512_fwd_0_or_65_up	/* n 0 wraps to the top */
 	mov	%esi, %eax
 	or	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	.Lcopy_avx512_body
-	path_mark copy_avx512_fwd_0_64
+	path_mark copy_avx512_fwd_1_64
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %zmm16{%k1}{z}
-	lea	(%rsi,%rcx), %rax	/* the last byte; n 0: the red zone */
-	test	%rcx, %rcx
-	cmovz	%rsp, %rax
-	vpbroadcastb -1(%rax), %xmm17
 	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
 	cmp	$8, %rcx
 	cmovb	%rsp, %rax
-	vmovq	-8(%rax), %xmm18
+	vmovq	-8(%rax), %xmm17
+	movzbl	-1(%rsi,%rcx), %eax	/* the last byte */
 	vmovdqu8 %zmm16, (%rdi){%k1}
-	lea	(%rdi,%rcx), %rax
-	test	%rcx, %rcx
-	cmovz	%rsp, %rax
-	vpextrb	$0, %xmm17, -1(%rax)
-	lea	1(%rdi), %rax
-	cmovz	%rsp, %rax
-	vpextrb	$0, %xmm16, -1(%rax)
-	lea	(%rdi,%rcx), %rax
-	cmp	$8, %rcx
+	mov	%al, -1(%rdi,%rcx)
+	vmovd	%xmm16, %eax		/* the first byte */
+	mov	%al, (%rdi)
+	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
 	cmovb	%rsp, %rax
-	vmovq	%xmm18, -8(%rax)
+	vmovq	%xmm17, -8(%rax)
 	lea	8(%rdi), %rax
 	cmovb	%rsp, %rax
 	vmovq	%xmm16, -8(%rax)
 	copy_finish
+.Lcopy_avx512_fwd_0_or_65_up:
+	test	%rcx, %rcx
+	jnz	.Lcopy_avx512_65_up
+	path_mark copy_avx512_fwd_0
+	ret
 END(__repstos_copy_avx512_fwd)
 
 	.section .rodata.repstos, "a", @progbits
