@@ -7,10 +7,15 @@
 # routine there), auto's standing against it, and auto's worst
 # (distribution, shape) cell against glibc.
 #   bench/goals.py summary.txt AUTO          (memset: bench -o DIR)
-#   bench/goals.py --copy copyshapes.txt AUTO
+#   bench/goals.py --copy copyshapes.txt... AUTO
 # AUTO: the routine the CPU's row chose (a column name without site-).
+# With several files (runs in separate processes: a figure back to back
+# moves with the address-space layout), each cell is their median.
+# Columns that are no shipped routine (copybench's benchmark-only
+# candidates) are listed after the envelope, outside it.
 import math
 import re
+import statistics
 import sys
 
 SHIPPED = ("vec", "avx2", "avx512", "avx512_split", "avx512_plain", "avx512_fwd",
@@ -63,32 +68,53 @@ def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
 
 
+def medians(runs):
+    """One table from several runs' tables: each cell its median."""
+    out = {}
+    for shape, places in runs[0].items():
+        for p, cands in places.items():
+            for c, dists in cands.items():
+                for d in dists:
+                    vs = [r[shape][p][c][d] for r in runs
+                          if d in r.get(shape, {}).get(p, {}).get(c, {})]
+                    out.setdefault(shape, {}).setdefault(p, {}).setdefault(
+                        c, {})[d] = statistics.median(vs)
+    return out
+
+
 def main():
     args = sys.argv[1:]
     copy = args and args[0] == "--copy"
     if copy:
         args = args[1:]
-    if len(args) != 2:
-        sys.exit("usage: goals.py [--copy] FILE AUTO")
-    text = open(args[0]).read()
-    auto = args[1]
-    tables = copy_tables(text) if copy else set_tables(text)
-    print(f"# {args[0]}: auto = {auto}; per shape, the worst placement's "
+    if len(args) < 2:
+        sys.exit("usage: goals.py [--copy] FILE... AUTO")
+    files, auto = args[:-1], args[-1]
+    read = copy_tables if copy else set_tables
+    tables = medians([read(open(f).read()) for f in files])
+    what = files[0] if len(files) == 1 else \
+        f"{files[0]} and {len(files) - 1} more (medians of {len(files)} runs)"
+    print(f"# {what}: auto = {auto}; per shape, the worst placement's "
           "geomean over the distributions, glibc = 1")
     worst_cell = (9, "", "", "")
     for shape, places in tables.items():
-        cands = [c for c in next(iter(places.values())) if c in SHIPPED]
+        every = list(next(iter(places.values())))
+        cands = [c for c in every if c in SHIPPED]
+        tried = [c for c in every if c not in SHIPPED and c != "glibc"]
         g = {}
-        for c in cands:
+        for c in cands + tried:
             g[c] = min(geo(list(places[p][c].values())) for p in places)
             for p in places:
                 for d, v in places[p][c].items():
                     if c == auto and v < worst_cell[0]:
                         worst_cell = (v, shape, d, p)
-        env = max(g, key=g.get)
+        env = max(cands, key=g.get)
         print(f"{shape:28s} auto {g[auto]:.2f}x  envelope {env} {g[env]:.2f}x  "
               f"auto/envelope {g[auto] / g[env]:.2f}  ("
-              + ", ".join(f"{c} {g[c]:.2f}" for c in cands) + ")")
+              + ", ".join(f"{c} {g[c]:.2f}" for c in cands) + ")"
+              + ("  not shipped: " + ", ".join(
+                  f"{c} {g[c]:.2f} ({g[c] / g[env]:.2f})" for c in tried)
+                 if tried else ""))
     print(f"auto's worst cell: {worst_cell[0]:.2f}x glibc ({worst_cell[1]}, "
           f"{worst_cell[2]}, {worst_cell[3]})")
 
