@@ -210,7 +210,12 @@ static int by_profile(const struct repstos_costs *k, unsigned known,
 		if (w != ~0ull && (pick < 0 || w < best))
 			best = w, pick = v;
 	}
-	if (pick < 0)
+	/* a module routine the table has no row for (tune may choose a
+	 * forced_only one, such as avx512_plain, by its cells) cannot be
+	 * weighed against the others: the site keeps it.  (One the caller
+	 * left out of known, a masked one for a site read back, is
+	 * weighed by nothing: the cheapest of known.) */
+	if (pick < 0 || !(repstos_cost_forms(k) >> module & 1))
 		return module;
 	w = repstos_policy_expected(k, module, hist);
 	if ((known >> module & 1) && w != ~0ull &&
