@@ -197,7 +197,7 @@ ENTRY_ALIGN(__repstos_copy_avx512_plain, 16)
 END(__repstos_copy_avx512_plain)
 
 /*
- * "avx512_fwd": "avx512" whose 1..64 bytes a later load can be forwarded
+ * "avx512_fwd": "avx512" whose 1..63 bytes a later load can be forwarded
  * from.  The masked store of "avx512" is not forwarded to a load of the
  * bytes it wrote (Zen 4; Intel Emerald Rapids at every placement: the
  * "use" and "first" tables of the copy shapes): the load waits for it to
@@ -209,28 +209,27 @@ END(__repstos_copy_avx512_plain)
  * branch: nothing below the stack pointer is live when a routine starts
  * (reached by call, or by the stub's jump once its saved registers are
  * popped), and a signal frame starts 128 bytes lower.  One unsigned
- * compare of n - 1 with 63 sends 0 (which wraps) and 65 up away
- * together, so the bytes need no cmov.  Every load precedes every
+ * compare of n - 1 with 62 sends 0 (which wraps) and 64 up away
+ * together, so the bytes need no cmov; 64 takes "avx512"'s two plain
+ * 32-byte moves, as fast as glibc's where one masked store and four
+ * more were 0.73x glibc back to back at +3.  Every load precedes every
  * store: a move.  Emerald Rapids, copybench, the five distributions,
- * medians of five processes: read last 1.73x glibc, read first 1.88x,
- * back to back 2.16x, where "avx512" is 1.09x, 1.21x and 2.75x; this
- * form (bytes from rax) against the first one (vpbroadcastb and vpextrb,
- * cmov for every store): 0.99-1.09x in every distribution cell, 1.2-1.3x
- * back to back at fixed sizes of 1..48 bytes
+ * medians of five processes: read last 1.73x glibc, read first 1.85x,
+ * back to back 2.06x, where "avx512" is 1.10x, 1.21x and 2.75x
  * (bench/results/intel-06-cf/copy-forwarding.txt).
- * 65 up and page ends: "avx512"'s.  Needs what "avx512" needs.
+ * 64 up and page ends: "avx512"'s.  Needs what "avx512" needs.
  */
 ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
 	lea	-1(%rcx), %rax
-	cmp	$63, %rax
-	ja	.Lcopy_avx512_fwd_0_or_65_up	/* n 0 wraps to the top */
+	cmp	$62, %rax
+	ja	.Lcopy_avx512_fwd_0_or_64_up	/* n 0 wraps to the top */
 	mov	%esi, %eax
 	or	%edi, %eax
 	and	$4095, %eax
 	cmp	$(4096 - 64), %eax
 	ja	.Lcopy_avx512_body
-	path_mark copy_avx512_fwd_1_64
+	path_mark copy_avx512_fwd_1_63
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %zmm16{%k1}{z}
@@ -250,9 +249,9 @@ ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	cmovb	%rsp, %rax
 	vmovq	%xmm16, -8(%rax)
 	copy_finish
-.Lcopy_avx512_fwd_0_or_65_up:
+.Lcopy_avx512_fwd_0_or_64_up:
 	test	%rcx, %rcx
-	jnz	.Lcopy_avx512_65_up
+	jnz	.Lcopy_avx512_33_up	/* 64: two plain 32-byte moves */
 	path_mark copy_avx512_fwd_0
 	ret
 END(__repstos_copy_avx512_fwd)
