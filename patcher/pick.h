@@ -48,7 +48,10 @@ struct repstos_cells {
 };
 
 /* A routine's standing over the shapes of a mask: its worst cell (and
- * where), and the geometric mean of its cells. */
+ * where), and its mean: the geometric mean of its cells, or, where the
+ * mask has back to back and read shapes, the geometric mean of the two
+ * halves' (back to back's cells; the read shapes' cells), which weigh
+ * the same. */
 struct repstos_standing {
 	double worst, geo;
 	unsigned worst_shape, worst_cell;
@@ -59,17 +62,18 @@ struct repstos_standing repstos_pick_standing(const struct repstos_cells *c,
 /*
  * Which of the n routines (n >= 1), over the shapes of the mask: the
  * best worst cell; among those within 3% of it (the noise of one run's
- * cell), the best geometric mean over the cells.
+ * cell), the best mean (repstos_standing).
  */
 unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
 		      unsigned shapes);
 
 /*
  * The routine the policy already has, held (an index, or -1 where it is
- * none of the n), stays unless the rule picks another with the held
- * one's figures raised by 5%: measured again, two routines close on the
- * rule's measures would otherwise trade places on noise.  Returns the
- * index to take: held, or repstos_pick's.
+ * none of the n), stays unless the rule's pick beats it by more than 5%
+ * in the measure that decided: the worst cell, or, where the held one's
+ * is within 3% of the pick's, the mean.  Measured again, two
+ * routines close on that measure would otherwise trade places on noise.
+ * Returns the index to take: held, or repstos_pick's.
  */
 unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
 			   unsigned shapes, int held);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Proves: tune picks the best worst cell over every shape (the read shapes for the read routine), then the best mean, and keeps the policy's routine within 5%.
+// Proves: tune picks the best worst cell over every shape (the read shapes for the read routine), then the best mean (back to back and the read shapes weighing alike), and keeps the policy's routine within 5% of the measure that decided.
 /*
  * pick.c - repstos_pick, repstos_pick_keep and repstos_pick_standing
  * (patcher/pick.c) on crafted cells: the figures issue 43 measured on a
@@ -48,13 +48,17 @@ static void standing(void)
 	       REPSTOS_SHAPE_FIRST);
 	expect("an unmeasured cell is no worst cell (worst 0.94)",
 	       s.worst > 0.939 && s.worst < 0.941, 1);
-	expect("geomean of the measured three (1.05)",
-	       s.geo > 1.045 && s.geo < 1.055, 1);
+	expect("mean in halves, back to back and the read shapes: "
+	       "sqrt(0.94 * sqrt(1.01 * 1.21)) (1.019)",
+	       s.geo > 1.014 && s.geo < 1.024, 1);
+	expect("over the read shapes alone, their geomean (1.105)",
+	       r.geo > 1.100 && r.geo < 1.110, 1);
 }
 
 /* Every cell of every shape measured, as tune fills them: the mean of
  * 36 cells of 3.0 is 3.0 (a root by 60 Newton steps from 1 gave 4.2
- * here, and 37x for a routine whose cells are 1-2.4x). */
+ * here, and 37x for a routine whose cells are 1-2.4x); one cell of 0.5
+ * back to back weighs in its half, 9 cells of the 36. */
 static void many_cells(void)
 {
 	struct repstos_cells c;
@@ -69,8 +73,9 @@ static void many_cells(void)
 	       s.geo > 2.999 && s.geo < 3.001, 1);
 	c.r[REPSTOS_SHAPE_B2B][0] = 0.5;
 	s = repstos_pick_standing(&c, REPSTOS_SHAPES_EVERY);
-	expect("and with one of 0.5, 3 * 6^(-1/36) (2.854)",
-	       s.geo > 2.853 && s.geo < 2.856, 1);
+	expect("and with one of 0.5 back to back, 3 * 6^(-1/18) (2.716): "
+	       "its half's mean 3 * 6^(-1/9)",
+	       s.geo > 2.714 && s.geo < 2.718, 1);
 }
 
 int main(void)
@@ -97,6 +102,22 @@ int main(void)
 	const struct repstos_cells near[2] = {
 		cells(1.00, 1.10, 1.10), cells(1.04, 1.12, 1.12),
 	};
+	/* the copy read shapes on Emerald Rapids (tune --report): avx512
+	 * held, worst 0.97x, mean 1.15x; avx512_fwd 0.98x, 1.48x */
+	const struct repstos_cells fwd[2] = {
+		cells(2.75, 1.37, 0.97), cells(2.11, 2.24, 0.98),
+	};
+	/* worst cells level (1.00x): one routine 2.75x back to back, the
+	 * other 1.85x and 1.73x read back; in one mean over every cell the
+	 * second (1.47x against 1.45x), in halves the first (1.70x against
+	 * 1.34x) */
+	const struct repstos_cells halves[2] = {
+		cells(2.75, 1.10, 1.00), cells(1.00, 1.85, 1.73),
+	};
+	/* the same worst cells, the means 4% apart */
+	const struct repstos_cells close[2] = {
+		cells(2.75, 1.40, 0.97), cells(2.11, 1.50, 0.98),
+	};
 
 	expect("set, every shape: avx512_plain, level back to back, far ahead read back",
 	       repstos_pick(set, 4, REPSTOS_SHAPES_EVERY), 1);
@@ -115,6 +136,16 @@ int main(void)
 	       repstos_pick(apart, 2, REPSTOS_SHAPES_EVERY), 0);
 	expect("held within 5%: kept", repstos_pick_keep(near, 2,
 						REPSTOS_SHAPES_EVERY, 0), 0);
+	expect("back to back weighs as much as the read shapes together",
+	       repstos_pick(halves, 2, REPSTOS_SHAPES_EVERY), 0);
+	expect("over the read shapes the second",
+	       repstos_pick(halves, 2, REPSTOS_SHAPES_READ), 1);
+	expect("held, worst cells level, mean 28% behind: gives way",
+	       repstos_pick_keep(fwd, 2, REPSTOS_SHAPES_READ, 0), 1);
+	expect("held, worst cells level, mean 4% behind: kept",
+	       repstos_pick_keep(close, 2, REPSTOS_SHAPES_READ, 0), 0);
+	expect("nothing held there: the better mean",
+	       repstos_pick_keep(close, 2, REPSTOS_SHAPES_READ, -1), 1);
 	expect("nothing held: the rule's", repstos_pick_keep(near, 2,
 						REPSTOS_SHAPES_EVERY, -1), 1);
 	expect("held out of range: the rule's", repstos_pick_keep(near, 2,
