@@ -8,6 +8,8 @@
 # (distribution, shape) cell against glibc.
 #   bench/goals.py summary.txt AUTO          (memset: bench -o DIR)
 #   bench/goals.py --copy copyshapes.txt... AUTO
+#   bench/goals.py --copy --fixed copyshapes.txt...   (the fixed sizes'
+#                  rows, each cell the median over the files)
 # AUTO: the routine the CPU's row chose (a column name without site-).
 # With several files (runs in separate processes: a figure back to back
 # moves with the address-space layout), each cell is their median.
@@ -68,6 +70,40 @@ def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
 
 
+def fixed_rows(texts):
+    """Each shape's fixed-size rows of copybench's output, the median of
+    every cell over the texts, printed as copybench prints them."""
+    cells = {}
+    heads = {}
+    order = []
+    for text in texts:
+        shape = None
+        for line in text.splitlines():
+            if line.startswith("## "):
+                shape = line
+                continue
+            f = line.split()
+            if f and f[0] == "config":
+                heads[shape] = line
+                continue
+            if shape and len(f) > 2 and f[0][0].isdigit():
+                key = (shape, f[0], f[1])
+                if key not in cells:
+                    order.append(key)
+                for i, v in enumerate(f[2:]):
+                    if v != "-":
+                        cells.setdefault(key, {}).setdefault(i, []).append(float(v))
+    shape = None
+    for key in order:
+        if key[0] != shape:
+            shape = key[0]
+            print(f"\n{shape}\n{heads[shape]}")
+        row = cells[key]
+        vals = [f"{statistics.median(row[i]):.2f}" if i in row else "-"
+                for i in range(max(row) + 1)]
+        print(f"{key[1] + ' ' + key[2]:17s}" + "".join(f"{v:>9s}" for v in vals))
+
+
 def medians(runs):
     """One table from several runs' tables: each cell its median."""
     out = {}
@@ -87,6 +123,8 @@ def main():
     copy = args and args[0] == "--copy"
     if copy:
         args = args[1:]
+    if args and args[0] == "--fixed":
+        return fixed_rows([open(f).read() for f in args[1:]])
     if len(args) < 2:
         sys.exit("usage: goals.py [--copy] FILE... AUTO")
     files, auto = args[:-1], args[-1]
