@@ -14,7 +14,11 @@
 # REAL_CC=clang-16 builds with clang (plain) and with repstos-cc on
 # clang (the LLVM pass), in build/bench/real-clang-16; REAL_CONFIGS
 # names the configurations to time (all unless given: plain:-,
-# repstos:VARIANT, copy:VARIANT, count:auto, count:profiled).
+# repstos:VARIANT, copy:VARIANT, count:auto, count:profiled).  A
+# configuration's VARIANT may end in @FILE: run under REPSTOS_TUNING=FILE,
+# which the count build's full runtime reads (count:profiled@/tmp/t: the
+# profiled run with that tuning file's choices instead of the CPU's
+# row), so that two policies are timed side by side in one run.
 #
 # The configurations run round by round, in a new random order each
 # round, pinned to CPU $CPU with taskset; each round's /proc/loadavg goes
@@ -129,6 +133,7 @@ CONFIGS="$CONFIGS count:auto count:profiled"
 CONFIGS=${REAL_CONFIGS:-$CONFIGS}
 label() {
 	case $1 in
+	*@*) echo "$(label "${1%@*}")@$(basename "${1##*@}")" ;;
 	plain:-) echo plain ;;
 	repstos:*) echo "set/${1#*:}" ;;
 	copy:*) echo "set+copy/${1#*:}" ;;
@@ -138,6 +143,10 @@ label() {
 }
 run_config() {	# PROG CONFIG
 	k=${2%%:*} v=${2#*:}
+	case $v in *@*)
+		(export REPSTOS_TUNING="${v##*@}"; run_config "$1" "${2%@*}")
+		return ;;
+	esac
 	if [ "$k" = plain ]; then run_$1 plain
 	elif [ "$v" = profiled ]; then REPSTOS_PROFILE_USE=$WORK/$1.prof run_$1 $k
 	else REPSTOS_VARIANT=$v run_$1 $k
