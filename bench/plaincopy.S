@@ -75,36 +75,12 @@ END(__bench_copy_mask16)
 	leave_if a, \id, __repstos_copy_avx512
 .endm
 
-/* 0..7 bytes (below 8: eight plain moves at most) by glibc's chain */
+/* 0..7 bytes by glibc's chain: copy_body.h's 4..7 and 0..3 */
 .macro fwd_small7 id
 	cmp	$4, %rcx
 	jae	.L\id\()_4_7
-	cmp	$1, %rcx
-	ja	.L\id\()_2_3
-	jb	.L\id\()_0
-	path_mark \id\()_1
-	movzbl	(%rsi), %eax
-	mov	%al, (%rdi)
-	copy_finish
-.L\id\()_0:
-	path_mark \id\()_0
-	ret
-.L\id\()_2_3:
-	path_mark \id\()_2_3
-	movzbl	-1(%rsi,%rcx), %eax
-	shl	$16, %eax
-	mov	(%rsi), %ax
-	mov	%ax, (%rdi)
-	shr	$16, %eax
-	mov	%al, -1(%rdi,%rcx)
-	copy_finish
-.L\id\()_4_7:
-	path_mark \id\()_4_7
-	vmovd	(%rsi), %xmm0
-	vmovd	-4(%rsi,%rcx), %xmm1
-	vmovd	%xmm0, (%rdi)
-	vmovd	%xmm1, -4(%rdi,%rcx)
-	copy_finish
+	copy_0_3 \id
+	copy_halves \id, 4, vmovd, xmm
 .endm
 
 ENTRY_ALIGN(__bench_copy_fwd8, 64)
@@ -112,53 +88,41 @@ ENTRY_ALIGN(__bench_copy_fwd8, 64)
 	leave_if a, copy_fwd8_65_up, __repstos_copy_avx512
 	fwd_page_check copy_fwd8_page_end
 	fwd_masked_load copy_fwd8_0_64
-	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
-	cmp	$8, %rcx
-	cmovb	%rsp, %rax
-	vmovq	-8(%rax), %xmm17
+	copy_fwd_last_word_load
 	vmovdqu8 %zmm16, (%rdi){%k1}
-	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
-	cmovb	%rsp, %rax
-	vmovq	%xmm17, -8(%rax)
-	lea	8(%rdi), %rax
-	cmovb	%rsp, %rax
-	vmovq	%xmm16, -8(%rax)
+	copy_fwd_word_stores
 	copy_finish
 	leave_to copy_fwd8_65_up, __repstos_copy_avx512
 	leave_to copy_fwd8_page_end, __repstos_copy_avx512
 END(__bench_copy_fwd8)
 
-ENTRY_ALIGN(__bench_copy_fwd8b, 64)
+/* A size branch at "at" (8 or 16): at..64 the masked pair, then the
+ * first and the last at bytes again by plain moves of that width (ins);
+ * below "at" on to what follows, .L<id>_small. */
+.macro fwd_branch id, at, ins
 	cmp	$64, %rcx
-	leave_if a, copy_fwd8b_65_up, __repstos_copy_avx512
-	cmp	$8, %rcx
-	jb	.Lcopy_fwd8b_0_7
-	fwd_page_check copy_fwd8b_page_end
-	fwd_masked_load copy_fwd8b_8_64
-	vmovq	-8(%rsi,%rcx), %xmm17
+	leave_if a, \id\()_65_up, __repstos_copy_avx512
+	cmp	$\at, %rcx
+	jb	.L\id\()_small
+	fwd_page_check \id\()_page_end
+	fwd_masked_load \id\()_\at\()_64
+	\ins	-\at(%rsi,%rcx), %xmm17
 	vmovdqu8 %zmm16, (%rdi){%k1}
-	vmovq	%xmm16, (%rdi)
-	vmovq	%xmm17, -8(%rdi,%rcx)
+	\ins	%xmm16, (%rdi)
+	\ins	%xmm17, -\at(%rdi,%rcx)
 	copy_finish
-.Lcopy_fwd8b_0_7:
+.L\id\()_small:
+.endm
+
+ENTRY_ALIGN(__bench_copy_fwd8b, 64)
+	fwd_branch copy_fwd8b, 8, vmovq
 	fwd_small7 copy_fwd8b
 	leave_to copy_fwd8b_65_up, __repstos_copy_avx512
 	leave_to copy_fwd8b_page_end, __repstos_copy_avx512
 END(__bench_copy_fwd8b)
 
 ENTRY_ALIGN(__bench_copy_fwd16b, 64)
-	cmp	$64, %rcx
-	leave_if a, copy_fwd16b_65_up, __repstos_copy_avx512
-	cmp	$16, %rcx
-	jb	.Lcopy_fwd16b_0_15
-	fwd_page_check copy_fwd16b_page_end
-	fwd_masked_load copy_fwd16b_16_64
-	vmovdqu64 -16(%rsi,%rcx), %xmm17
-	vmovdqu8 %zmm16, (%rdi){%k1}
-	vmovdqu64 %xmm16, (%rdi)
-	vmovdqu64 %xmm17, -16(%rdi,%rcx)
-	copy_finish
-.Lcopy_fwd16b_0_15:
+	fwd_branch copy_fwd16b, 16, vmovdqu64
 	cmp	$8, %rcx
 	jb	.Lcopy_fwd16b_0_7
 	path_mark copy_fwd16b_8_15

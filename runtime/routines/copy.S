@@ -233,21 +233,13 @@ ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %zmm16{%k1}{z}
-	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
-	cmp	$8, %rcx
-	cmovb	%rsp, %rax
-	vmovq	-8(%rax), %xmm17
+	copy_fwd_last_word_load
 	movzbl	-1(%rsi,%rcx), %eax	/* the last byte */
 	vmovdqu8 %zmm16, (%rdi){%k1}
 	mov	%al, -1(%rdi,%rcx)
 	vmovd	%xmm16, %eax		/* the first byte */
 	mov	%al, (%rdi)
-	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
-	cmovb	%rsp, %rax
-	vmovq	%xmm17, -8(%rax)
-	lea	8(%rdi), %rax
-	cmovb	%rsp, %rax
-	vmovq	%xmm16, -8(%rax)
+	copy_fwd_word_stores
 	copy_finish
 .Lcopy_avx512_fwd_0_or_64_up:
 	test	%rcx, %rcx

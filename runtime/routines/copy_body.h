@@ -255,27 +255,10 @@
 .endm
 
 /*
- * Sizes 0..2*top (and larger to `big` when it is given, top 4w there):
- * every byte loaded before any is stored, so no direction test.  Each
- * way out ends in copy_exit \back.
- *
- * The order is the one that measured best on Zen 4 (bench, the copy
- * results): below 16 bytes a chain that tests n >= 8, then 4, as glibc's
- * does, each jae leaving for its class, so the smallest sizes take no
- * branch but the return; from 16 bytes a ladder of steps 16..32, 33..64,
- * 65..128, ... whose vectors widen with the size up to w.  Every routine
- * thus decides sizes below 64 in the same few branches as "vec", whatever
- * its width: with random sizes (the published distributions) each extra
- * level is a misprediction now and then.
+ * Sizes 0..3: 1 a byte; 2..3 the last byte above the first word, in
+ * eax.  Each way out ends in copy_exit \back.
  */
-.macro copy_small name, w, top, big, back
-	cmp	$16, %rcx
-	size_jump jae, \name, 16, up
-	cmp	$8, %rcx
-	size_jump jae, \name, 8, 15
-	cmp	$4, %rcx
-	size_jump jae, \name, 4, 7
-	/* 0..3: 1 a byte; 2..3 the last byte above the first word, in eax */
+.macro copy_0_3 name, back
 	cmp	$1, %rcx
 	ja	.L\name\()_2_3
 	jb	.L\name\()_0
@@ -300,6 +283,52 @@
 	shr	$16, %eax
 	mov	%al, -1(%rdi,%rcx)
 	copy_exit \back
+.endm
+
+/*
+ * "avx512_fwd"'s plain stores of the first and the last 8-byte word of
+ * a copy of 1..64 bytes whose masked load is in zmm16 (copy.S): the
+ * last word loaded (before any store: a move), then both stored, each to
+ * the red zone where n < 8.  Between the two halves nothing may change
+ * the flags of their cmp $8.
+ */
+.macro copy_fwd_last_word_load
+	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
+	cmp	$8, %rcx
+	cmovb	%rsp, %rax
+	vmovq	-8(%rax), %xmm17
+.endm
+.macro copy_fwd_word_stores
+	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
+	cmovb	%rsp, %rax
+	vmovq	%xmm17, -8(%rax)
+	lea	8(%rdi), %rax
+	cmovb	%rsp, %rax
+	vmovq	%xmm16, -8(%rax)
+.endm
+
+/*
+ * Sizes 0..2*top (and larger to `big` when it is given, top 4w there):
+ * every byte loaded before any is stored, so no direction test.  Each
+ * way out ends in copy_exit \back.
+ *
+ * The order is the one that measured best on Zen 4 (bench, the copy
+ * results): below 16 bytes a chain that tests n >= 8, then 4, as glibc's
+ * does, each jae leaving for its class, so the smallest sizes take no
+ * branch but the return; from 16 bytes a ladder of steps 16..32, 33..64,
+ * 65..128, ... whose vectors widen with the size up to w.  Every routine
+ * thus decides sizes below 64 in the same few branches as "vec", whatever
+ * its width: with random sizes (the published distributions) each extra
+ * level is a misprediction now and then.
+ */
+.macro copy_small name, w, top, big, back
+	cmp	$16, %rcx
+	size_jump jae, \name, 16, up
+	cmp	$8, %rcx
+	size_jump jae, \name, 8, 15
+	cmp	$4, %rcx
+	size_jump jae, \name, 4, 7
+	copy_0_3 \name, \back
 
 	.if \w >= 32
 	copy_halves \name, 4, vmovd, xmm, \back
