@@ -128,11 +128,12 @@ unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
 /*
  * The held routine gives way to the rule's pick only by more than HOLD
  * in the measure that decided between them: the worst cell where the
- * held one's is not level with the pick's (NEAR), else the geometric
- * mean.  Raising both of the held one's figures instead kept a routine
- * whose worst cell was level (0.97x against 0.98x) and whose mean was
- * far behind (1.15x against 1.48x, the copy read shapes on Emerald
- * Rapids): the margin against noise decided what noise did not.
+ * held one's is not level with the pick's (NEAR), else the mean.
+ * Raising both of the held one's figures instead kept a routine whose
+ * worst cell was level (0.97x against 0.98x, in a run of 7 repetitions
+ * a cell) and whose mean was far behind (1.15x against 1.48x, the copy
+ * read shapes on Emerald Rapids): the margin against noise decided what
+ * noise did not.
  */
 unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
 			   unsigned shapes, int held)
