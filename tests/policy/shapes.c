@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Proves: a size profile moves a site off the module routine only to a form more than 3% faster both back to back and with its last byte read next, where the table says what a read-back costs each form.
+// Proves: a size profile moves a site off the module routine only to a form more than 3% faster both back to back and with its last byte read next, where the table says what a read-back costs each form; and never off a module routine the table has no row for.
 /*
  * shapes.c - repstos_policy_site (choose.c) on a crafted set table and
  * size profiles, with and without the table's use_extra (policy.h):
@@ -49,6 +49,9 @@ static void use(struct repstos_costs *k, int v, unsigned extra)
 	k->use_known |= 1u << v;
 }
 
+/* The module routine the sites' module has (repstos_modules). */
+static int module = REPSTOS_VARIANT_AVX512_SPLIT;
+
 static int choose(const struct repstos_tuning *t, unsigned kind, unsigned use,
 		  const unsigned long long *hist)
 {
@@ -59,7 +62,7 @@ static int choose(const struct repstos_tuning *t, unsigned kind, unsigned use,
 	struct repstos_site e;
 
 	memset(&m, 0, sizeof(m));
-	m.fam[REPSTOS_FAMILY_SET].variant = REPSTOS_VARIANT_AVX512_SPLIT;
+	m.fam[REPSTOS_FAMILY_SET].variant = module;
 	m.fam[REPSTOS_FAMILY_COPY].variant = REPSTOS_COPY_VARIANT_AVX512;
 	memset(&e, 0, sizeof(e));
 	e.version = REPSTOS_SITE_VERSION;
@@ -116,6 +119,16 @@ int main(void)
 	row(k, REPSTOS_VARIANT_INLINE, 300, 300);
 	expect("64..127 bytes: rep stosb in place, 25% cheaper back to back",
 	       choose(&t, REPSTOS_SIZE_UNKNOWN, 0, at64), REPSTOS_VARIANT_INLINE);
+
+	/* a module routine with no row in the table (tune may choose a
+	 * forced_only one, avx512_plain, by its cells): nothing to weigh
+	 * the others against, so a profile keeps it, where it once took
+	 * the cheapest back to back (rep stosb in place here) */
+	module = REPSTOS_VARIANT_AVX512_PLAIN;
+	expect("a module routine the table has no row for: kept",
+	       choose(&t, REPSTOS_SIZE_UNKNOWN, 0, at64),
+	       REPSTOS_VARIANT_AVX512_PLAIN);
+	module = REPSTOS_VARIANT_AVX512_SPLIT;
 
 	/* through a tuning file and back: the same figures, the same form */
 	{
