@@ -45,29 +45,35 @@ def set_tables(text):
     return out
 
 
-def copy_tables(text):
-    """The same from copybench's output: '## shape' blocks, 'dist-X pl' rows."""
-    out = {}
-    shape = None
-    cands = []
+def copy_rows(text):
+    """copybench's output as (shape line, its config line, row fields),
+    one a row of figures: '## shape' blocks, 'config ...' heads."""
+    shape = head = None
     for line in text.splitlines():
         if line.startswith("## "):
-            shape = line[3:].split(":")[0]
+            shape = line
             continue
         f = line.split()
         if f and f[0] == "config":
-            cands = f[2:]
+            head = line
             continue
-        if shape and len(f) > 2 and f[0].startswith("dist-"):
-            t = out.setdefault(shape, {}).setdefault(f[1], {})
-            # f[2] is glibc's ns a call, the ratios follow
-            for c, v in zip(cands, f[3:]):
-                t.setdefault(c, {})[f[0]] = float(v)
+        if shape and head and len(f) > 2 and (f[0][0].isdigit() or
+                                              f[0].startswith("dist-")):
+            yield shape, head, f
+
+
+def copy_tables(text):
+    """The same as set_tables from copybench's output: its 'dist-X pl'
+    rows."""
+    out = {}
+    for shape, head, f in copy_rows(text):
+        if not f[0].startswith("dist-"):
+            continue
+        t = out.setdefault(shape[3:].split(":")[0], {}).setdefault(f[1], {})
+        # f[2] is glibc's ns a call, the ratios follow
+        for c, v in zip(head.split()[2:], f[3:]):
+            t.setdefault(c, {})[f[0]] = float(v)
     return out
-
-
-def geo(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
 
 
 def fixed_rows(texts):
@@ -75,33 +81,27 @@ def fixed_rows(texts):
     every cell over the texts, printed as copybench prints them."""
     cells = {}
     heads = {}
-    order = []
     for text in texts:
-        shape = None
-        for line in text.splitlines():
-            if line.startswith("## "):
-                shape = line
+        for shape, head, f in copy_rows(text):
+            if not f[0][0].isdigit():
                 continue
-            f = line.split()
-            if f and f[0] == "config":
-                heads[shape] = line
-                continue
-            if shape and len(f) > 2 and f[0][0].isdigit():
-                key = (shape, f[0], f[1])
-                if key not in cells:
-                    order.append(key)
-                for i, v in enumerate(f[2:]):
-                    if v != "-":
-                        cells.setdefault(key, {}).setdefault(i, []).append(float(v))
+            heads[shape] = head
+            row = cells.setdefault((shape, f[0], f[1]), {})
+            for i, v in enumerate(f[2:]):
+                if v != "-":
+                    row.setdefault(i, []).append(float(v))
     shape = None
-    for key in order:
+    for key, row in cells.items():
         if key[0] != shape:
             shape = key[0]
             print(f"\n{shape}\n{heads[shape]}")
-        row = cells[key]
         vals = [f"{statistics.median(row[i]):.2f}" if i in row else "-"
                 for i in range(max(row) + 1)]
         print(f"{key[1] + ' ' + key[2]:17s}" + "".join(f"{v:>9s}" for v in vals))
+
+
+def geo(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
 
 
 def medians(runs):
