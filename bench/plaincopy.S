@@ -58,6 +58,10 @@ END(__bench_copy_mask16)
  *                       branch to plain moves (glibc's chain)
  *   __bench_copy_fwd16b 16..64: the masked pair, then the first and the
  *                       last 16 bytes again plainly; 0..15 plain moves
+ *   __bench_copy_fwd1   1..63: the masked pair, then the first and the
+ *                       last byte again from rax: "avx512_fwd" with no
+ *                       word stores (a read-all load between them waits
+ *                       for the masked store either way)
  * Page ends and above 64: __repstos_copy_avx512.
  */
 .macro fwd_masked_load id
@@ -136,5 +140,22 @@ ENTRY_ALIGN(__bench_copy_fwd16b, 64)
 	leave_to copy_fwd16b_65_up, __repstos_copy_avx512
 	leave_to copy_fwd16b_page_end, __repstos_copy_avx512
 END(__bench_copy_fwd16b)
+
+ENTRY_ALIGN(__bench_copy_fwd1, 64)
+	lea	-1(%rcx), %rax
+	cmp	$62, %rax
+	/* 0 wraps to the top: it and 64 up are "avx512"'s */
+	leave_if a, copy_fwd1_0_or_64_up, __repstos_copy_avx512
+	fwd_page_check copy_fwd1_page_end
+	fwd_masked_load copy_fwd1_1_63
+	movzbl	-1(%rsi,%rcx), %eax	/* the last byte */
+	vmovdqu8 %zmm16, (%rdi){%k1}
+	mov	%al, -1(%rdi,%rcx)
+	vmovd	%xmm16, %eax		/* the first byte */
+	mov	%al, (%rdi)
+	copy_finish
+	leave_to copy_fwd1_0_or_64_up, __repstos_copy_avx512
+	leave_to copy_fwd1_page_end, __repstos_copy_avx512
+END(__bench_copy_fwd1)
 
 	OBJECT_NOTES
