@@ -167,7 +167,7 @@ bench-macro: $(PLUGIN_SO) $(RT_LIB) $(PB)/bench
 PERF_COPY_VARIANT_SYMS := $(shell CC='$(CC)' tests/xlist.sh COPY_VARIANTS sym)
 PERF_COPY_OBJS := $(PB)/copycand-glibc.o $(PB)/copycand-glibc_move.o \
 	$(PB)/copycand-inline.o $(PB)/plaincopy.o $(PB)/copycand-site-__bench_copy_mask16.o \
-	$(patsubst %,$(PB)/copycand-site-__bench_copy_%.o,fwd8 fwd8b fwd16b fwd1) \
+	$(patsubst %,$(PB)/copycand-site-__bench_copy_%.o,fwd8 fwd8b fwd16b) \
 	$(patsubst %,$(PB)/copycand-site-%.o,$(PERF_COPY_VARIANT_SYMS)) \
 	$(patsubst %,$(PB)/copycand-gcc-%.o,$(PERF_GCC))
 $(PB)/copycand-glibc.o: bench/cand.c

@@ -79,7 +79,6 @@ extern BENCH_LOOPS(bench_copy___bench_copy_mask16);
 extern BENCH_LOOPS(bench_copy___bench_copy_fwd8);
 extern BENCH_LOOPS(bench_copy___bench_copy_fwd8b);
 extern BENCH_LOOPS(bench_copy___bench_copy_fwd16b);
-extern BENCH_LOOPS(bench_copy___bench_copy_fwd1);
 
 static bench_loop_fn *const *const site_loops[REPSTOS_COPY_VARIANT_COUNT] = {
 #define X(e, name, sym, needs) [REPSTOS_COPY_VARIANT_##e] = bench_copy_##sym,
@@ -482,8 +481,6 @@ static void add_all(void)
 		    bench_copy___bench_copy_fwd8b, 0, 0);
 		add("fwd16b", bench_copy___bench_copy_fwd16b,
 		    bench_copy___bench_copy_fwd16b, 0, 0);
-		add("fwd1", bench_copy___bench_copy_fwd1,
-		    bench_copy___bench_copy_fwd1, 0, 0);
 	}
 #define GCC_ADD(s) add("gcc-" #s, bench_copy_gcc_##s, NULL, 0, 0);
 	GCC_STRATEGIES(GCC_ADD)

@@ -88,7 +88,6 @@ COPY_ROUTINE(mask16)
 COPY_ROUTINE(fwd8)
 COPY_ROUTINE(fwd8b)
 COPY_ROUTINE(fwd16b)
-COPY_ROUTINE(fwd1)
 
 static const struct {
 	const char *name;
@@ -98,7 +97,6 @@ static const struct {
 	{ "copy_fwd8", call_copy_fwd8 },
 	{ "copy_fwd8b", call_copy_fwd8b },
 	{ "copy_fwd16b", call_copy_fwd16b },
-	{ "copy_fwd1", call_copy_fwd1 },
 };
 
 static const struct {

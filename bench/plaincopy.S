@@ -49,8 +49,10 @@ END(__bench_copy_mask16)
 
 /*
  * Candidates for issue 43's copy gap on Intel: "avx512"'s masked store
- * is not forwarded to a later load, "avx512_fwd"'s four extra stores
- * cost it back to back.  Fewer extra stores:
+ * is not forwarded to a later load, "avx512_fwd"'s extra stores cost
+ * it back to back (four of them until a fifth candidate, fwd1, with only
+ * the two byte stores, measured best and became "avx512_fwd").  Other
+ * extra stores:
  *   __bench_copy_fwd8   0..64: the masked pair, then the first and the
  *                       last 8-byte word again with plain stores, each
  *                       to the red zone where n < 8 (cmov, no branch)
@@ -58,10 +60,6 @@ END(__bench_copy_mask16)
  *                       branch to plain moves (glibc's chain)
  *   __bench_copy_fwd16b 16..64: the masked pair, then the first and the
  *                       last 16 bytes again plainly; 0..15 plain moves
- *   __bench_copy_fwd1   1..63: the masked pair, then the first and the
- *                       last byte again from rax: "avx512_fwd" with no
- *                       word stores (a read-all load between them waits
- *                       for the masked store either way)
  * Page ends and above 64: __repstos_copy_avx512.
  */
 .macro fwd_masked_load id
@@ -87,14 +85,34 @@ END(__bench_copy_mask16)
 	copy_halves \id, 4, vmovd, xmm
 .endm
 
+/* The first and the last 8-byte word of a copy of 0..64 bytes whose
+ * masked load is in zmm16: the last word loaded (before any store: a
+ * move), then both stored, each to the red zone where n < 8 (nothing
+ * below the stack pointer is live when a routine starts).  Between the
+ * two halves nothing may change the flags of their cmp $8. */
+.macro fwd_last_word_load
+	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
+	cmp	$8, %rcx
+	cmovb	%rsp, %rax
+	vmovq	-8(%rax), %xmm17
+.endm
+.macro fwd_word_stores
+	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
+	cmovb	%rsp, %rax
+	vmovq	%xmm17, -8(%rax)
+	lea	8(%rdi), %rax
+	cmovb	%rsp, %rax
+	vmovq	%xmm16, -8(%rax)
+.endm
+
 ENTRY_ALIGN(__bench_copy_fwd8, 64)
 	cmp	$64, %rcx
 	leave_if a, copy_fwd8_65_up, __repstos_copy_avx512
 	fwd_page_check copy_fwd8_page_end
 	fwd_masked_load copy_fwd8_0_64
-	copy_fwd_last_word_load
+	fwd_last_word_load
 	vmovdqu8 %zmm16, (%rdi){%k1}
-	copy_fwd_word_stores
+	fwd_word_stores
 	copy_finish
 	leave_to copy_fwd8_65_up, __repstos_copy_avx512
 	leave_to copy_fwd8_page_end, __repstos_copy_avx512
@@ -140,22 +158,5 @@ ENTRY_ALIGN(__bench_copy_fwd16b, 64)
 	leave_to copy_fwd16b_65_up, __repstos_copy_avx512
 	leave_to copy_fwd16b_page_end, __repstos_copy_avx512
 END(__bench_copy_fwd16b)
-
-ENTRY_ALIGN(__bench_copy_fwd1, 64)
-	lea	-1(%rcx), %rax
-	cmp	$62, %rax
-	/* 0 wraps to the top: it and 64 up are "avx512"'s */
-	leave_if a, copy_fwd1_0_or_64_up, __repstos_copy_avx512
-	fwd_page_check copy_fwd1_page_end
-	fwd_masked_load copy_fwd1_1_63
-	movzbl	-1(%rsi,%rcx), %eax	/* the last byte */
-	vmovdqu8 %zmm16, (%rdi){%k1}
-	mov	%al, -1(%rdi,%rcx)
-	vmovd	%xmm16, %eax		/* the first byte */
-	mov	%al, (%rdi)
-	copy_finish
-	leave_to copy_fwd1_0_or_64_up, __repstos_copy_avx512
-	leave_to copy_fwd1_page_end, __repstos_copy_avx512
-END(__bench_copy_fwd1)
 
 	OBJECT_NOTES

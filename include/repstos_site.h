@@ -70,8 +70,7 @@
  * Routines are leaf code reached by `call` with an unaligned stack: no
  * aligned spills, no calls.  A routine may write the 8 bytes just below
  * its stack pointer, a leaf's red zone: the backward copies push their
- * count there, and "avx512_fwd" sends there the stores that do not fit
- * the size.  Nothing is kept there: sites are built without a red zone
+ * count there.  Nothing is kept there: sites are built without a red zone
  * (the plugin's -mno-red-zone; REPSTOS_MEMSET steps over it), the stub
  * jumps to a routine only once its saved registers are popped, and a
  * signal frame begins 128 bytes lower.

@@ -14,8 +14,7 @@
  * since the copy stub serves copy and move sites alike.  Leaf code,
  * reached by `call` with the stack 8 bytes off alignment; the only
  * stack use is the 8 bytes below the stack pointer (repstos_site.h): a
- * push of the count in the backward paths, "avx512_fwd"'s unneeded
- * stores.
+ * push of the count in the backward paths.
  */
 #include "asm.h"
 #include "copy_body.h"
@@ -197,27 +196,24 @@ ENTRY_ALIGN(__repstos_copy_avx512_plain, 16)
 END(__repstos_copy_avx512_plain)
 
 /*
- * "avx512_fwd": "avx512" whose 1..63 bytes a later load can be forwarded
- * from.  The masked store of "avx512" is not forwarded to a load of the
- * bytes it wrote (Zen 4; Intel Emerald Rapids at every placement: the
- * "use" and "first" tables of the copy shapes): the load waits for it to
- * commit.  So after it the first and the last byte are stored again
- * from rax, and the first and the last 8-byte word from xmm, words
- * after bytes: the youngest store a load of one of them meets is plain
- * and covers it.  The words go instead to the red zone just below the
- * stack pointer where n < 8, chosen by cmov, so there is no size
- * branch: nothing below the stack pointer is live when a routine starts
- * (reached by call, or by the stub's jump once its saved registers are
- * popped), and a signal frame starts 128 bytes lower.  One unsigned
- * compare of n - 1 with 62 sends 0 (which wraps) and 64 up away
- * together, so the bytes need no cmov; 64 takes "avx512"'s two plain
- * 32-byte moves, as fast as glibc's where one masked store and four
+ * "avx512_fwd": "avx512" whose 1..63 bytes a later load of the first or
+ * the last byte can be forwarded from.  The masked store of "avx512" is
+ * not forwarded to a load of the bytes it wrote (Zen 4; Intel Emerald
+ * Rapids at every placement: the "use" and "first" tables of the copy
+ * shapes): the load waits for it to commit.  So after it the last and
+ * the first byte are stored again from rax: the youngest store a load of
+ * one of them meets is plain and covers it.  A load of a whole word
+ * between them waits for the masked store whatever follows it, so no
+ * word is stored again: the first and the last word, also stored until
+ * it was measured, cost back to back (2.02x glibc against 2.32x without
+ * them, read all 1.03x against 1.02x; Emerald Rapids, copybench, the five
+ * distributions, bench/results/intel-06-cf/copy-fwd-bytes.txt).
+ * One unsigned compare of n - 1 with 62 sends 0 (which wraps) and 64 up
+ * away together, so the bytes need no cmov; 64 takes "avx512"'s two
+ * plain 32-byte moves, as fast as glibc's where one masked store and
  * more were 0.73x glibc back to back at +3.  Every load precedes every
- * store: a move.  Emerald Rapids, copybench, the five distributions,
- * medians of five processes: read last 1.73x glibc, read first 1.85x,
- * back to back 2.06x, where "avx512" is 1.10x, 1.21x and 2.75x
- * (bench/results/intel-06-cf/copy-forwarding.txt).
- * 64 up and page ends: "avx512"'s.  Needs what "avx512" needs.
+ * store: a move.  64 up and page ends: "avx512"'s.  Needs what
+ * "avx512" needs.
  */
 ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
@@ -233,13 +229,11 @@ ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	bzhi	%rcx, .Lcopy_ones(%rip), %rax
 	kmovq	%rax, %k1
 	vmovdqu8 (%rsi), %zmm16{%k1}{z}
-	copy_fwd_last_word_load
 	movzbl	-1(%rsi,%rcx), %eax	/* the last byte */
 	vmovdqu8 %zmm16, (%rdi){%k1}
 	mov	%al, -1(%rdi,%rcx)
 	vmovd	%xmm16, %eax		/* the first byte */
 	mov	%al, (%rdi)
-	copy_fwd_word_stores
 	copy_finish
 .Lcopy_avx512_fwd_0_or_64_up:
 	test	%rcx, %rcx

@@ -286,28 +286,6 @@
 .endm
 
 /*
- * "avx512_fwd"'s plain stores of the first and the last 8-byte word of
- * a copy of 1..64 bytes whose masked load is in zmm16 (copy.S): the
- * last word loaded (before any store: a move), then both stored, each to
- * the red zone where n < 8.  Between the two halves nothing may change
- * the flags of their cmp $8.
- */
-.macro copy_fwd_last_word_load
-	lea	(%rsi,%rcx), %rax	/* the last word; n < 8: the red zone */
-	cmp	$8, %rcx
-	cmovb	%rsp, %rax
-	vmovq	-8(%rax), %xmm17
-.endm
-.macro copy_fwd_word_stores
-	lea	(%rdi,%rcx), %rax	/* (the flags: cmp $8 still) */
-	cmovb	%rsp, %rax
-	vmovq	%xmm17, -8(%rax)
-	lea	8(%rdi), %rax
-	cmovb	%rsp, %rax
-	vmovq	%xmm16, -8(%rax)
-.endm
-
-/*
  * Sizes 0..2*top (and larger to `big` when it is given, top 4w there):
  * every byte loaded before any is stored, so no direction test.  Each
  * way out ends in copy_exit \back.
