@@ -205,18 +205,24 @@ END(__repstos_copy_avx512_plain)
  * one of them meets is plain and covers it.  A load of a whole word
  * between them waits for the masked store whatever follows it, so no
  * word is stored again: the first and the last word, also stored until
- * it was measured, cost back to back (2.02x glibc against 2.32x without
- * them, read all 1.03x against 1.02x; Emerald Rapids, copybench, the five
+ * it was measured, cost back to back (2.04x glibc against 2.34x without
+ * them, read all 1.03x either way; Emerald Rapids, copybench, the five
  * distributions, bench/results/intel-06-cf/copy-fwd-bytes.txt).
- * One unsigned compare of n - 1 with 62 sends 0 (which wraps) and 64 up
- * away together, so the bytes need no cmov; 64 takes "avx512"'s two
- * plain 32-byte moves, as fast as glibc's where one masked store and
- * more were 0.73x glibc back to back at +3.  Every load precedes every
- * store: a move.  64 up and page ends: "avx512"'s.  Needs what
+ * Above 64 it runs "avx512"'s very instructions (its first compare, then
+ * its ladder: entered at 33 behind two more branches, 128 bytes aligned
+ * were 1.39x glibc against "avx512"'s 1.72x, now 1.77x against 1.58x in
+ * one run), so tune's fixed sizes there tell the two apart by noise
+ * alone.  Then one unsigned compare of n - 1 with 62 sends 0 (which
+ * wraps) and 64 away together, so the bytes need no cmov; 64 takes
+ * "avx512"'s two plain 32-byte moves, as fast as glibc's where one
+ * masked store and more were 0.73x glibc back to back at +3.  Every load
+ * precedes every store: a move.  Page ends: "avx512"'s.  Needs what
  * "avx512" needs.
  */
 ENTRY_ALIGN(__repstos_copy_avx512_fwd, 64)
 	REQUIRE(__repstos_can_avx512, __repstos_copy_vec)
+	cmp	$64, %rcx
+	ja	.Lcopy_avx512_65_up
 	lea	-1(%rcx), %rax
 	cmp	$62, %rax
 	ja	.Lcopy_avx512_fwd_0_or_64_up	/* n 0 wraps to the top */
