@@ -19,8 +19,10 @@ i=1
 while [ $i -le $n ]; do
 	taskset -c "$cpu" patcher/repstos tune --report >"$t/$i" 2>&1 ||
 		{ echo "mkrow: repstos tune failed" >&2; exit 1; }
-	# the decision: the marked routines and the thresholds, one line
-	sed -n 's/^  [*r] \([a-z0-9_]*\) .*/\1/p; s/^  rep stosb thresholds: //p' \
+	# the decision: the marked routines, each with its mark (* the
+	# module's, r the read one's: the routines come in the report's
+	# order, not the marks'), and the thresholds, one line
+	sed -n 's/^  \([*r]\) \([a-z0-9_]*\) .*/\1\2/p; s/^  rep stosb thresholds: //p' \
 		"$t/$i" | paste -sd' ' >"$t/$i.d"
 	i=$((i + 1))
 done
@@ -36,8 +38,9 @@ file=$(sed -n 's/^for \(runtime\/policy\/rows\/[a-z0-9-]*\.costs\), as a measure
 	echo "# as bench/mkrow.sh $n derived it on $(date -u '+%Y-%m-%d') at $(git rev-parse --short HEAD 2>/dev/null || echo '?'):"
 	echo "# $agree of $n runs of \`repstos tune --report\` (pinned to CPU $cpu) decided"
 	echo "#   $best"
-	echo "# (each family's module routine and read routine, set then copy;"
-	echo "# the rep stosb thresholds); these lines are the first such run's."
+	echo "# (set then copy, each family's module routine marked *, its read"
+	echo "# routine r; the rep stosb thresholds); these lines are the first"
+	echo "# such run's."
 	echo "# The other decisions:"
 	tail -n +2 "$t/tally" | sed 's/^ *\([0-9]*\) /#   \1 runs: /'
 	sed -n '/^for runtime\/policy\/rows\/.*as a measured row:$/,/^the policy/p' "$run" |
