@@ -61,7 +61,7 @@ struct repstos_standing repstos_pick_standing(const struct repstos_cells *c,
 
 /*
  * Which of the n routines (n >= 1), over the shapes of the mask: the
- * best worst cell; among those within 3% of it (the noise of one run's
+ * best worst cell; among those within 5% of it (the noise of one run's
  * cell), the best mean (repstos_standing).
  */
 unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
@@ -71,7 +71,7 @@ unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
  * The routine the policy already has, held (an index, or -1 where it is
  * none of the n), stays unless the rule's pick beats it by more than 5%
  * in the measure that decided: the worst cell, or, where the held one's
- * is within 3% of the pick's, the mean.  Measured again, two
+ * is within 5% of the pick's, the mean.  Measured again, two
  * routines close on that measure would otherwise trade places on noise.
  * Returns the index to take: held, or repstos_pick's.
  */

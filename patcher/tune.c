@@ -55,7 +55,8 @@
  * repetitions the copy read routine on Emerald Rapids went to
  * avx512_fwd in 5 of 10 runs, its worst read-all cell (0.98-0.99x) and
  * avx512's (1.03x) seen now within the rule's 3%, now not; with 11,
- * 10 of 10 runs agree, in 2.42 s. */
+ * 10 of 10 runs agreed, in 2.42 s, until avx512_fwd's cheaper form
+ * made the two level (the rule's margin is 5% since: pick.c, NEAR). */
 #define CELL_REPS 11
 _Static_assert(CELL_REPS <= REPS, "measure_reps' arrays");
 #define BATCH_NS 100e3
