@@ -88,8 +88,7 @@ const struct repstos_family repstos_families[REPSTOS_NFAMILY] = {
 		.narrow_form = REPSTOS_COPY_VARIANT_VEC,
 		.wide = 1u << REPSTOS_COPY_VARIANT_LIBC,
 		.forced_only = 1u << REPSTOS_COPY_VARIANT_LIBC |
-			       1u << REPSTOS_COPY_VARIANT_AVX512_PLAIN |
-			       1u << REPSTOS_COPY_VARIANT_AVX512_FWD,
+			       1u << REPSTOS_COPY_VARIANT_AVX512_PLAIN,
 		.range_form = REPSTOS_COPY_VARIANT_AVX512_PLAIN,
 		.range_with = 1u << REPSTOS_COPY_VARIANT_AVX512,
 		.no_forward = 1u << REPSTOS_COPY_VARIANT_INLINE |
