@@ -957,8 +957,7 @@ int main(int argc, char **argv)
 	pick_sizes(zlist);
 	pin();
 	describe_machine();
-	/* 1 MiB, the largest offset and what the read shape reads past
-	 * the end of a size that is no multiple of 8 */
+	/* 1 MiB and the largest offset, with room to spare */
 	if (posix_memalign((void **)&buf, 4096, (1 << 20) + 8192))
 		return 2;
 	memset(buf, 1, (1 << 20) + 8192);

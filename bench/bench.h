@@ -18,9 +18,10 @@
  *         a program clears a struct and then fills it; a load that needs
  *         bytes of a store the CPU cannot forward from (masked and string
  *         stores, on some CPUs) waits for that store to commit;
- *   read  the whole destination is read after each call (its 8-byte
- *         words summed) and folded in the same way, as when a program
- *         copies a buffer and then parses it;
+ *   read  the whole destination is read after each call (its whole
+ *         8-byte words and its last byte summed) and folded in the
+ *         same way, as when a program copies a buffer and then parses
+ *         it;
  *   first use after write with the first byte loaded, not the last: a
  *         routine can make one byte's load forwarded with one plain
  *         store of that byte, so use alone could reward what helps no
@@ -117,8 +118,8 @@ static inline const char *bench_shape_how(unsigned s)
 {
 	return s == BENCH_USE ? "the next call's destination depends on the "
 				"last byte each call wrote" :
-	       s == BENCH_READ ? "it depends on the sum of the 8-byte words "
-				 "each call wrote" :
+	       s == BENCH_READ ? "it depends on the sum of the whole 8-byte "
+				 "words and the last byte each call wrote" :
 	       s == BENCH_FIRST ? "it depends on the first byte each call "
 				  "wrote" :
 	       "calls back to back, nothing reads what they wrote";

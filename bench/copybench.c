@@ -581,8 +581,7 @@ int main(int argc, char **argv)
 	}
 	if (maxcalls < 1)
 		maxcalls = 1;
-	/* the largest copy, its offsets and what the read shape reads past
-	 * its end fit in the 4 KiB past 64 MiB */
+	/* the largest copy and its offsets fit in the 4 KiB past 64 MiB */
 	src = aligned_alloc(4096, BUFSZ);
 	dst = aligned_alloc(4096, BUFSZ);
 	if (!src || !dst)
