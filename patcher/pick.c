@@ -71,8 +71,11 @@ static void shape_cells(const struct repstos_cells *c, unsigned sh,
  * copies at 1.55x against avx512's 1.38x, and with the held margin
  * below they took the row; sqlite and Lua then ran 0.3-2% slower and
  * the many-site program 7%: a next call that waits on the load is rarer
- * in programs than three to one.  In halves the two are level, 1.61x
- * and 1.58x, and the row's routine stays.)
+ * in programs than three to one.  In halves the two were level, 1.61x
+ * and 1.58x, and the row's routine stayed; once avx512_fwd stored only
+ * its ends' bytes again, halves put it at 1.78x against 1.59x, and with
+ * it as the row the four programs ran level with avx512 (within 0.7%),
+ * the many-site program 1-3% behind.)
  */
 struct repstos_standing repstos_pick_standing(const struct repstos_cells *c,
 					      unsigned shapes)

@@ -38,11 +38,15 @@
  * (rows/intel-06-cf.costs says how many runs agreed).  The conservative
  * rule gave this CPU "avx2", 0.41-0.83x glibc on the distributions back
  * to back (summary.txt); "avx512_split" is the best worst cell here
- * (0.92-0.94x, every shape), copies "avx512" (its worst cell a fixed
- * size, 0.87-0.92x, the distributions 1.75-3.0x back to back).  The copy
- * read routine is avx512 or avx512_plain by a coin's throw (10 and 9 of
- * 20 runs); the copy rep movsb threshold is the conservative rule's 2 KiB,
- * not measured.  Only this model: Sapphire Rapids (0x8f) shares its core
+ * (0.92-0.94x, every shape).  Copies, for sites of unknown use and
+ * read ones alike, "avx512_fwd" (20 of 20 runs, once it stored only its
+ * ends' bytes again and tune judged worst cells within 5% level): worst
+ * cells level with "avx512"'s, mean in halves 1.77x glibc against 1.59x,
+ * read shapes 1.64x against 1.17x; copybench, medians of five processes,
+ * 2.31x back to back where "avx512" is 2.72x, 1.75-2.02x read back where
+ * it is 1.09-1.20x (copy-fwd-row.txt); sqlite, zstd, jq and Lua ran level
+ * with "avx512" (real-copy-fwd-row.txt).  The copy rep movsb threshold
+ * is the conservative rule's 2 KiB, not measured.  Only this model: Sapphire Rapids (0x8f) shares its core
  * but was not measured.
  *
  * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
