@@ -46,8 +46,8 @@
  * 2.31x back to back where "avx512" is 2.72x, 1.75-2.02x read back where
  * it is 1.09-1.20x (copy-fwd-row.txt); sqlite, zstd, jq and Lua ran level
  * with "avx512" (real-copy-fwd-row.txt).  The copy rep movsb threshold
- * is the conservative rule's 2 KiB, not measured.  Only this model: Sapphire Rapids (0x8f) shares its core
- * but was not measured.
+ * is the conservative rule's 2 KiB, not measured.  Only this model:
+ * Sapphire Rapids (0x8f) shares its core but was not measured.
  *
  * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
  * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
