@@ -155,3 +155,28 @@ unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
 		return p.geo > h.geo * HOLD ? pick : (unsigned)held;
 	return p.worst > h.worst * HOLD ? pick : (unsigned)held;
 }
+
+/* c's cells, each the better of it and again's. */
+static void better_of(struct repstos_cells *c, const struct repstos_cells *again)
+{
+	unsigned sh, i;
+
+	for (sh = 0; sh < REPSTOS_NSHAPE; sh++)
+		for (i = 0; i < REPSTOS_PICK_NCELL; i++)
+			if (again->r[sh][i] > c->r[sh][i])
+				c->r[sh][i] = again->r[sh][i];
+}
+
+int repstos_pick_confirm(struct repstos_cells *pick, struct repstos_cells *held,
+			 const struct repstos_cells *again_pick,
+			 const struct repstos_cells *again_held,
+			 unsigned shapes)
+{
+	struct repstos_cells two[2];
+
+	better_of(pick, again_pick);
+	better_of(held, again_held);
+	two[0] = *pick;
+	two[1] = *held;
+	return repstos_pick_keep(two, 2, shapes, 1) == 0;
+}

@@ -78,6 +78,19 @@ unsigned repstos_pick(const struct repstos_cells *c, unsigned n,
 unsigned repstos_pick_keep(const struct repstos_cells *c, unsigned n,
 			   unsigned shapes, int held);
 
+/*
+ * A change from the held routine, confirmed by a second pass: the
+ * pick's and the held routine's cells each become the better of their
+ * two passes (again_pick, again_held; a cell of 0 there is unmeasured),
+ * and the two are judged again with the hold.  A cell is the worst of
+ * three placements' medians, so noise only pulls it down.  Returns 1
+ * where the pick stands, 0 where the held routine stays.
+ */
+int repstos_pick_confirm(struct repstos_cells *pick, struct repstos_cells *held,
+			 const struct repstos_cells *again_pick,
+			 const struct repstos_cells *again_held,
+			 unsigned shapes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Proves: tune picks the best worst cell over every shape (the read shapes for the read routine), then the best mean (back to back and the read shapes weighing alike), and keeps the policy's routine within 5% of the measure that decided.
+// Proves: tune picks the best worst cell over every shape (the read shapes for the read routine), then the best mean (back to back and the read shapes weighing alike), keeps the policy's routine within 5% of the measure that decided, and judges a confirmed change by the better of two passes.
 /*
  * pick.c - repstos_pick, repstos_pick_keep and repstos_pick_standing
  * (patcher/pick.c) on crafted cells: the figures issue 43 measured on a
@@ -34,6 +34,31 @@ static struct repstos_cells cells(double b2b, double first, double last)
 	c.r[REPSTOS_SHAPE_FIRST][0] = first;
 	c.r[REPSTOS_SHAPE_LAST][0] = last;
 	return c;
+}
+
+/* A second pass: Emerald Rapids' copy read shapes, avx512_fwd held.  In
+ * one pass its worst cell fell to 0.98x against avx512's 1.05x, beyond
+ * the 5% level; the same again, or the 1.02x it mostly measures. */
+static void confirmed(void)
+{
+	struct repstos_cells pick = cells(2.70, 1.18, 1.05);
+	struct repstos_cells held = cells(2.30, 2.00, 0.98);
+	struct repstos_cells low = held, high = cells(2.25, 1.95, 1.02);
+
+	expect("one pass: the worst cell decides, avx512 over the held one",
+	       repstos_pick_confirm(&pick, &low, &pick, &low,
+				    REPSTOS_SHAPES_READ), 1);
+	expect("the better of two passes, 1.02x: level, the held one stays",
+	       repstos_pick_confirm(&pick, &held, &pick, &high,
+				    REPSTOS_SHAPES_READ), 0);
+	expect("its cells are the better of the passes (2.30, 2.00, 1.02)",
+	       held.r[REPSTOS_SHAPE_B2B][0] == 2.30 &&
+	       held.r[REPSTOS_SHAPE_FIRST][0] == 2.00 &&
+	       held.r[REPSTOS_SHAPE_LAST][0] == 1.02, 1);
+	expect("an unmeasured cell of the second pass (0) changes nothing",
+	       repstos_pick_confirm(&pick, &low, &pick,
+				    &(struct repstos_cells){ { { 0 } } },
+				    REPSTOS_SHAPES_READ), 1);
 }
 
 static void standing(void)
@@ -150,6 +175,7 @@ int main(void)
 						REPSTOS_SHAPES_EVERY, -1), 1);
 	expect("held out of range: the rule's", repstos_pick_keep(near, 2,
 						REPSTOS_SHAPES_EVERY, 7), 1);
+	confirmed();
 	standing();
 	printf("pick: %u checks, %u failed\n", checks, failures);
 	return failures != 0;
