@@ -45,12 +45,15 @@ static void relocate_one(struct rs_lines *l, size_t rsec)
 	const struct rs_elf *f = l->f;
 	const GElf_Shdr *rsh = &f->sec[rsec].sh;
 	const GElf_Shdr *tsh = &f->sec[rsh->sh_info].sh;
-	uint8_t *target = l->copy + tsh->sh_offset;
 	size_t i, n = rsh->sh_size / sizeof(Elf64_Rela);
+	uint8_t *target;
 
+	/* A SHT_NOBITS target's offset is not bounded by the file (elf.c
+	 * checks only sections with bytes): no pointer is made from it. */
 	if (rsh->sh_entsize != sizeof(Elf64_Rela) || rsh->sh_link != f->symtab ||
 	    tsh->sh_type == SHT_NOBITS)
 		return;
+	target = l->copy + tsh->sh_offset;
 	for (i = 0; i < n; i++) {
 		Elf64_Rela r;
 		const struct rs_sym *s;

@@ -35,6 +35,13 @@ cp "$C/sites-o" "$C/bad-reloc-o"
 $POKE poke "$C/bad-reloc-o" $(($($POKE rela "$C/bad-reloc-o" \
 	"$($POKE const REPSTOS_SITES_SECTION)" 0) + 8)) 01
 head -c 3000 "$C/lib-so" >"$C/truncated-so"
+# A .debug section some relocations apply to, made SHT_NOBITS with an
+# offset that wraps a pointer (the fuzzer's find: lines.c's relocate_one
+# made its target pointer before the type check).
+cp "$C/lib-g1-o" "$C/debug-nobits-o"
+i=$($POKE sections "$C/debug-nobits-o" | awk '$1 == ".debug_line" { print $2 }')
+$POKE shdr "$C/debug-nobits-o" "$i" type 8
+$POKE shdr "$C/debug-nobits-o" "$i" offset 0xfffffffe00000000
 # Kernel-mode objects (tests/plugin/kernel.sh's unit): notes and
 # .altinstructions instead of a site table, in a tree of Linux 6.1's
 # alt_instr layout (kernel-o) and of 7.3's (kernel14-o).
