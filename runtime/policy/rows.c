@@ -50,40 +50,25 @@
  * Sapphire Rapids (0x8f) shares its core but was not measured.
  *
  * AMD family 0x1a (Zen 5): measured on an AMD EPYC family 0x1a model 2
- * (virtualized, 2 cores, glibc 2.36 choosing __memset_avx512_unaligned_erms;
- * bench/results/amd-1a-02): "avx512_split", the only form at 0.97x
- * glibc or better on every published distribution in both shapes:
- * 1.04-1.20x back to back, 1.02-1.15x with use after write; 0.93x or
- * better at every fixed size back to back (with use after write 0.52x
- * at 512 bytes aligned, where glibc takes half its time at 511).
- * "avx512", this row's routine before, is faster back to back (geomean
- * 1.31-1.36x against 1.11-1.18x, and 1.21x against 1.12x on the
- * many-site program) but 0.86-0.93x on three distributions with use
- * after write (its masked stores are not forwarded to the next load)
- * and 0.73-0.78x at every fixed size below 256 bytes: the goals put
- * "never slower" first, as on Zen 4.  From
- * 4 KiB the two routines' loops match (1.34-1.78x glibc), and beat rep
- * stosb (glibc's choice from 2 KiB) up to 256 KiB; rep stosb wins
- * again from 512 KiB (the loop: 8.5 us at 1 MiB, rep stosb 7.2).  So
- * rep stosb from 512 KiB, and a site goes inline only when proven that
- * large.  "vec" loses to rep stosb from 2 KiB.  Copies: "avx512", as
- * `repstos tune` chose in every run on two days: over the memcpy
- * distributions 2.61-2.75x glibc back to back and 1.31-1.44x with use
- * after write (no distribution below 1.79x and 1.10x at aligned, +5/+3
- * or random offsets), where "avx2", this row's copy routine before, was
- * 0.92-0.95x (copyshapes.txt).  What it gives up: 0..3 bytes with use
- * after write, 0.32-0.70x, 0 bytes the worst (its masked pair, even all
- * masked off: the next load waits for the store to commit; avx2
- * 0.98-1.31x; copyfixed.txt); back to back the
- * same sizes measured 0.51-0.93x in one process and 1.16-1.67x in the
- * next.  The cost table sends a site of a known size to the cheaper
- * form.  rep movsb from 24 KiB, not 2: the loop is 0.92-2.1x glibc from
- * 1 to 24 KiB where rep movsb is 0.47-0.74x at 1-2 KiB and level above,
- * and falls off as source and destination outgrow the 48 KiB L1D
- * (0.89-0.91x misaligned at 25 KiB, 0.52-0.88x from 28 to 512 KiB)
- * where rep movsb stays 0.97-1.05x (copyrep.txt).  The cost tables are
- * what `repstos tune` measured there with these thresholds
- * (rows/amd-1a-02.costs).
+ * (KVM, 2 cores, AVX-512, FSRM; glibc 2.36 choosing its AVX-512 memset
+ * and memmove; bench/results/amd-1a-02), the second row derived by
+ * code: routines, thresholds and tables are what bench/mkrow.sh took
+ * from 20 runs of `repstos tune --report` (rows/amd-1a-02.costs says how
+ * many agreed).  Sets, for sites of unknown use and read ones,
+ * "avx512_split", the best worst cell (0.99x glibc; copybench's and
+ * bench's medians of five processes, goals-row.txt): "avx512" is faster
+ * back to back (1.22x against 1.09x over the distributions) but
+ * 0.73-0.78x at fixed sizes below 256 bytes, and behind in every read
+ * shape.  rep stosb from 2 KiB in "vec", from 512 KiB in the wide
+ * routines, and inline only where a site is proven that large.  Copies
+ * of unknown use, "avx512": its worst cell is level with "avx512_fwd"'s
+ * and its mean in halves ahead (2.51x glibc back to back against 2.14x;
+ * read last and first 1.28x and 1.46x against 1.73x and 1.88x); copies
+ * the plugin saw read, "avx512_fwd" (20 of 20 runs).  rep movsb from
+ * 24 KiB, not 2: the loop is 0.92-2.1x glibc from 1 to 24 KiB where rep
+ * movsb is 0.47-0.74x at 1-2 KiB, and falls off as source and
+ * destination outgrow the 48 KiB L1D, where rep movsb stays 0.97-1.05x
+ * (copyrep.txt).
  *
  * AMD family 0x19 models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf (Zen 4):
  * measured on an AMD EPYC family 0x19 model 0x11 (KVM, 2 cores, glibc
@@ -198,12 +183,12 @@ static const struct measured table[] = {
 	  .copy_read_variant = INTEL_06_CF_COPY_READ_VARIANT },
 	{ REPSTOS_VENDOR_AMD, 0x1a, { { 0x00, 0xff } },
 	  F(ERMS) | F(AVX512F) | F(AVX512BW) | F(AVX512VL) | F(BMI2),
-	  REPSTOS_VARIANT_AVX512_SPLIT, 2 * KIB, 512 * KIB, 512 * KIB,
-	  REPSTOS_COPY_VARIANT_AVX512, 24 * KIB, &amd_1a_02_costs,
-	  &amd_1a_02_copy_costs,
+	  AMD_1A_02_VARIANT, AMD_1A_02_VEC_REP_MIN, AMD_1A_02_WIDE_REP_MIN,
+	  AMD_1A_02_INLINE_MIN, AMD_1A_02_COPY_VARIANT, 24 * KIB,
+	  &amd_1a_02_costs, &amd_1a_02_copy_costs,
 	  "measured: AMD family 0x1a (EPYC model 2)",
-	  .read_variant = REPSTOS_VARIANT_AVX512_SPLIT,
-	  .copy_read_variant = REPSTOS_COPY_VARIANT_AVX512 },
+	  .read_variant = AMD_1A_02_READ_VARIANT,
+	  .copy_read_variant = AMD_1A_02_COPY_READ_VARIANT },
 };
 #undef F
 

@@ -106,8 +106,8 @@ want="const:16=vec const:300=avx2 const:3000=avx2 const:100000=avx2 bounded:0=av
 
 # Zen 5's row (rows/amd-1a-02.costs): avx512_split for a set site of
 # unknown size and avx512 for a copy site, and its tables for sizes they
-# know: avx512 for a set of 300 bytes (2.7 ns against avx512_split's
-# 3.0), avx2 for a copy of 300 (7.0 against avx512's 8.1).  Before the
+# know: avx512 for a set of 300 bytes (2.4 ns against avx512_split's
+# 2.8), avx2 for a copy of 300 (6.2 against avx512's 8.3).  Before the
 # table every site took the module routines, and copies avx2.
 $TOOL patch --cpu=zen5 $bin -o $W/row-zen5 >/dev/null 2>&1 || fail "patch --cpu=zen5"
 got=$(REPSTOS_PATCH=0 $W/row-zen5 forms | awk '{ print $1 ":" $2 ":" $3 "=" $NF }' |
