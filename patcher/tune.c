@@ -31,7 +31,8 @@
  *     avx512_split's worst fixed size is bimodal (0.71x or 0.85-1.00x),
  *     6 of 30 runs chose avx512 without such a margin.  Where the rule
  *     would change a measured row's routine, the two are measured again
- *     and judged by the better of their two passes (confirm).
+ *     (the fixed sizes too, for the module routine) and judged by the
+ *     better of their two passes (confirm).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -853,6 +854,30 @@ static int index_of(const struct forms *rt, int v)
 }
 
 /*
+ * The fixed-size cells of s's routines measured again, into c: a second
+ * pass of step 2 for them.  Their worst class may be one where each runs
+ * the family's rep string instruction alike: on Zen 5 copies of 32 KiB
+ * to 128 KiB, 0.66-0.83x glibc for every routine from run to run; in one
+ * run of ten avx512's fell to 0.60x there and avx2's did not (0.69x),
+ * and the copy module routine went to avx2, 2.5x slower on the
+ * distributions.  A second pass of the distributions' cells alone left
+ * that decision standing.
+ */
+static int measure_fixed(const struct forms *s, struct repstos_cells *c)
+{
+	static struct table again;
+	struct forms g;
+	unsigned i;
+
+	if (with_glibc(s, &g))
+		return -1;
+	measure_costs(&g, &again);
+	for (i = 0; i < s->n; i++)
+		c[i].r[REPSTOS_SHAPE_B2B][REPSTOS_PICK_FIXED] = fixed_cell(&again, s->f[i]);
+	return 0;
+}
+
+/*
  * The rule's pick where it is not the held routine of a measured row,
  * confirmed: the two measured once more and judged again
  * (repstos_pick_confirm), since one low cell can decide and noise only
@@ -861,7 +886,8 @@ static int index_of(const struct forms *rt, int v)
  * read routine went to avx512 (1.05x), whose mean over the read shapes
  * is 1.17x against 1.65x.  Only such a change costs the second pass:
  * 0.18 s for one family's two routines there (four at once took a run to
- * 3.16 s).  Without a row the held routine is the conservative rule's,
+ * 3.16 s); on Zen 5, with the module routine's fixed sizes, 0.4 s (four
+ * at once: 3.43 s against 2.2).  Without a row the held routine is the conservative rule's,
  * a guess, and is held by the margin alone.  c[pick] and c[held] keep
  * the better cells, for the report.
  */
@@ -879,7 +905,8 @@ static unsigned confirm(FILE *rep, const struct forms *rt,
 	s.f[0] = rt->f[pick];
 	s.f[1] = rt->f[held];
 	memset(again, 0, sizeof(again));
-	if (measure_cells(&s, again))
+	if (measure_cells(&s, again) ||
+	    (shapes >> REPSTOS_SHAPE_B2B & 1 && measure_fixed(&s, again)))
 		return pick;
 	stands = repstos_pick_confirm(&c[pick], &c[held], &again[0], &again[1],
 				      shapes);
