@@ -115,7 +115,7 @@ private_apt_setup() {
 	[ "$key" = - ] || opt="[signed-by=$key] "
 	printf 'deb-src %s%s %s main\ndeb-src %s%s %s-updates main\n' \
 		"$opt" "$uri" "$rel" "$opt" "$uri" "$rel" >"$RW/apt/sources.list" &&
-		echo "deb-src of $uri ($rel), in $RW/apt" >&2 &&
+		echo "deb-src of this machine's Debian archive ($rel), in $RW/apt" >&2 &&
 		private_apt update -qq >"$RW/apt/update.log" 2>&1 ||
 		{ echo "apt-get update failed (no network?): $(grep -E '^(E|W):' "$RW/apt/update.log" | head -n 1)" >&2; return 1; }
 }
