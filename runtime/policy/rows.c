@@ -55,20 +55,22 @@
  * code: routines, thresholds and tables are what bench/mkrow.sh took
  * from 20 runs of `repstos tune --report` (rows/amd-1a-02.costs says how
  * many agreed).  Sets, for sites of unknown use and read ones,
- * "avx512_split", the best worst cell (0.99x glibc; copybench's and
- * bench's medians of five processes, goals-row.txt): "avx512" is faster
- * back to back (1.22x against 1.09x over the distributions) but
- * 0.73-0.78x at fixed sizes below 256 bytes, and behind in every read
- * shape.  rep stosb from 2 KiB in "vec", from 512 KiB in the wide
- * routines, and inline only where a site is proven that large.  Copies
- * of unknown use, "avx512": its worst cell is level with "avx512_fwd"'s
- * and its mean in halves ahead (2.51x glibc back to back against 2.14x;
- * read last and first 1.28x and 1.46x against 1.73x and 1.88x); copies
- * the plugin saw read, "avx512_fwd" (20 of 20 runs).  rep movsb from
- * 24 KiB, not 2: the loop is 0.92-2.1x glibc from 1 to 24 KiB where rep
- * movsb is 0.47-0.74x at 1-2 KiB, and falls off as source and
- * destination outgrow the 48 KiB L1D, where rep movsb stays 0.97-1.05x
- * (copyrep.txt).
+ * "avx512_split", the best worst cell (0.99x glibc; bench's and
+ * copybench's medians of five processes, shapes-row.txt and
+ * copy-row.txt): "avx512" is faster back to back (1.22x against 1.09x
+ * over the distributions) but 0.73-0.78x at fixed sizes below 256
+ * bytes, and behind in every read shape.  rep stosb from 2 KiB in
+ * "vec", from 512 KiB in the wide routines, and inline only where a
+ * site is proven that large.  Copies of unknown use, "avx512": its
+ * worst cell is level with "avx512_fwd"'s and its mean in halves ahead
+ * (2.51x glibc back to back against 2.14x; read last and first 1.28x
+ * and 1.46x against 1.73x and 1.88x); copies the plugin saw read,
+ * "avx512_fwd" (20 of 20 runs).  rep movsb from 24 KiB, not 2: the loop
+ * is 0.92-2.1x glibc from 1 to 24 KiB where rep movsb is 0.47-0.74x at
+ * 1-2 KiB, and falls off as source and destination outgrow the 48 KiB
+ * L1D, where rep movsb stayed 0.97-1.05x (copyrep.txt, 2026-12-04; in
+ * tune's class table of 2026-12-07 every routine's rep movsb is
+ * 0.6-0.8x glibc from 32 to 256 KiB, not measured further).
  *
  * AMD family 0x19 models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf (Zen 4):
  * measured on an AMD EPYC family 0x19 model 0x11 (KVM, 2 cores, glibc
