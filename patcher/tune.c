@@ -887,9 +887,9 @@ static int measure_fixed(const struct forms *s, struct repstos_cells *c)
  * is 1.17x against 1.65x.  Only such a change costs the second pass:
  * 0.18 s for one family's two routines there (four at once took a run to
  * 3.16 s); on Zen 5, with the module routine's fixed sizes, 0.4 s (four
- * at once: 3.43 s against 2.2).  Without a row the held routine is the conservative rule's,
- * a guess, and is held by the margin alone.  c[pick] and c[held] keep
- * the better cells, for the report.
+ * at once: 3.43 s against 2.2).  Without a row the held routine is the
+ * conservative rule's, a guess, and is held by the margin alone.
+ * c[pick] and c[held] keep the better cells, for the report.
  */
 static unsigned confirm(FILE *rep, const struct forms *rt,
 			struct repstos_cells *c, unsigned shapes,

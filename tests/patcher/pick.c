@@ -63,7 +63,7 @@ static void confirmed(void)
 
 /* A second pass of the fixed sizes: Zen 5's copies, avx512 held, whose
  * worst class (32 KiB, rep movsb in every routine) fell to 0.60x in one
- * pass while avx2's was 0.69x, 2.5x slower on the distribution.  Both
+ * pass while avx2's was 0.69x, 2.5x slower on the distributions.  Both
  * measured again at that class, 0.74x and 0.75x: level, the mean
  * decides, avx512 stays. */
 static void confirmed_fixed(void)
