@@ -32,7 +32,8 @@ debian_uri() {
 		awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /debian$/ && $3 !~ /security/ { print $2 }'
 }
 
-# apt-get download through the private configuration.
+# apt-get download through the private configuration, into the
+# current folder.
 private_download() {
 	uri=$(debian_uri | head -1)
 	[ -n "$uri" ] || { echo "getdeb.sh: no Debian archive in the apt sources" >&2; return 1; }
@@ -49,12 +50,25 @@ SRC
 		-o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache"
 	apt-get "$@" update >&2 &&
-		(cd "$cache" && apt-get "$@" download linux-source-"$v" >&2)
+		apt-get "$@" download linux-source-"$v" >&2
 }
 
 found && exit 0
-(cd "$cache" && apt-get download linux-source-"$v" >&2 2>/dev/null) ||
-	private_download || true
+# One download at a time, of any version (the private configuration's
+# lists are shared), into a folder of its own, moved beside the others
+# only when whole: two callers at once (make test runs two tests at a
+# time) saw each other's half-written .deb and unpacked nothing.
+exec 9>"$cache/.getdeb.lock"
+flock 9
+found && exit 0
+dl=$(mktemp -d "$cache/download.XXXXXX")
+chmod 755 "$dl"	# for apt's _apt user, which downloads
+trap 'rm -rf "$dl"' EXIT
+(cd "$dl" && { apt-get download linux-source-"$v" >&2 2>/dev/null ||
+	private_download; }) || true
+for f in "$dl"/linux-source-"$v"_*_all.deb; do
+	[ -f "$f" ] && mv "$f" "$cache/"
+done
 found && exit 0
 echo "getdeb.sh: cannot fetch linux-source-$v with apt-get download" >&2
 exit 3

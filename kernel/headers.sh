@@ -15,6 +15,13 @@ v=$1
 cache=${REPSTOS_CACHE:-$HOME/.cache/repstos}
 dir=$cache/headers/linux-$v
 [ -f "$dir/.repstos-headers-2" ] && { echo "$dir"; exit 0; }
+# One unpacking at a time: make test runs two tests at once, and on an
+# empty cache both came here for the same version; the second's rm -rf
+# took the first's folder away while it unpacked into it.
+mkdir -p "$cache/headers"
+exec 9>"$cache/headers/.linux-$v.lock"
+flock 9
+[ -f "$dir/.repstos-headers-2" ] && { echo "$dir"; exit 0; }
 deb=$("$top/kernel/getdeb.sh" "$v") || exit 3
 rm -rf "$dir" "$dir.tmp"
 mkdir -p "$dir.tmp"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Proves: kernel mode writes each call as the kernel's own alternatives, in the layout, feature keys, section flags and objtool annotations of the tree being built (6.1, 6.12 and 7.3 checked against their own headers), with padded routines that end as the build spells RET, only under -mcmodel=kernel and where a site is safe, and refuses a tree it does not know.
+# Proves: kernel mode writes each call as the kernel's own alternatives, in the layout, feature keys, section flags and objtool annotations of the tree being built (6.1, 6.12 and 7.3 checked against their own headers), with padded routines that end as the build spells RET, only under -mcmodel=kernel and where a site is safe, and refuses a tree it does not know; two tests asking at once for a tree's headers on an empty cache both get them whole.
 # kernel/unit.c, built as the kernel builds (-mcmodel=kernel, no SSE,
 # no red zone, RETHUNK or SLS, IBT), must give: five sites in
 # .altinstructions (three entries each, a move two) that `repstos check`
@@ -395,4 +395,21 @@ for v in 6.1 6.12 7.3; do
 		fail "Linux $v: $(head -3 "$W/$name.err")"
 	fi
 done
+
+# Two tests at once on an empty cache (make test runs two at a time)
+# each unpack headers: both must get the whole folder, neither take the
+# other's away (kernel/headers.sh unpacks one at a time).
+if deb=$("$top/kernel/getdeb.sh" 6.1 2>/dev/null); then
+	mkdir -p "$W/cache2" && ln -s "$deb" "$W/cache2/"
+	REPSTOS_CACHE=$W/cache2 "$top/kernel/headers.sh" 6.1 >"$W/h1" 2>&1 &
+	REPSTOS_CACHE=$W/cache2 "$top/kernel/headers.sh" 6.1 >"$W/h2" 2>&1 &
+	wait
+	h=$W/cache2/headers/linux-6.1
+	[ "$(cat "$W/h1")" = "$h" ] && [ "$(cat "$W/h2")" = "$h" ] &&
+		[ -f "$h/arch/x86/include/asm/alternative.h" ] && [ -f "$h/.repstos-headers-2" ] &&
+		ok "two headers.sh at once on an empty cache: both print the whole folder" ||
+		fail "two headers.sh at once: '$(cat "$W/h1")', '$(cat "$W/h2")'"
+else
+	skipped "two headers.sh at once: no linux-source-6.1 to unpack"
+fi
 finish
