@@ -27,6 +27,11 @@ fi
 
 [ -f "$src/.repstos-unpacked" ] && { echo "$src"; exit 0; }
 mkdir -p "$work"
+# One unpacking of a version at a time, as kernel/headers.sh's: a
+# second caller's rm -rf would take the first's tree away.
+exec 9>"$work/.unpack-$v.lock"
+flock 9
+[ -f "$src/.repstos-unpacked" ] && { echo "$src"; exit 0; }
 deb=$("$top/kernel/getdeb.sh" "$v")
 echo "fetch.sh: unpacking $(basename "$deb")" >&2
 # The .deb's tarball goes to a folder of this version's own: two
